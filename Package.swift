@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "beacon",
+    products: [
+        .executable(name: "beacon", targets: ["beacon"]),
+    ],
+    targets: [
+        // Kernel HCI socket constants, address layouts and bind helpers (headers from libbluetooth-dev).
+        .target(name: "CHCI"),
+        // Pure protocol and state-machine logic: no syscalls, no clock reads, no printing.
+        .target(name: "BeaconCore"),
+        // Every syscall: sockets, serial lines, capture files, poll, signals; the controller driver.
+        .target(name: "BeaconTransport", dependencies: ["BeaconCore", "CHCI"]),
+        // Argument parsing, help, commands and exit codes.
+        .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport"]),
+        .executableTarget(name: "beacon", dependencies: ["BeaconCLI"]),
+        .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"]),
+        .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["BeaconCore"]),
+    ]
+)

@@ -1,0 +1,86 @@
+/// A 128-bit proximity UUID held as two big-endian halves, so comparing and hashing never allocate.
+public struct BeaconUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var high: UInt64
+    public var low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// From 16 bytes in transmission (big-endian) order.
+    public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
+        guard bytes.count == 16 else { return nil }
+        var h: UInt64 = 0, l: UInt64 = 0
+        for (i, b) in bytes.enumerated() {
+            if i < 8 { h = h << 8 | UInt64(b) } else { l = l << 8 | UInt64(b) }
+        }
+        high = h
+        low = l
+    }
+
+    /// Parses `E2C56DB5-DFFB-48D2-B060-D0F5A71096E0` (8-4-4-4-12 hex digits, either case) or the same 32 digits without hyphens.
+    public init?(_ text: String) {
+        let utf8 = Array(text.utf8)
+        let hyphenPositions: Set<Int> = [8, 13, 18, 23]
+        var digits: [UInt8] = []
+        if utf8.count == 36 {
+            for (i, c) in utf8.enumerated() {
+                if hyphenPositions.contains(i) {
+                    guard c == UInt8(ascii: "-") else { return nil }
+                } else {
+                    digits.append(c)
+                }
+            }
+        } else if utf8.count == 32 {
+            digits = utf8
+        } else {
+            return nil
+        }
+        guard let bytes = Hex.decode(String(decoding: digits, as: UTF8.self)), bytes.count == 16 else { return nil }
+        self.init(bytes: bytes)
+    }
+
+    /// The 16 bytes in transmission (big-endian) order.
+    public var bytes: [UInt8] {
+        var w = ByteWriter(capacity: 16)
+        w.u64BigEndian(high)
+        w.u64BigEndian(low)
+        return w.bytes
+    }
+
+    /// Canonical upper-case 8-4-4-4-12 form.
+    public var description: String {
+        let hex = Array(Hex.encode(bytes).utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (i, c) in hex.enumerated() {
+            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func < (a: BeaconUUID, b: BeaconUUID) -> Bool {
+        (a.high, a.low) < (b.high, b.low)
+    }
+}
+
+/// The identity an iBeacon advertises: proximity UUID, major and minor.
+public struct BeaconIdentity: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var uuid: BeaconUUID
+    public var major: UInt16
+    public var minor: UInt16
+
+    public init(uuid: BeaconUUID, major: UInt16, minor: UInt16) {
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+    }
+
+    public var description: String { "\(uuid):\(major):\(minor)" }
+
+    public static func < (a: BeaconIdentity, b: BeaconIdentity) -> Bool {
+        (a.uuid, a.major, a.minor) < (b.uuid, b.major, b.minor)
+    }
+}

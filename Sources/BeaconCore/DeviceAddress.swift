@@ -1,0 +1,83 @@
+/// A 48-bit Bluetooth device address as carried in HCI (least significant byte first on the wire).
+public struct DeviceAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The address as a number: `F0:F1:F2:F3:F4:01` is 0xF0F1F2F3F401.
+    public var value: UInt64
+
+    public init(value: UInt64) { self.value = value & 0xFFFF_FFFF_FFFF }
+
+    /// Reads the six little-endian bytes HCI uses.
+    public init(reading reader: inout ByteReader, _ field: String = "address") throws(DecodeError) {
+        let bytes = try reader.bytes(6, field)
+        var v: UInt64 = 0
+        for b in bytes.reversed() { v = v << 8 | UInt64(b) }
+        value = v
+    }
+
+    /// Parses `F0:F1:F2:F3:F4:01` (either case).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 6 else { return nil }
+        var v: UInt64 = 0
+        for p in parts {
+            guard p.count == 2, let b = UInt8(p, radix: 16) else { return nil }
+            v = v << 8 | UInt64(b)
+        }
+        value = v
+    }
+
+    public func write(to writer: inout ByteWriter) {
+        for i in 0..<6 { writer.u8(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+    }
+
+    /// `F0:F1:F2:F3:F4:01`.
+    public var description: String {
+        var parts: [String] = []
+        for i in (0..<6).reversed() {
+            let b = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))
+            parts.append(Hex.encode([b]))
+        }
+        return parts.joined(separator: ":")
+    }
+}
+
+/// Address type as reported in advertising reports (Core Vol 4 Part E 7.7.65.2).
+public enum AddressType: Hashable, Sendable {
+    case publicDevice
+    case randomDevice
+    case publicIdentity
+    case randomIdentity
+    case anonymous
+    case unknown(UInt8)
+
+    public init(raw: UInt8) {
+        switch raw {
+        case 0x00: self = .publicDevice
+        case 0x01: self = .randomDevice
+        case 0x02: self = .publicIdentity
+        case 0x03: self = .randomIdentity
+        case 0xFF: self = .anonymous
+        default: self = .unknown(raw)
+        }
+    }
+
+    public var raw: UInt8 {
+        switch self {
+        case .publicDevice: 0x00
+        case .randomDevice: 0x01
+        case .publicIdentity: 0x02
+        case .randomIdentity: 0x03
+        case .anonymous: 0xFF
+        case .unknown(let raw): raw
+        }
+    }
+
+    /// Name used in JSON output.
+    public var name: String {
+        switch self {
+        case .publicDevice, .publicIdentity: "public"
+        case .randomDevice, .randomIdentity: "random"
+        case .anonymous: "anonymous"
+        case .unknown(let raw): "unknown(0x\(Hex.encode([raw])))"
+        }
+    }
+}

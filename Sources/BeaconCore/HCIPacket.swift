@@ -1,0 +1,48 @@
+/// H4 packet indicators (Core Vol 4 Part A 2): the one table every transport frames with.
+public enum HCIPacketKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    case command = 0x01
+    case aclData = 0x02
+    case scoData = 0x03
+    case event = 0x04
+    case isoData = 0x05
+
+    public var description: String {
+        switch self {
+        case .command: "command"
+        case .aclData: "ACL data"
+        case .scoData: "SCO data"
+        case .event: "event"
+        case .isoData: "ISO data"
+        }
+    }
+}
+
+/// Which way a packet travelled.
+public enum PacketDirection: Sendable, Hashable {
+    /// Host to controller (commands we sent, data we sent).
+    case sent
+    /// Controller to host (events, data received).
+    case received
+}
+
+/// One HCI packet with its kind; `payload` starts after the H4 indicator (at the opcode or event code).
+public struct HCIPacket: Hashable, Sendable {
+    public var kind: HCIPacketKind
+    public var payload: ArraySlice<UInt8>
+
+    public init(kind: HCIPacketKind, payload: ArraySlice<UInt8>) {
+        self.kind = kind
+        self.payload = payload
+    }
+
+    public init(kind: HCIPacketKind, payload: [UInt8]) {
+        self.init(kind: kind, payload: payload[...])
+    }
+
+    /// The packet as H4 bytes: indicator then payload.
+    public var h4Bytes: [UInt8] {
+        var out: [UInt8] = [kind.rawValue]
+        out.append(contentsOf: payload)
+        return out
+    }
+}

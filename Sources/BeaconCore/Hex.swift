@@ -1,0 +1,40 @@
+/// Hex text for golden vectors, JSON output and diagnostics.
+public enum Hex {
+    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Upper-case hex without separators.
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes hex text; spaces, newlines and underscores between bytes are ignored. Nil on any other character or an odd count.
+    public static func decode(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var high: UInt8?
+        for c in text.utf8 {
+            let nibble: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = c - UInt8(ascii: "A") + 10
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "_"):
+                if high != nil { return nil }
+                continue
+            default: return nil
+            }
+            if let h = high {
+                out.append(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return high == nil ? out : nil
+    }
+}

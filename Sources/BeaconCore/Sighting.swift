@@ -1,0 +1,20 @@
+/// One iBeacon advertisement as heard: what the ranging state machine consumes.
+public struct Sighting: Hashable, Sendable {
+    public var identity: BeaconIdentity
+    /// Calibrated RSSI at 1 m carried in the advertisement (dBm).
+    public var measuredPower: Int8
+    /// Received signal strength (dBm); nil when the controller reported 127 ("not available").
+    public var rssi: Int8?
+    public var address: DeviceAddress
+    public var addressType: AddressType
+    public var time: Timestamp
+
+    public init(identity: BeaconIdentity, measuredPower: Int8, rssi: Int8?, address: DeviceAddress, addressType: AddressType, time: Timestamp) {
+        self.identity = identity
+        self.measuredPower = measuredPower
+        self.rssi = rssi
+        self.address = address
+        self.addressType = addressType
+        self.time = time
+    }
+}

@@ -1,0 +1,62 @@
+/// A point in time in microseconds since the Unix epoch: the resolution of btsnoop records, so a
+/// recorded run and its replay see exactly the same instants.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+
+    public static func + (t: Timestamp, d: Micros) -> Timestamp { Timestamp(microseconds: t.microseconds &+ d.value) }
+    public static func - (a: Timestamp, b: Timestamp) -> Micros { Micros(a.microseconds &- b.microseconds) }
+
+    /// ISO-8601 UTC with millisecond precision, e.g. `2026-11-29T12:00:00.000Z`.
+    public var iso8601: String {
+        let ms = microseconds >= 0 ? microseconds / 1000 : (microseconds - 999) / 1000
+        let secs = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let milli = ms - secs * 1000
+        let days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
+        let secOfDay = secs - days * 86400
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2)).\(pad(milli, 3))Z"
+    }
+
+    public var description: String { iso8601 }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+}
+
+/// A span of time in microseconds.
+public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var value: Int64
+
+    public init(_ value: Int64) { self.value = value }
+    public static func milliseconds(_ ms: Int64) -> Micros { Micros(ms * 1000) }
+    public static func seconds(_ s: Int64) -> Micros { Micros(s * 1_000_000) }
+
+    public static func < (a: Micros, b: Micros) -> Bool { a.value < b.value }
+    public var seconds: Double { Double(value) / 1_000_000 }
+
+    /// Short human form: `1s`, `500ms`, `1.5s`.
+    public var description: String {
+        if value % 1_000_000 == 0 { return "\(value / 1_000_000)s" }
+        if value % 1000 == 0 { return "\(value / 1000)ms" }
+        return "\(value)us"
+    }
+}
