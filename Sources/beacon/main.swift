@@ -1,1 +1,3 @@
 import BeaconCLI
+
+BeaconTool.main()

@@ -1,0 +1,106 @@
+import BeaconCore
+
+/// One option a command accepts, described once for parsing and for help.
+struct OptionSpec {
+    enum Kind { case flag, value(placeholder: String), repeatedValue(placeholder: String) }
+    let name: String
+    let kind: Kind
+    let help: String
+    /// Shown in help as `(default: …)`.
+    let defaultText: String?
+
+    init(_ name: String, _ kind: Kind, _ help: String, default defaultText: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+        self.defaultText = defaultText
+    }
+
+    var takesValue: Bool {
+        if case .flag = kind { return false }
+        return true
+    }
+
+    var isRepeatable: Bool {
+        if case .repeatedValue = kind { return true }
+        return false
+    }
+
+    /// `--uuid <uuid>` as it appears in usage and help.
+    var synopsis: String {
+        switch kind {
+        case .flag: "--\(name)"
+        case .value(let p), .repeatedValue(let p): "--\(name) <\(p)>"
+        }
+    }
+}
+
+/// A usage error: printed as `Error: …` followed by the command's usage, exit 64.
+struct UsageError: Error, Equatable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The options given on a command line, by name, in the order given.
+struct ParsedOptions {
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    var helpRequested = false
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// Parses `--name value`, `--name=value` and flags; `-h`/`--help` anywhere asks for help.
+    static func parse(_ arguments: [String], specs: [OptionSpec]) throws(UsageError) -> ParsedOptions {
+        var parsed = ParsedOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "-h" || argument == "--help" {
+                parsed.helpRequested = true
+                continue
+            }
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                throw UsageError("Unexpected argument '\(argument)'")
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let eq = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                throw UsageError("Unknown option '--\(name)'")
+            }
+            if !spec.takesValue {
+                if inlineValue != nil { throw UsageError("Option '--\(name)' takes no value") }
+                if parsed.flags.contains(name) { throw UsageError("Option '--\(name)' given more than once") }
+                parsed.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count, !isOptionLike(arguments[index]) else {
+                    throw UsageError("Missing value for '\(spec.synopsis)'")
+                }
+                value = arguments[index]
+                index += 1
+            }
+            if !spec.isRepeatable, parsed.values[name] != nil {
+                throw UsageError("Option '--\(name)' given more than once")
+            }
+            parsed.values[name, default: []].append(value)
+        }
+        return parsed
+    }
+
+    /// `--x` looks like an option; `-59` (a negative number) does not.
+    private static func isOptionLike(_ text: String) -> Bool {
+        guard text.hasPrefix("-") else { return false }
+        return !(text.dropFirst().first.map { $0.isNumber } ?? false)
+    }
+}

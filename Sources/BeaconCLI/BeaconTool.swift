@@ -1,0 +1,70 @@
+import BeaconCore
+import BeaconTransport
+
+/// The `beacon` command line: dispatches to a subcommand and returns the process exit code.
+public enum BeaconTool {
+    static let overview = """
+    OVERVIEW: Advertise and range iBeacons through a Bluetooth controller's HCI, printing JSON lines.
+
+    USAGE: beacon <subcommand> [<options>]
+
+    SUBCOMMANDS:
+      range                   Monitor beacon regions and range the beacons inside them.
+
+      See 'beacon help <subcommand>' for detailed help.
+    """
+
+    /// Runs `arguments` (without the program name). `signals` delivers SIGINT/SIGTERM to the run loop.
+    public static func run(arguments: [String], environment: [String: String], console: Console,
+                           signals: SignalWatcher?) -> Int32 {
+        guard let first = arguments.first else {
+            console.diagnose("Error: Missing expected subcommand")
+            console.diagnose(overview)
+            return ExitCode.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help":
+            _ = console.writeLine(overview)
+            return ExitCode.success.rawValue
+        case "help":
+            guard let name = rest.first else {
+                _ = console.writeLine(overview)
+                return ExitCode.success.rawValue
+            }
+            guard let help = helps[name] else {
+                return usageError(UsageError("Unknown subcommand '\(name)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
+            }
+            _ = console.writeLine(help.render())
+            return ExitCode.success.rawValue
+        case "range":
+            return runRange(rest, environment: environment, console: console, signals: signals).rawValue
+        default:
+            return usageError(UsageError("Unknown subcommand '\(first)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
+        }
+    }
+
+    static let helps: [String: CommandHelp] = ["range": RangeOptions.help]
+
+    static func runRange(_ arguments: [String], environment: [String: String], console: Console, signals: SignalWatcher?) -> ExitCode {
+        let help = RangeOptions.help
+        let options: RangeOptions
+        do {
+            let parsed = try ParsedOptions.parse(arguments, specs: help.options)
+            if parsed.helpRequested {
+                _ = console.writeLine(help.render())
+                return .success
+            }
+            options = try RangeOptions(parsed, environment: environment)
+        } catch {
+            return ExitCode(rawValue: usageError(error, usage: help.usageLine, console: console)) ?? .usage
+        }
+        return RangeCommand.run(options, console: console, signals: signals)
+    }
+
+    static func usageError(_ error: UsageError, usage: String, console: Console) -> Int32 {
+        console.diagnose("Error: \(error.message)")
+        console.diagnose(usage)
+        return ExitCode.usage.rawValue
+    }
+}

@@ -1,0 +1,51 @@
+import BeaconCore
+
+/// Options every controller-facing command shares, parsed and validated in one place.
+struct CommonOptions {
+    var transport: TransportSpec
+    var duration: Micros?
+    var recordPath: String?
+    var captureIndex: UInt16?
+
+    static let hciEnvironmentVariable = "BEACON_HCI"
+
+    static let specs: [OptionSpec] = [
+        OptionSpec("hci", .value(placeholder: "spec"),
+                   "Controller: hciN, hci-user:N, tcp:HOST:PORT, unix:PATH, serial:DEVICE[,BAUD][,rtscts] or btsnoop:FILE.",
+                   default: "$\(hciEnvironmentVariable), else hci0"),
+        OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
+        OptionSpec("record", .value(placeholder: "file"), "Also write every HCI packet exchanged to this btsnoop file (readable by btmon -r)."),
+        OptionSpec("index", .value(placeholder: "n"), "Controller index to take from a btmon (datalink 2001) capture."),
+    ]
+
+    init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
+        let specText = parsed.value("hci") ?? environment[Self.hciEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "hci0"
+        do {
+            transport = try TransportSpec.parse(specText)
+        } catch {
+            throw UsageError("Invalid controller '\(specText)': \(error)")
+        }
+        duration = try parsed.value("duration").map { text throws(UsageError) in
+            try Self.positiveDuration(text, option: "duration")
+        }
+        recordPath = parsed.value("record")
+        if recordPath == "" { throw UsageError("Missing value for '--record <file>'") }
+        if let text = parsed.value("index") {
+            guard let index = UInt16(text), index < 0xFFFF else {
+                throw UsageError("Invalid value '\(text)' for '--index <n>': expected a controller index 0...65534")
+            }
+            captureIndex = index
+        }
+        if captureIndex != nil, case .btsnoop = transport {} else if captureIndex != nil {
+            throw UsageError("'--index' applies only to a btsnoop: capture")
+        }
+    }
+
+    /// Parses a duration that must be greater than zero.
+    static func positiveDuration(_ text: String, option: String) throws(UsageError) -> Micros {
+        guard let value = DurationText.parse(text), value.value > 0 else {
+            throw UsageError("Invalid value '\(text)' for '--\(option) <duration>': expected a positive duration such as 3, 0.5, 500ms, 10s or 2m")
+        }
+        return value
+    }
+}

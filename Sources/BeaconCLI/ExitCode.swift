@@ -1,0 +1,39 @@
+/// Process exit codes (sysexits.h values where one fits), listed in `--help` and the README.
+public enum ExitCode: Int32, CaseIterable, Sendable {
+    /// Finished: --duration elapsed, SIGINT/SIGTERM, end of a replayed capture, or stdout closed.
+    case success = 0
+    /// Bad arguments.
+    case usage = 64
+    /// A capture file that is not valid btsnoop.
+    case dataError = 65
+    /// A capture file that cannot be opened.
+    case noInput = 66
+    /// No controller to talk to: no Bluetooth in the kernel, no such device, connection refused.
+    case unavailable = 69
+    /// A failure inside beacon itself.
+    case software = 70
+    /// The connection to the controller failed or closed mid-run, or a file could not be written.
+    case ioError = 74
+    /// The controller is in use by another program.
+    case busy = 75
+    /// The controller misbehaved: a command failed or timed out, a hardware error, an unframeable stream.
+    case controllerError = 76
+    /// Not permitted to open the controller.
+    case noPermission = 77
+
+    /// One line for the help text and README.
+    public var meaning: String {
+        switch self {
+        case .success: "finished (--duration, SIGINT/SIGTERM, end of a replayed capture, stdout closed)"
+        case .usage: "usage error: bad or missing arguments"
+        case .dataError: "the capture file is not valid btsnoop"
+        case .noInput: "the capture file cannot be opened"
+        case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
+        case .software: "internal error"
+        case .ioError: "the connection to the controller failed or closed, or a file could not be written"
+        case .busy: "the controller is in use by another program"
+        case .controllerError: "the controller failed a command, did not answer, or sent an unframeable stream"
+        case .noPermission: "not permitted to open the controller (see the capabilities in the README)"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import BeaconCore
+import BeaconTransport
+
+/// Maps a runtime failure to its one stderr line and exit code.
+enum Failure {
+    static func report(_ error: any Error, console: Console) -> ExitCode {
+        console.diagnose("Error: \(error)")
+        return exitCode(for: error)
+    }
+
+    static func exitCode(for error: any Error) -> ExitCode {
+        switch error {
+        case let error as HostError:
+            switch error {
+            case .command, .missingReturnParameters, .hardwareError: return .controllerError
+            case .connectionClosed: return .ioError
+            case .interrupted: return .success
+            case .transport(let transportError): return exitCode(for: transportError)
+            }
+        case let error as TransportError:
+            switch error.category {
+            case .unavailable: return .unavailable
+            case .permission: return .noPermission
+            case .busy: return .busy
+            case .io: return .ioError
+            case .badCapture: return .dataError
+            case .noCapture: return .noInput
+            case .badStream: return .controllerError
+            }
+        default:
+            return .software
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import BeaconCore
+
+/// Everything `beacon range` needs, validated.
+struct RangeOptions {
+    var common: CommonOptions
+    var regions: [BeaconRegion]
+    var exitAfter: Micros
+    var interval: Micros
+    var scan: ScanParameters
+
+    static let defaultExitAfter = Micros.seconds(10)
+    static let defaultInterval = Micros.seconds(1)
+
+    static let help = CommandHelp(
+        name: "range",
+        overview: "Monitor beacon regions and range the beacons inside them, printing JSON lines.",
+        usage: "beacon range --uuid <uuid> [--major <major> [--minor <minor>]] [--region <region> ...] [<options>]",
+        options: [
+            OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID of the region to monitor (8-4-4-4-12 hex digits)."),
+            OptionSpec("major", .value(placeholder: "major"), "Only beacons with this major (0...65535); absent means any."),
+            OptionSpec("minor", .value(placeholder: "minor"), "Only beacons with this minor (0...65535; needs --major); absent means any."),
+            OptionSpec("region", .repeatedValue(placeholder: "uuid[:major[:minor]]"), "Another region to monitor; repeat for several."),
+            OptionSpec("exit-after", .value(placeholder: "duration"), "A region is exited when none of its beacons was heard for this long.", default: "10s"),
+            OptionSpec("interval", .value(placeholder: "duration"), "Time between ranging reports.", default: "1s"),
+            OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
+            OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
+            OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
+        ] + CommonOptions.specs,
+        discussion: """
+        A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are
+        optional; an absent value matches any beacon and 0 is a real value. Each region starts unknown; the
+        first matching advertisement enters it; silence for --exit-after exits it. While a region is inside,
+        a "range" line every --interval lists the beacons heard in that interval, nearest first.
+        Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
+        Output: one JSON object per line with "event" state, enter, exit or range (see docs/output.md).
+        """
+    )
+
+    init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
+        common = try CommonOptions(parsed, environment: environment)
+        var regions: [BeaconRegion] = []
+        if let uuidText = parsed.value("uuid") {
+            guard let uuid = BeaconUUID(uuidText) else {
+                throw UsageError("Invalid value '\(uuidText)' for '--uuid <uuid>': expected 8-4-4-4-12 hex digits such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
+            }
+            let major = try parsed.value("major").map { text throws(UsageError) in try Self.uint16(text, option: "major") }
+            let minor = try parsed.value("minor").map { text throws(UsageError) in try Self.uint16(text, option: "minor") }
+            if minor != nil, major == nil { throw UsageError("'--minor' needs '--major' (a region constrains minor only within a major)") }
+            regions.append(BeaconRegion(uuid: uuid, major: major, minor: minor))
+        } else if parsed.value("major") != nil || parsed.value("minor") != nil {
+            throw UsageError("'--major' and '--minor' need '--uuid'")
+        }
+        for text in parsed.all("region") {
+            switch BeaconRegion.parse(text) {
+            case .success(let region):
+                if !regions.contains(region) { regions.append(region) }
+            case .failure(let error):
+                throw UsageError("Invalid value for '--region <uuid[:major[:minor]]>': \(error)")
+            }
+        }
+        guard !regions.isEmpty else { throw UsageError("Missing expected argument '--uuid <uuid>' (or '--region')") }
+        self.regions = regions
+        exitAfter = try parsed.value("exit-after").map { text throws(UsageError) in
+            try CommonOptions.positiveDuration(text, option: "exit-after")
+        } ?? Self.defaultExitAfter
+        interval = try parsed.value("interval").map { text throws(UsageError) in
+            try CommonOptions.positiveDuration(text, option: "interval")
+        } ?? Self.defaultInterval
+        if interval < Micros.milliseconds(10) {
+            throw UsageError("'--interval' must be at least 10ms")
+        }
+        scan = try ScanParameters(parsed)
+    }
+
+    static func uint16(_ text: String, option: String) throws(UsageError) -> UInt16 {
+        guard let value = BeaconRegion.parseUInt16(text) else {
+            throw UsageError("Invalid value '\(text)' for '--\(option) <\(option)>': expected an integer in 0...65535")
+        }
+        return value
+    }
+}
+
+extension ScanParameters {
+    init(_ parsed: ParsedOptions) throws(UsageError) {
+        let interval = try Self.slots(parsed.value("scan-interval"), option: "scan-interval")
+        let window = try Self.slots(parsed.value("scan-window"), option: "scan-window")
+        if window > interval {
+            throw UsageError("'--scan-window' (\(Double(window) * 0.625)ms) must not exceed '--scan-interval' (\(Double(interval) * 0.625)ms)")
+        }
+        self.init(active: parsed.has("active"), interval: interval, window: window)
+    }
+
+    /// Converts a duration to 0.625 ms slots within 0x0004...0x4000 (Core Vol 4 Part E 7.8.10).
+    static func slots(_ text: String?, option: String) throws(UsageError) -> UInt16 {
+        guard let text else { return defaultSlots }
+        let micros = try CommonOptions.positiveDuration(text, option: option)
+        let slots = (Double(micros.value) / 625).rounded()
+        guard slots >= 4, slots <= 0x4000 else {
+            throw UsageError("Invalid value '\(text)' for '--\(option) <duration>': expected 2.5ms...10.24s")
+        }
+        return UInt16(slots)
+    }
+}

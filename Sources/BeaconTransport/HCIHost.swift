@@ -1,0 +1,256 @@
+import BeaconCore
+
+/// Why `HCIHost.run` returned.
+public enum StopReason: Equatable, Sendable {
+    /// SIGINT or SIGTERM arrived.
+    case signal(Int32)
+    /// The caller's stop condition held (for example `--duration` elapsed, or stdout closed).
+    case finished
+    /// A replayed capture has no more packets.
+    case endOfCapture
+}
+
+/// Failures of a controller conversation, each with one line for the user.
+public enum HostError: Error, CustomStringConvertible {
+    case command(CommandError)
+    /// The controller answered with Command Status where the command needs Command Complete's return parameters.
+    case missingReturnParameters(HCIOpcode)
+    case hardwareError(UInt8)
+    case connectionClosed(String)
+    case interrupted(Int32)
+    case transport(TransportError)
+
+    public var description: String {
+        switch self {
+        case .command(let error): error.description
+        case .missingReturnParameters(let opcode): "\(opcode.name): the controller answered with Command Status instead of Command Complete"
+        case .hardwareError(let code): "the controller reported a hardware error (code 0x\(Hex.encode([code])))"
+        case .connectionClosed(let what): "the controller connection closed (\(what))"
+        case .interrupted(let signal): "interrupted by signal \(signal)"
+        case .transport(let error): error.description
+        }
+    }
+}
+
+/// The host side of an HCI conversation: sends commands under flow control, records every packet,
+/// and runs the one poll loop that owns the transport, the timer and the signal descriptor.
+public final class HCIHost {
+    public let transport: PacketTransport
+    private let recorder: BtsnoopRecorder?
+    private let signals: SignalWatcher?
+    private var flow: CommandFlow
+    private let now: () -> Timestamp
+    /// Sees every packet sent and received, with the time it is stamped with (the capture's time on replay).
+    public var observer: (HCIPacket, PacketDirection, Timestamp) -> Void = { _, _, _ in }
+    /// Set once a signal ended a wait; later cleanup commands still run.
+    public private(set) var receivedSignal: Int32?
+    private var completion: CommandOutcome?
+    private var fatal: HostError?
+
+    public static let defaultCommandTimeout = Micros.seconds(3)
+
+    public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?,
+                commandTimeout: Micros = defaultCommandTimeout, now: @escaping () -> Timestamp = Clock.now) {
+        self.transport = transport
+        self.recorder = recorder
+        self.signals = signals
+        self.flow = CommandFlow(timeout: commandTimeout)
+        self.now = now
+    }
+
+    /// Sends `command` once the controller has a credit and waits for its answer. Returns the return
+    /// parameters after the status byte (empty when the controller answered with Command Status),
+    /// and the time of the answer. Other events received meanwhile go to the observer.
+    /// With `interruptible` false a pending signal does not abort the wait (used for cleanup).
+    @discardableResult
+    public func execute(_ command: HCICommand, interruptible: Bool = true) throws(HostError) -> (parameters: [UInt8], time: Timestamp) {
+        while !flow.canSend {
+            try waitForController(interruptible: interruptible)
+        }
+        let sentAt = now()
+        flow.willSend(command.opcode, at: sentAt)
+        let packet = command.packet
+        record(packet, .sent, sentAt)
+        do {
+            try transport.send(packet)
+        } catch {
+            throw Self.hostError(error)
+        }
+        completion = nil
+        while completion == nil {
+            try waitForController(interruptible: interruptible)
+        }
+        let outcome = completion
+        completion = nil
+        switch outcome {
+        case .completed(_, let parameters)?: return (Array(parameters), lastEventTime)
+        case .accepted?: return ([], lastEventTime)
+        case .failed(let error)?: throw .command(error)
+        case nil: throw .command(CommandError(opcode: command.opcode, kind: .malformed("no outcome")))
+        }
+    }
+
+    /// Like `execute`, for commands whose return parameters matter.
+    public func query(_ command: HCICommand) throws(HostError) -> [UInt8] {
+        let (parameters, _) = try execute(command)
+        // A Command Status carries no return parameters at all; Command Complete carries at least the status.
+        if parameters.isEmpty, lastOutcomeWasStatus { throw .missingReturnParameters(command.opcode) }
+        return parameters
+    }
+
+    private var lastEventTime = Timestamp(microseconds: 0)
+    private var lastOutcomeWasStatus = false
+
+    /// Runs until a signal, the end of a capture, or `shouldStop`. Calls `onTime` whenever `deadline`
+    /// has passed (with the deadline's own time bound by the clock) so timers and output stay in order.
+    public func run(deadline: () -> Timestamp?, onTime: (Timestamp) -> Void, shouldStop: () -> Bool) throws(HostError) -> StopReason {
+        while true {
+            if shouldStop() { return .finished }
+            if let signal = receivedSignal { return .signal(signal) }
+            if transport.isLive {
+                var timeout: Micros?
+                if let due = deadline() {
+                    let current = now()
+                    if due <= current {
+                        onTime(current)
+                        continue
+                    }
+                    timeout = due - current
+                }
+                let readable = try wait(timeout: timeout)
+                if readable.signal, let signal = signals?.pendingSignal() {
+                    receivedSignal = signal
+                    continue
+                }
+                if readable.transport {
+                    try receiveOnce()
+                } else if let due = deadline(), due <= now() {
+                    onTime(now())
+                }
+            } else {
+                if let signal = try pollSignalWithoutWaiting() {
+                    receivedSignal = signal
+                    continue
+                }
+                let more = try receiveOnce()
+                if !more { return .endOfCapture }
+            }
+        }
+    }
+
+    /// Reads what the transport has and dispatches it; false at the end of a replayed capture.
+    @discardableResult
+    private func receiveOnce() throws(HostError) -> Bool {
+        let more: Bool
+        do {
+            more = try transport.receive { packet, direction, captureTime in
+                let time = captureTime ?? now()
+                handle(packet, direction, time)
+            }
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw Self.hostError(error)
+        }
+        if let fatal { throw fatal }
+        if !more && transport.isLive { throw .connectionClosed("end of stream from \(transport.description)") }
+        return more
+    }
+
+    private func handle(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) {
+        record(packet, direction, time)
+        if transport.isLive, direction == .received, packet.kind == .event {
+            controllerEvent(packet.payload, at: time)
+        }
+        observer(packet, direction, time)
+    }
+
+    /// Command flow and fatal controller events; everything else is the observer's.
+    private func controllerEvent(_ payload: ArraySlice<UInt8>, at time: Timestamp) {
+        guard let code = payload.first,
+              code == HCIEventCode.commandComplete.rawValue || code == HCIEventCode.commandStatus.rawValue
+                || code == HCIEventCode.hardwareError.rawValue else { return }
+        let event: HCIEvent
+        do {
+            event = try HCIEvent.decode(payload)
+        } catch {
+            fatal = fatal ?? .command(CommandError(opcode: flow.pending ?? .nop, kind: .malformed(error.description)))
+            return
+        }
+        if case .hardwareError(let hwCode) = event {
+            fatal = fatal ?? .hardwareError(hwCode)
+            return
+        }
+        if let outcome = flow.receive(event, at: time) {
+            completion = outcome
+            lastEventTime = time
+            if case .commandStatus = event { lastOutcomeWasStatus = true } else { lastOutcomeWasStatus = false }
+        }
+    }
+
+    /// Waits for the controller (a credit or an answer) until the pending command's deadline.
+    private func waitForController(interruptible: Bool) throws(HostError) {
+        if let fatal { throw fatal }
+        if interruptible, let signal = receivedSignal { throw .interrupted(signal) }
+        let current = now()
+        var timeout: Micros?
+        if let due = flow.deadline {
+            if due <= current, let error = flow.expire(at: current) { throw .command(error) }
+            timeout = due - current
+        } else if !flow.canSend {
+            // No command outstanding yet no credits: the controller will announce credits; bound the wait all the same.
+            timeout = HCIHost.defaultCommandTimeout
+        }
+        let readable = try wait(timeout: timeout)
+        if readable.signal, let signal = signals?.pendingSignal() {
+            receivedSignal = signal
+            if interruptible { throw .interrupted(signal) }
+        }
+        if readable.transport {
+            try receiveOnce()
+        } else if !readable.signal, flow.deadline == nil, !flow.canSend {
+            throw .command(CommandError(opcode: .nop, kind: .timeout(HCIHost.defaultCommandTimeout)))
+        }
+        if let error = flow.expire(at: now()) { throw .command(error) }
+    }
+
+    private func wait(timeout: Micros?) throws(HostError) -> (transport: Bool, signal: Bool) {
+        var fds: [Int32] = []
+        if let fd = transport.readDescriptor { fds.append(fd) }
+        if let fd = signals?.descriptor { fds.append(fd) }
+        let ready: [Int32]
+        do {
+            ready = try Poller.wait(fds, timeout: timeout)
+        } catch {
+            throw Self.hostError(error)
+        }
+        return (transport.readDescriptor.map { ready.contains($0) } ?? false,
+                signals.map { ready.contains($0.descriptor) } ?? false)
+    }
+
+    private func pollSignalWithoutWaiting() throws(HostError) -> Int32? {
+        guard let signals else { return nil }
+        let ready: [Int32]
+        do {
+            ready = try Poller.wait([signals.descriptor], timeout: Micros(0))
+        } catch {
+            throw Self.hostError(error)
+        }
+        return ready.isEmpty ? nil : signals.pendingSignal()
+    }
+
+    private func record(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) {
+        guard let recorder, fatal == nil else { return }
+        do {
+            try recorder.write(packet, direction: direction, at: time)
+        } catch {
+            fatal = Self.hostError(error)
+        }
+    }
+
+    static func hostError(_ error: any Error) -> HostError {
+        if let error = error as? HostError { return error }
+        if let error = error as? TransportError { return .transport(error) }
+        return .connectionClosed(String(describing: error))
+    }
+}
