@@ -10,6 +10,7 @@ public enum BeaconTool {
 
     SUBCOMMANDS:
       range                   Monitor beacon regions and range the beacons inside them.
+      advertise               Advertise as an iBeacon until stopped.
 
       See 'beacon help <subcommand>' for detailed help.
     """
@@ -38,28 +39,37 @@ public enum BeaconTool {
             _ = console.writeLine(help.render())
             return ExitCode.success.rawValue
         case "range":
-            return runRange(rest, environment: environment, console: console, signals: signals).rawValue
+            return runCommand(RangeOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try RangeOptions(parsed, environment: environment)
+                return { RangeCommand.run(options, console: console, signals: signals) }
+            }
+        case "advertise":
+            return runCommand(AdvertiseOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try AdvertiseOptions(parsed, environment: environment)
+                return { AdvertiseCommand.run(options, console: console, signals: signals) }
+            }
         default:
             return usageError(UsageError("Unknown subcommand '\(first)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
         }
     }
 
-    static let helps: [String: CommandHelp] = ["range": RangeOptions.help]
+    static let helps: [String: CommandHelp] = ["range": RangeOptions.help, "advertise": AdvertiseOptions.help]
 
-    static func runRange(_ arguments: [String], environment: [String: String], console: Console, signals: SignalWatcher?) -> ExitCode {
-        let help = RangeOptions.help
-        let options: RangeOptions
+    /// Parses a subcommand's options (help wins over everything else), then runs what `prepare` returns.
+    static func runCommand(_ help: CommandHelp, _ arguments: [String], console: Console,
+                           prepare: (ParsedOptions) throws(UsageError) -> () -> ExitCode) -> Int32 {
+        let command: () -> ExitCode
         do {
             let parsed = try ParsedOptions.parse(arguments, specs: help.options)
             if parsed.helpRequested {
                 _ = console.writeLine(help.render())
-                return .success
+                return ExitCode.success.rawValue
             }
-            options = try RangeOptions(parsed, environment: environment)
+            command = try prepare(parsed)
         } catch {
-            return ExitCode(rawValue: usageError(error, usage: help.usageLine, console: console)) ?? .usage
+            return usageError(error, usage: help.usageLine, console: console)
         }
-        return RangeCommand.run(options, console: console, signals: signals)
+        return command().rawValue
     }
 
     static func usageError(_ error: UsageError, usage: String, console: Console) -> Int32 {

@@ -1,0 +1,58 @@
+/// What `beacon advertise` reports.
+public enum AdvertiserOutput: Sendable {
+    /// Advertising is on.
+    case advertising(plan: AdvertisingPlan, started: AdvertisingStarted)
+    /// Advertising was turned off again.
+    case stopped(time: Timestamp, reason: StopCause)
+}
+
+/// Why a run ended, as printed in `stopped` lines.
+public enum StopCause: String, Sendable {
+    case signal
+    case duration
+}
+
+/// What the controller said when advertising started.
+public struct AdvertisingStarted: Sendable, Equatable {
+    public var commands: LECommandSet
+    /// Transmit power the controller reports using, when it tells.
+    public var txPower: Int8?
+    /// When the enable command completed.
+    public var time: Timestamp
+
+    public init(commands: LECommandSet, txPower: Int8?, time: Timestamp) {
+        self.commands = commands
+        self.txPower = txPower
+        self.time = time
+    }
+}
+
+extension OutputLine {
+    /// `{"event":"advertising",…}` and `{"event":"stopped",…}` lines (docs/output.md).
+    public static func encode(_ output: AdvertiserOutput) -> String {
+        var w = JSONWriter()
+        w.object { o in
+            switch output {
+            case let .advertising(plan, started):
+                o.field("event", "advertising")
+                o.field("time", started.time.iso8601)
+                o.field("uuid", plan.beacon.identity.uuid.description)
+                o.field("major", plan.beacon.identity.major)
+                o.field("minor", plan.beacon.identity.minor)
+                o.field("measuredPower", plan.beacon.measuredPower)
+                o.field("intervalMs", plan.intervalMilliseconds, decimals: 3)
+                o.field("connectable", plan.connectable)
+                o.field("data", Hex.encode(plan.advertisingData))
+                o.field("commands", started.commands.rawValue)
+                if let power = started.txPower, power != 127 {
+                    o.field("txPower", power)
+                }
+            case let .stopped(time, reason):
+                o.field("event", "stopped")
+                o.field("time", time.iso8601)
+                o.field("reason", reason.rawValue)
+            }
+        }
+        return w.text
+    }
+}

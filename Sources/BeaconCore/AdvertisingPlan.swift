@@ -1,0 +1,41 @@
+/// What to advertise and how, validated: an iBeacon payload plus the advertising parameters.
+public struct AdvertisingPlan: Equatable, Sendable {
+    public var beacon: IBeacon
+    /// Advertising interval in 0.625 ms units (Core Vol 4 Part E 7.8.5: 0x0020...0x4000, 20 ms...10.24 s).
+    public var intervalSlots: UInt32
+    /// ADV_IND when true, ADV_NONCONN_IND otherwise.
+    public var connectable: Bool
+    /// Requested transmit power in dBm (extended advertising only); nil lets the controller choose.
+    public var txPower: Int8?
+
+    /// The iBeacon recommendation, and the shortest interval Bluetooth 4.x controllers accept for non-connectable advertising.
+    public static let recommendedIntervalSlots: UInt32 = 160
+    public static let intervalSlotRange: ClosedRange<UInt32> = 0x0020...0x4000
+
+    public init(beacon: IBeacon, intervalSlots: UInt32 = recommendedIntervalSlots, connectable: Bool = false, txPower: Int8? = nil) {
+        self.beacon = beacon
+        self.intervalSlots = intervalSlots
+        self.connectable = connectable
+        self.txPower = txPower
+    }
+
+    /// Interval in milliseconds, for output.
+    public var intervalMilliseconds: Double { Double(intervalSlots) * 0.625 }
+
+    /// Flags (LE General Discoverable, BR/EDR not supported) then the Apple iBeacon manufacturer data.
+    public var advertisingData: [UInt8] { beacon.advertisingData }
+
+    /// Bluetooth 4.x controllers refuse non-connectable advertising faster than 100 ms.
+    /// `hciVersion` is from Read Local Version Information (9 = Core 5.0).
+    public func violatesLegacyFloor(hciVersion: UInt8) -> Bool {
+        !connectable && hciVersion < 9 && intervalSlots < Self.recommendedIntervalSlots
+    }
+
+    /// Extended advertising event properties with the legacy PDU bit (Core Vol 4 Part E 7.8.53).
+    public var extendedProperties: UInt16 {
+        connectable ? ExtendedAdvertisingProperties.legacyConnectable
+            : ExtendedAdvertisingProperties.legacyNonConnectable
+    }
+
+    public var legacyType: LegacyAdvertisingType { connectable ? .connectableUndirected : .nonConnectableUndirected }
+}
