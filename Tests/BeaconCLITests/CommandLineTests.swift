@@ -1,0 +1,178 @@
+@testable import BeaconCLI
+import BeaconCore
+import Testing
+
+let appleUUID = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
+
+@Suite("beacon command line")
+struct CommandLineTests {
+    @Test("beacon range --help prints OVERVIEW, USAGE, OPTIONS with defaults and the exit codes, exit 0")
+    func rangeHelp() {
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--help"]) == 0)
+        let text = io.stdout.joined(separator: "\n")
+        #expect(text.hasPrefix("OVERVIEW: "))
+        #expect(text.contains("\nUSAGE: beacon range --uuid <uuid>"))
+        #expect(text.contains("\nOPTIONS:\n"))
+        #expect(text.contains("(default: 10s)"))
+        #expect(text.contains("(default: $BEACON_HCI, else hci0)"))
+        #expect(text.contains("  64  usage error"))
+        #expect(io.stderr.isEmpty)
+    }
+
+    @Test("beacon help advertise prints the advertise help")
+    func helpSubcommand() {
+        let io = CapturedConsole()
+        #expect(io.run(["help", "advertise"]) == 0)
+        #expect(io.stdout.joined().contains("USAGE: beacon advertise --uuid <uuid> --major <major> --minor <minor>"))
+        #expect(io.stdout.joined().contains("(default: -59)"))
+    }
+
+    @Test("no subcommand and an unknown one are usage errors")
+    func badSubcommands() {
+        let io = CapturedConsole()
+        #expect(io.run([]) == 64)
+        #expect(io.stderr.first == "Error: Missing expected subcommand")
+        let io2 = CapturedConsole()
+        #expect(io2.run(["scan"]) == 64)
+        #expect(io2.stderr == ["Error: Unknown subcommand 'scan'", "Usage: beacon <subcommand> [<options>]"])
+    }
+
+    @Test("bad range arguments: Error line, Usage line, exit 64", arguments: [
+        ([], "Missing expected argument '--uuid <uuid>' (or '--region')"),
+        (["--uuid", "not-a-uuid"], "Invalid value 'not-a-uuid' for '--uuid <uuid>'"),
+        (["--uuid", appleUUID, "--minor", "2"], "'--minor' needs '--major'"),
+        (["--major", "1"], "'--major' and '--minor' need '--uuid'"),
+        (["--uuid", appleUUID, "--major", "65536"], "Invalid value '65536' for '--major <major>'"),
+        (["--uuid", appleUUID, "--major", "-1"], "Invalid value '-1' for '--major <major>'"),
+        (["--uuid", appleUUID, "--exit-after", "0"], "Invalid value '0' for '--exit-after <duration>'"),
+        (["--uuid", appleUUID, "--interval", "soon"], "Invalid value 'soon' for '--interval <duration>'"),
+        (["--uuid", appleUUID, "--interval", "1ms"], "'--interval' must be at least 10ms"),
+        (["--uuid", appleUUID, "--scan-interval", "1ms"], "expected 2.5ms...10.24s"),
+        (["--uuid", appleUUID, "--scan-interval", "50ms", "--scan-window", "60ms"], "must not exceed"),
+        (["--uuid", appleUUID, "--region", "\(appleUUID):1:2:3"], "has more than UUID:MAJOR:MINOR"),
+        (["--uuid", appleUUID, "--region", "\(appleUUID):x"], "major 'x' is not an integer"),
+        (["--uuid", appleUUID, "--hci", "bogus"], "Invalid controller 'bogus'"),
+        (["--uuid", appleUUID, "--index", "1"], "'--index' applies only to a btsnoop: capture"),
+        (["--uuid", appleUUID, "--duration", "-3"], "Invalid value '-3' for '--duration <duration>'"),
+    ])
+    func rangeUsageErrors(arguments: [String], fragment: String) {
+        let io = CapturedConsole()
+        #expect(io.run(["range"] + arguments) == 64)
+        #expect(io.stderr.count == 2)
+        #expect(io.stderr.first?.hasPrefix("Error: ") == true)
+        #expect(io.stderr.first?.contains(fragment) == true, "\(io.stderr)")
+        #expect(io.stderr.last?.hasPrefix("Usage: beacon range") == true)
+        #expect(io.stdout.isEmpty)
+    }
+
+    @Test("a bad transport spec lists the valid forms")
+    func badSpecListsForms() {
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--uuid", appleUUID, "--hci", "tcp:nohost"]) == 64)
+        let message = io.stderr.first ?? ""
+        for form in ["hciN", "hci-user:N", "tcp:HOST:PORT", "unix:PATH", "serial:DEVICE", "btsnoop:FILE"] {
+            #expect(message.contains(form), "\(message)")
+        }
+    }
+
+    @Test("bad advertise arguments: Error line, Usage line, exit 64", arguments: [
+        ([], "Missing expected argument '--uuid <uuid>'"),
+        (["--uuid", appleUUID], "Missing expected argument '--major <major>'"),
+        (["--uuid", appleUUID, "--major", "1"], "Missing expected argument '--minor <minor>'"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "70000"], "Invalid value '70000' for '--minor <minor>'"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--measured-power", "21"], "expected an integer in -127...20"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--measured-power", "-128"], "expected an integer in -127...20"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--interval", "19ms"], "expected 20ms...10.24s"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--interval", "10.25s"], "expected 20ms...10.24s"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--tx-power", "30"], "expected an integer in -127...20"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--tx-power", "0", "--legacy"], "cannot be combined with '--legacy'"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--hci", "btsnoop:/tmp/x"], "Cannot advertise on a btsnoop: capture"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--index", "0"], "Unknown option '--index'"),
+    ])
+    func advertiseUsageErrors(arguments: [String], fragment: String) {
+        let io = CapturedConsole()
+        #expect(io.run(["advertise"] + arguments) == 64)
+        #expect(io.stderr.first?.contains(fragment) == true, "\(io.stderr)")
+        #expect(io.stderr.last?.hasPrefix("Usage: beacon advertise") == true)
+    }
+}
+
+@Suite("Range options")
+struct RangeOptionsTests {
+    func options(_ arguments: [String], environment: [String: String] = [:]) throws -> RangeOptions {
+        try RangeOptions(ParsedOptions.parse(arguments, specs: RangeOptions.help.options), environment: environment)
+    }
+
+    @Test("absent major and minor are wildcards; 0 is a real value")
+    func wildcardAndZero() throws {
+        let uuid = try #require(BeaconUUID(appleUUID))
+        #expect(try options(["--uuid", appleUUID]).regions == [BeaconRegion(uuid: uuid)])
+        #expect(try options(["--uuid", appleUUID, "--major", "0"]).regions == [BeaconRegion(uuid: uuid, major: 0)])
+        #expect(try options(["--uuid", appleUUID, "--major", "0", "--minor", "0"]).regions == [BeaconRegion(uuid: uuid, major: 0, minor: 0)])
+    }
+
+    @Test("--region adds regions; a duplicate is monitored once")
+    func severalRegions() throws {
+        let uuid = try #require(BeaconUUID(appleUUID))
+        let other = "00000000-0000-0000-0000-000000000001"
+        let parsed = try options(["--uuid", appleUUID, "--region", "\(other):7", "--region", appleUUID.lowercased()])
+        #expect(parsed.regions == [BeaconRegion(uuid: uuid), BeaconRegion(uuid: try #require(BeaconUUID(other)), major: 7)])
+    }
+
+    @Test("defaults: hci0, exit after 10 s, ranging every 1 s, passive 100 ms scanning")
+    func defaults() throws {
+        let parsed = try options(["--uuid", appleUUID])
+        #expect(parsed.common.transport == .kernelRaw(0))
+        #expect(parsed.exitAfter == .seconds(10))
+        #expect(parsed.interval == .seconds(1))
+        #expect(parsed.scan == ScanParameters(active: false, interval: 160, window: 160))
+        #expect(parsed.common.duration == nil)
+    }
+
+    @Test("BEACON_HCI chooses the controller unless --hci is given")
+    func environmentController() throws {
+        #expect(try options(["--uuid", appleUUID], environment: ["BEACON_HCI": "tcp:127.0.0.1:9000"]).common.transport == .tcp(host: "127.0.0.1", port: 9000))
+        #expect(try options(["--uuid", appleUUID, "--hci", "hci2"], environment: ["BEACON_HCI": "tcp:127.0.0.1:9000"]).common.transport == .kernelRaw(2))
+    }
+
+    @Test("durations and scan settings are converted")
+    func conversions() throws {
+        let parsed = try options(["--uuid", appleUUID, "--exit-after", "2s", "--interval", "500ms", "--duration", "1m",
+                                  "--active", "--scan-interval", "50ms", "--scan-window", "25ms"])
+        #expect(parsed.exitAfter == .seconds(2))
+        #expect(parsed.interval == .milliseconds(500))
+        #expect(parsed.common.duration == .seconds(60))
+        #expect(parsed.scan == ScanParameters(active: true, interval: 80, window: 40))
+    }
+}
+
+@Suite("Advertise options")
+struct AdvertiseOptionsTests {
+    func options(_ arguments: [String]) throws -> AdvertiseOptions {
+        try AdvertiseOptions(ParsedOptions.parse(arguments, specs: AdvertiseOptions.help.options), environment: [:])
+    }
+
+    @Test("defaults: -59 dBm, 100 ms, non-connectable, controller's choice of power, extended when available")
+    func defaults() throws {
+        let parsed = try options(["--uuid", appleUUID, "--major", "1", "--minor", "2"])
+        #expect(parsed.plan.beacon.measuredPower == -59)
+        #expect(parsed.plan.intervalSlots == 160)
+        #expect(parsed.plan.connectable == false)
+        #expect(parsed.plan.txPower == nil)
+        #expect(parsed.forceLegacy == false)
+        #expect(Hex.encode(parsed.plan.advertisingData) == "0201061AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5")
+    }
+
+    @Test("the 100 ms floor applies only to non-connectable advertising on pre-5.0 controllers")
+    func legacyFloor() throws {
+        let fast = try options(["--uuid", appleUUID, "--major", "1", "--minor", "2", "--interval", "20ms"])
+        #expect(fast.plan.intervalSlots == 32)
+        #expect(fast.plan.violatesLegacyFloor(hciVersion: 8))
+        #expect(!fast.plan.violatesLegacyFloor(hciVersion: 9))
+        let connectable = try options(["--uuid", appleUUID, "--major", "1", "--minor", "2", "--interval", "20ms", "--connectable"])
+        #expect(!connectable.plan.violatesLegacyFloor(hciVersion: 6))
+        #expect(connectable.plan.extendedProperties == 0x0013)
+        #expect(fast.plan.extendedProperties == 0x0010)
+    }
+}
