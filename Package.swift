@@ -16,7 +16,11 @@ let package = Package(
         // Argument parsing, help, commands and exit codes.
         .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport"]),
         .executableTarget(name: "beacon", dependencies: ["BeaconCLI"]),
-        .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"]),
+        // Simulated advertisements for benchmarks, soak runs and tests.
+        .target(name: "BeaconSimulation", dependencies: ["BeaconCore"]),
+        .executableTarget(name: "beacon-bench", dependencies: ["BeaconCore", "BeaconSimulation", "BeaconTransport"],
+                          path: "Sources/BeaconBench"),
+        .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconSimulation"]),
         .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BeaconCore"]),

@@ -1,0 +1,58 @@
+import BeaconCore
+
+/// A beacon in a simulated scene.
+public struct SimulatedBeacon: Sendable {
+    public var beacon: IBeacon
+    public var address: DeviceAddress
+    public init(beacon: IBeacon, address: DeviceAddress) {
+        self.beacon = beacon
+        self.address = address
+    }
+}
+
+/// Builds the HCI events a scanning controller sends, for benchmarks, soak runs and tests.
+public enum SimulatedAir {
+    /// LE Extended Advertising Report (Core Vol 4 Part E 7.7.65.13) carrying one legacy ADV_NONCONN_IND.
+    public static func extendedReport(_ beacon: SimulatedBeacon, rssi: Int8) -> HCIPacket {
+        report(data: beacon.beacon.advertisingData, address: beacon.address, rssi: rssi, extended: true)
+    }
+
+    /// LE Advertising Report (Core Vol 4 Part E 7.7.65.2) carrying one ADV_NONCONN_IND.
+    public static func legacyReport(_ beacon: SimulatedBeacon, rssi: Int8) -> HCIPacket {
+        report(data: beacon.beacon.advertisingData, address: beacon.address, rssi: rssi, extended: false)
+    }
+
+    /// An advertisement that is not an iBeacon (a device name), as a busy street has many.
+    public static func otherAdvertisement(address: DeviceAddress, rssi: Int8) -> HCIPacket {
+        let data = AdvertisingData.build([(.flags, [0x06]), (.completeLocalName, Array("sensor".utf8))])
+        return report(data: data, address: address, rssi: rssi, extended: true)
+    }
+
+    static func report(data: [UInt8], address: DeviceAddress, rssi: Int8, extended: Bool) -> HCIPacket {
+        let report = AdvertisingReport(
+            eventType: extended ? 0x0010 : 0x03, isExtended: extended, addressType: .publicDevice,
+            address: address, rssi: rssi, data: data[...])
+        let meta: LEMetaEvent = extended ? .extendedAdvertisingReport([report]) : .advertisingReport([report])
+        return HCIEvent.leMeta(meta).packet
+    }
+
+    /// A deterministic beacon population: identity `i` has major i / 65536 … so every index is distinct.
+    public static func beacon(_ index: Int, uuid: BeaconUUID, measuredPower: Int8 = -59) -> SimulatedBeacon {
+        let identity = BeaconIdentity(uuid: uuid, major: UInt16(truncatingIfNeeded: index >> 16), minor: UInt16(truncatingIfNeeded: index))
+        return SimulatedBeacon(beacon: IBeacon(identity: identity, measuredPower: measuredPower),
+                               address: DeviceAddress(value: 0xC0_00_00_00_00_00 | UInt64(index)))
+    }
+}
+
+/// A small deterministic pseudo-random generator (SplitMix64), so simulated runs repeat exactly.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
