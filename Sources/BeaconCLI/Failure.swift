@@ -24,7 +24,6 @@ enum Failure {
             case .busy: return .busy
             case .io: return .ioError
             case .badCapture: return .dataError
-            case .noCapture: return .noInput
             case .badStream: return .controllerError
             }
         default:

@@ -8,7 +8,10 @@ enum RangeCommand {
         do {
             transport = try openTransport(options.common.transport, btsnoopIndex: options.common.captureIndex)
         } catch {
-            return Failure.report(error, console: console)
+            let code = Failure.report(error, console: console)
+            // A capture file that cannot be opened is missing input, not a missing controller.
+            if case .btsnoop = options.common.transport, code == .unavailable || code == .noPermission { return .noInput }
+            return code
         }
         defer { transport.close() }
         let recorder: BtsnoopRecorder?

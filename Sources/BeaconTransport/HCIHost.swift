@@ -39,6 +39,7 @@ public final class HCIHost {
     private let recorder: BtsnoopRecorder?
     private let signals: SignalWatcher?
     private var flow: CommandFlow
+    private let poller = Poller()
     private let now: () -> Timestamp
     /// Sees every packet sent and received, with the time it is stamped with (the capture's time on replay).
     public var observer: (HCIPacket, PacketDirection, Timestamp) -> Void = { _, _, _ in }
@@ -220,7 +221,7 @@ public final class HCIHost {
         if let fd = signals?.descriptor { fds.append(fd) }
         let ready: [Int32]
         do {
-            ready = try Poller.wait(fds, timeout: timeout)
+            ready = try poller.wait(fds, timeout: timeout)
         } catch {
             throw Self.hostError(error)
         }
@@ -232,7 +233,7 @@ public final class HCIHost {
         guard let signals else { return nil }
         let ready: [Int32]
         do {
-            ready = try Poller.wait([signals.descriptor], timeout: Micros(0))
+            ready = try poller.wait([signals.descriptor], timeout: Micros(0))
         } catch {
             throw Self.hostError(error)
         }
@@ -242,7 +243,7 @@ public final class HCIHost {
     private func record(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) {
         guard let recorder, fatal == nil else { return }
         do {
-            try recorder.write(packet, direction: direction, at: time)
+            try recorder.record(packet, direction: direction, timestamp: time)
         } catch {
             fatal = Self.hostError(error)
         }
