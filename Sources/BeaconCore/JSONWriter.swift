@@ -12,7 +12,7 @@
 /// Inside an object every value is preceded by `key(_:)` (the `field` helpers do both); inside an
 /// array values follow one another. Strings are escaped per RFC 8259; doubles are written with a
 /// fixed number of decimals, and non-finite doubles as `null`, so the output is always valid JSON.
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     /// The UTF-8 text written so far.
     public private(set) var bytes: [UInt8] = []
     /// True after a value, so the next key or array element is preceded by a comma.

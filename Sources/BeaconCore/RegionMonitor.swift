@@ -13,7 +13,7 @@
 /// Memory is bounded by the beacons heard within one interval: the per-interval accumulators are
 /// emptied at every tick and nothing is kept per beacon beyond that. A sighting allocates nothing
 /// once the accumulators have grown to the busiest interval's size.
-public struct RegionMonitor {
+public struct RegionMonitor: Sendable {
     /// The monitored regions, in the order outputs for the same instant are emitted.
     public let regions: [BeaconRegion]
     /// Silence after which an inside region is exited.
