@@ -52,8 +52,8 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    /// Accumulators are kept at this capacity at least, and shrunk when an interval used
-    /// less than an eighth of a larger one, so a burst does not pin memory for the rest of the run.
+    /// Initial accumulator capacity. A table grown beyond 16 times this is shrunk at a tick when the
+    /// interval filled less than an eighth of it, so one burst does not pin memory for the rest of the run.
     private static let baseCapacity = 64
 
     private var phases: [Phase]
