@@ -1,0 +1,180 @@
+/// Writes one compact JSON value (no spaces, no newline) with keys in the order they are written.
+///
+/// ```
+/// var w = JSONWriter()
+/// w.object { o in
+///     o.field("event", "enter")
+///     o.field("region", object: { r in r.field("uuid", "E2C5…") })
+/// }
+/// w.text  // {"event":"enter","region":{"uuid":"E2C5…"}}
+/// ```
+///
+/// Inside an object every value is preceded by `key(_:)` (the `field` helpers do both); inside an
+/// array values follow one another. Strings are escaped per RFC 8259; doubles are written with a
+/// fixed number of decimals, and non-finite doubles as `null`, so the output is always valid JSON.
+public struct JSONWriter: Sendable {
+    /// The UTF-8 text written so far.
+    public private(set) var bytes: [UInt8] = []
+    /// True after a value, so the next key or array element is preceded by a comma.
+    private var needsComma = false
+
+    public init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Starts again, keeping the buffer's storage.
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+    }
+
+    // MARK: - Structure
+
+    /// Writes an object whose members `body` writes.
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        beginValue()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// Writes an array whose elements `body` writes.
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        beginValue()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes an object member's key; the next value written is its value.
+    public mutating func key(_ name: String) {
+        beginValue()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    // MARK: - Values
+
+    public mutating func string(_ value: String) {
+        beginValue()
+        appendQuoted(value)
+        needsComma = true
+    }
+
+    public mutating func integer<T: BinaryInteger>(_ value: T) {
+        beginValue()
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    /// Writes `value` rounded half away from zero to `decimals` places (e.g. `-50.0`, `0.35`),
+    /// never `-0`. Non-finite values are written as `null`. Magnitudes of 10^15 and beyond, where
+    /// fixed decimals would be meaningless, use Swift's shortest form (e.g. `1e+20`), still valid JSON.
+    public mutating func number(_ value: Double, decimals: Int) {
+        guard value.isFinite else { return null() }
+        beginValue()
+        bytes.append(contentsOf: Self.fixed(value, decimals: decimals).utf8)
+        needsComma = true
+    }
+
+    public mutating func bool(_ value: Bool) {
+        beginValue()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    public mutating func null() {
+        beginValue()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    // MARK: - Object members
+
+    public mutating func field(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    public mutating func field<T: BinaryInteger>(_ name: String, _ value: T) {
+        key(name)
+        integer(value)
+    }
+
+    public mutating func field(_ name: String, _ value: Double, decimals: Int) {
+        key(name)
+        number(value, decimals: decimals)
+    }
+
+    public mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    public mutating func field(_ name: String, object body: (inout JSONWriter) -> Void) {
+        key(name)
+        object(body)
+    }
+
+    public mutating func field(_ name: String, array body: (inout JSONWriter) -> Void) {
+        key(name)
+        array(body)
+    }
+
+    // MARK: - Text
+
+    private mutating func beginValue() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// RFC 8259 section 7: quote, reverse solidus and U+0000–U+001F are escaped; the rest is
+    /// copied as UTF-8.
+    private mutating func appendQuoted(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(Self.hexDigits[Int(c >> 4)])
+                bytes.append(Self.hexDigits[Int(c & 0x0F)])
+            default: bytes.append(c)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Fixed-point text of a finite double (see `number(_:decimals:)`).
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        let places = max(0, min(decimals, 9))
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        guard abs(value) < 1e15, abs(scaled) < 9e18 else { return value.description }
+        let units = Int64(scaled)
+        var text = units < 0 ? "-" : ""
+        let magnitude = units.magnitude
+        text += String(magnitude / UInt64(scale))
+        if places > 0 {
+            let fraction = String(magnitude % UInt64(scale))
+            text += "." + String(repeating: "0", count: places - fraction.count) + fraction
+        }
+        return text
+    }
+}

@@ -1,0 +1,98 @@
+import Testing
+import BeaconCore
+
+@Suite("JSONWriter")
+struct JSONWriterTests {
+    func written(_ body: (inout JSONWriter) -> Void) -> String {
+        var w = JSONWriter()
+        body(&w)
+        return w.text
+    }
+
+    @Test func orderedKeysNestingAndNoSpaces() {
+        let text = written { w in
+            w.object { o in
+                o.field("z", 1)
+                o.field("a", "x")
+                o.field("nested", object: { n in
+                    n.field("empty", array: { _ in })
+                    n.field("list", array: { l in
+                        l.integer(-3)
+                        l.string("s")
+                        l.object { _ in }
+                        l.array { inner in inner.bool(true); inner.null() }
+                        l.number(1.5, decimals: 2)
+                    })
+                })
+                o.field("flag", false)
+            }
+        }
+        #expect(text == #"{"z":1,"a":"x","nested":{"empty":[],"list":[-3,"s",{},[true,null],1.50]},"flag":false}"#)
+    }
+
+    @Test(arguments: [
+        ("plain", #""plain""#),
+        ("quote \" and backslash \\", #""quote \" and backslash \\""#),
+        ("slash / stays", #""slash / stays""#),
+        ("\u{08}\u{0C}\n\r\t", #""\b\f\n\r\t""#),
+        ("\u{00}\u{01}\u{1F}", #""\u0000\u0001\u001f""#),
+        ("\u{7F} del is not a control char in JSON", "\"\u{7F} del is not a control char in JSON\""),
+        ("é ß 漢 🙂", "\"é ß 漢 🙂\""),          // non-ASCII is written as UTF-8
+        ("\u{2028}", "\"\u{2028}\""),
+    ])
+    func stringEscaping(input: String, expected: String) {
+        #expect(written { $0.string(input) } == expected)
+    }
+
+    @Test func keysAreEscapedToo() {
+        #expect(written { w in w.object { $0.field("a\"b\n", 1) } } == #"{"a\"b\n":1}"#)
+    }
+
+    @Test(arguments: [
+        (-50.0, 1, "-50.0"),
+        (-53.333333, 1, "-53.3"),
+        (-52.25, 1, "-52.3"),      // half away from zero
+        (0.3548133892335755, 2, "0.35"),
+        (10.0, 2, "10.00"),
+        (-1.0, 2, "-1.00"),
+        (-0.004, 2, "0.00"),       // never -0
+        (0.005, 2, "0.01"),
+        (123456.789, 0, "123457"),
+        (3.0e20, 2, "3e+20"),      // beyond fixed-point range: shortest form
+    ])
+    func fixedDecimals(value: Double, decimals: Int, expected: String) {
+        #expect(written { $0.number(value, decimals: decimals) } == expected)
+    }
+
+    @Test func nonFiniteIsNull() {
+        let text = written { w in
+            w.array { a in
+                a.number(.nan, decimals: 2)
+                a.number(.infinity, decimals: 1)
+                a.number(-.infinity, decimals: 0)
+            }
+        }
+        #expect(text == "[null,null,null]")
+    }
+
+    @Test func integersOfAnyWidth() {
+        let text = written { w in
+            w.array { a in
+                a.integer(Int8(-128))
+                a.integer(UInt16(65535))
+                a.integer(Int64.min)
+                a.integer(UInt64.max)
+            }
+        }
+        #expect(text == "[-128,65535,-9223372036854775808,18446744073709551615]")
+    }
+
+    @Test func resetKeepsNothingOfThePreviousValue() {
+        var w = JSONWriter()
+        w.object { $0.field("a", 1) }
+        w.reset()
+        w.object { $0.field("b", 2) }
+        #expect(w.text == #"{"b":2}"#)
+        #expect(Array(w.text.utf8) == w.bytes)
+    }
+}

@@ -1,0 +1,79 @@
+import BeaconCore
+
+/// Shared values for the monitor and output tests.
+enum Fixture {
+    /// 2026-11-29T12:00:00.000Z.
+    static let t0 = Timestamp(microseconds: 1_795_953_600_000_000)
+    static let uuid = BeaconUUID(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0)
+    static let otherUUID = BeaconUUID(high: 0x0011_2233_4455_6677, low: 0x8899_AABB_CCDD_EEFF)
+    static let address1 = DeviceAddress(value: 0xF0F1_F2F3_F401)
+    static let address2 = DeviceAddress(value: 0xF0F1_F2F3_F402)
+
+    static func at(ms: Int64) -> Timestamp { t0 + .milliseconds(ms) }
+
+    static func sighting(uuid: BeaconUUID = uuid, major: UInt16 = 1, minor: UInt16 = 2, rssi: Int8? = -59,
+                         measuredPower: Int8 = -59, address: DeviceAddress = address1,
+                         addressType: AddressType = .publicDevice, ms: Int64) -> Sighting {
+        Sighting(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: measuredPower,
+                 rssi: rssi, address: address, addressType: addressType, time: at(ms: ms))
+    }
+}
+
+/// Drives a `RegionMonitor` and keeps what it emitted.
+struct MonitorHarness {
+    var monitor: RegionMonitor
+    var outputs: [MonitorOutput] = []
+
+    init(_ regions: [BeaconRegion], exitAfter: Micros = .seconds(10), interval: Micros = .seconds(1),
+         model: DistanceModel = DistanceModel(), startMs: Int64? = 0) {
+        monitor = RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval, model: model)
+        if let startMs {
+            monitor.start(at: Fixture.at(ms: startMs)) { outputs.append($0) }
+        }
+    }
+
+    /// Runs `body` and returns only what it emitted.
+    @discardableResult
+    mutating func sighting(_ s: Sighting) -> [MonitorOutput] {
+        var new: [MonitorOutput] = []
+        monitor.sighting(s) { new.append($0) }
+        outputs += new
+        return new
+    }
+
+    @discardableResult
+    mutating func tick(ms: Int64) -> [MonitorOutput] {
+        var new: [MonitorOutput] = []
+        monitor.tick(now: Fixture.at(ms: ms)) { new.append($0) }
+        outputs += new
+        return new
+    }
+}
+
+extension MonitorOutput {
+    var kind: String {
+        switch self {
+        case .state: "state"
+        case .enter: "enter"
+        case .exit: "exit"
+        case .range: "range"
+        }
+    }
+
+    var time: Timestamp {
+        switch self {
+        case .state(_, _, let t), .enter(_, let t), .exit(_, let t), .range(_, let t, _): t
+        }
+    }
+
+    var region: BeaconRegion {
+        switch self {
+        case .state(let r, _, _), .enter(let r, _), .exit(let r, _), .range(let r, _, _): r
+        }
+    }
+
+    var beacons: [RangedBeacon]? {
+        if case .range(_, _, let b) = self { return b }
+        return nil
+    }
+}

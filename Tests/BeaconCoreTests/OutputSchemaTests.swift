@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import BeaconCore
+
+/// Checks the printed lines against docs/output.schema.json and the examples in docs/output.md.
+@Suite("Output schema")
+struct OutputSchemaTests {
+    static let docs = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs")
+
+    let validator: JSONSchemaValidator
+    let markdown: String
+
+    init() throws {
+        let schemaText = try String(contentsOf: Self.docs.appendingPathComponent("output.schema.json"), encoding: .utf8)
+        validator = JSONSchemaValidator(schema: try JSONValue.parse(schemaText))
+        markdown = try String(contentsOf: Self.docs.appendingPathComponent("output.md"), encoding: .utf8)
+    }
+
+    func errors(_ line: String) throws -> [String] {
+        validator.errors(try JSONValue.parse(line))
+    }
+
+    /// Lines exercising every event, every region shape and every beacon field variant.
+    static var sampleOutputs: [MonitorOutput] {
+        let wildcard = BeaconRegion(uuid: Fixture.uuid)
+        let major = BeaconRegion(uuid: Fixture.uuid, major: 0)
+        let full = BeaconRegion(uuid: Fixture.otherUUID, major: 65535, minor: 0)
+        func beacon(_ minor: UInt16, rssi: Double, accuracy: Double, _ proximity: Proximity, _ type: AddressType) -> RangedBeacon {
+            RangedBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: minor), rssi: rssi,
+                         measuredPower: -128, accuracy: accuracy, proximity: proximity,
+                         address: DeviceAddress(value: 0xFFFF_FFFF_FFFF), addressType: type, samples: 1)
+        }
+        return RegionState.allCases.map { .state(wildcard, $0, Fixture.t0) } + [
+            .enter(major, Fixture.at(ms: 1)),
+            .exit(full, Fixture.at(ms: 999)),
+            .range(full, Fixture.at(ms: 1_000), []),
+            .range(wildcard, Fixture.at(ms: 2_000), [
+                beacon(1, rssi: -127, accuracy: 0.0, .immediate, .publicIdentity),
+                beacon(2, rssi: -60.25, accuracy: 2.999, .near, .randomIdentity),
+                beacon(3, rssi: 20, accuracy: 3.0e20, .far, .anonymous),
+                beacon(4, rssi: 0, accuracy: -1, .unknown, .unknown(0x05)),
+            ]),
+        ]
+    }
+
+    @Test func schemaUsesOnlyCheckedKeywords() {
+        #expect(validator.unsupportedKeywords() == [])
+    }
+
+    @Test(arguments: sampleOutputs)
+    func encodedLinesValidate(output: MonitorOutput) throws {
+        let line = OutputLine.encode(output)
+        #expect(!line.contains("\n"))
+        #expect(!line.contains(" "))
+        #expect(try errors(line) == [], "\(line)")
+    }
+
+    @Test func monitorRunValidates() throws {
+        var h = MonitorHarness([BeaconRegion(uuid: Fixture.uuid), BeaconRegion(uuid: Fixture.uuid, major: 3, minor: 4)],
+                               exitAfter: .seconds(3))
+        for i in 0..<40 {
+            h.sighting(Fixture.sighting(major: UInt16(i % 4), minor: 4, rssi: i % 7 == 0 ? nil : Int8(-40 - i),
+                                        address: DeviceAddress(value: UInt64(i % 3)),
+                                        addressType: AddressType(raw: UInt8(i % 5)), ms: Int64(i) * 150))
+        }
+        h.tick(ms: 60_000)
+        #expect(Set(h.outputs.map(\.kind)) == ["state", "enter", "range", "exit"])
+        for line in h.outputs.map(OutputLine.encode) {
+            #expect(try errors(line) == [], "\(line)")
+        }
+    }
+
+    /// Each line is broken in one way the schema must catch.
+    @Test(arguments: [
+        // an unknown member
+        #"{"event":"enter","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"extra":1}"#,
+        // a missing member
+        #"{"event":"state","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"}}"#,
+        // an unknown event
+        #"{"event":"leave","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"}}"#,
+        // a lower-case UUID
+        #"{"event":"enter","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0"}}"#,
+        // a time without milliseconds
+        #"{"event":"exit","time":"2026-11-29T12:00:00Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"}}"#,
+        // a minor without a major
+        #"{"event":"exit","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","minor":1}}"#,
+        // a major out of range
+        #"{"event":"exit","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":65536}}"#,
+        // an unknown state
+        #"{"event":"state","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"state":"near"}"#,
+        // beacons not an array
+        #"{"event":"range","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":{}}"#,
+        // an accuracy between -1 and 0
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":-0.50,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        // an unknown proximity
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"close","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        // a lower-case address
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"f0:f1:f2:f3:f4:01","addressType":"public","samples":6}]}"#,
+        // a fractional measuredPower
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59.5,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        // zero samples
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":0}]}"#,
+        // an unknown address type
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"static","samples":6}]}"#,
+        // a null rssi
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":null,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+    ])
+    func brokenLinesAreRejected(line: String) throws {
+        #expect(try errors(line) != [])
+    }
+
+    /// The JSON lines quoted in docs/output.md.
+    var documentedLines: [String] {
+        markdown.split(separator: "\n").map(String.init).filter { $0.hasPrefix("{\"event\"") }
+    }
+
+    @Test func documentedExamplesValidate() throws {
+        #expect(documentedLines.count >= 6)
+        for line in documentedLines {
+            #expect(try errors(line) == [], "\(line)")
+        }
+    }
+
+    /// The example session in docs/output.md is what the monitor prints for the scenario it describes.
+    @Test func documentedSessionIsWhatTheMonitorPrints() {
+        let region = BeaconRegion(uuid: Fixture.uuid, major: 1)
+        var h = MonitorHarness([region], exitAfter: .seconds(2), interval: .seconds(1))
+        for (ms, rssi) in [(100, -48), (300, -50), (500, -52), (700, nil)] as [(Int64, Int8?)] {
+            h.sighting(Fixture.sighting(rssi: rssi, ms: ms))
+        }
+        h.tick(ms: 5_000)
+        let printed = h.outputs.map(OutputLine.encode)
+        #expect(printed.count == 5)
+        #expect(Array(documentedLines.prefix(printed.count)) == printed)
+    }
+
+    @Test func documentedUnknownRSSIExampleIsWhatTheMonitorPrints() throws {
+        let region = BeaconRegion(uuid: Fixture.uuid)
+        var h = MonitorHarness([region])
+        for ms in [100, 200, 300] as [Int64] {
+            h.sighting(Fixture.sighting(major: 0, minor: 7, rssi: nil, address: DeviceAddress(value: 0xC011_2233_4455),
+                                        addressType: .randomDevice, ms: ms))
+        }
+        let range = try #require(h.tick(ms: 1_000).first)
+        #expect(documentedLines.contains(OutputLine.encode(range)))
+    }
+}
