@@ -55,7 +55,7 @@ public struct BtsnoopHeader: Hashable, Sendable {
         let magic = try reader.bytes(8, "btsnoop header")
         guard magic.elementsEqual(Btsnoop.magic) else {
             throw DecodeError(offset: 0, field: "btsnoop magic", needed: 8, available: bytes.count,
-                              reason: "not a btsnoop file (magic is \(Hex.encode(magic)), expected 62746E736E6F6F7000)")
+                              reason: "not a btsnoop file (magic is \(Hex.encode(magic)), expected 6274736E6F6F7000)")
         }
         let versionOffset = reader.offset
         let version = try reader.u32BigEndian("btsnoop version")
