@@ -1,0 +1,150 @@
+/// Incremental btsnoop parser: the caller appends bytes as it reads the file and pulls records;
+/// `next()` returns nil when more bytes are needed. Errors carry the offset in the file.
+///
+/// Records are stepped by their included length. Linux monitor (2001) captures may hold several
+/// controllers: with no `indexFilter` the first controller index that carries an HCI packet is
+/// used and the others are skipped; `controllerIndexes` lists every index that carried one.
+public struct BtsnoopReader {
+    /// The file header, once its 16 bytes have arrived.
+    public private(set) var header: BtsnoopHeader?
+    /// The controller to keep in a Linux monitor capture; nil picks the first one that carries packets.
+    public let indexFilter: UInt16?
+    /// The controller whose packets `next()` returns (Linux monitor captures only).
+    public private(set) var selectedIndex: UInt16?
+    /// Controller indexes that carried HCI packets so far, in the order first seen.
+    public private(set) var controllerIndexes: [UInt16] = []
+    /// Records `next()` passed over: monitor records that are not HCI packets, and other controllers' packets.
+    public private(set) var skippedRecordCount = 0
+
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// File offset of `buffer[0]`.
+    private var bufferFileOffset = 0
+
+    public init(indexFilter: UInt16? = nil) {
+        self.indexFilter = indexFilter
+        self.selectedIndex = indexFilter
+    }
+
+    /// File offset of the first byte not yet consumed.
+    public var fileOffset: Int { bufferFileOffset + start }
+    /// Bytes appended but not yet consumed.
+    public var pendingByteCount: Int { buffer.count - start }
+
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        compactIfWorthwhile()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next HCI packet of the selected controller, nil when more bytes are needed.
+    public mutating func next() throws(DecodeError) -> BtsnoopRecord? {
+        while let raw = try nextRawRecord() {
+            if let record = try interpret(raw) { return record }
+            skippedRecordCount += 1
+        }
+        return nil
+    }
+
+    /// The next record as stored, whatever it carries; nil when more bytes are needed.
+    public mutating func nextRawRecord() throws(DecodeError) -> BtsnoopRawRecord? {
+        if header == nil {
+            guard pendingByteCount >= Btsnoop.headerLength else { return nil }
+            header = try BtsnoopHeader.decode(buffer[start..<start + Btsnoop.headerLength])
+            start += Btsnoop.headerLength
+        }
+        guard pendingByteCount >= Btsnoop.recordHeaderLength else { return nil }
+        let recordOffset = fileOffset
+        var reader = ByteReader(buffer[start...], baseOffset: recordOffset)
+        let originalLength = try reader.u32BigEndian("btsnoop record original length")
+        let includedOffset = reader.offset
+        let includedLength = try reader.u32BigEndian("btsnoop record included length")
+        let flags = try reader.u32BigEndian("btsnoop record flags")
+        let drops = try reader.u32BigEndian("btsnoop record drops")
+        let timestamp = Int64(bitPattern: try reader.u64BigEndian("btsnoop record timestamp"))
+        guard includedLength <= originalLength else {
+            throw DecodeError(offset: includedOffset, field: "btsnoop record included length", needed: 4, available: 4,
+                              reason: "included length \(includedLength) is larger than original length \(originalLength)")
+        }
+        guard includedLength <= Btsnoop.maximumRecordLength else {
+            throw DecodeError(offset: includedOffset, field: "btsnoop record included length", needed: 4, available: 4,
+                              reason: "included length \(includedLength) is larger than any HCI packet (\(Btsnoop.maximumRecordLength))")
+        }
+        let length = Int(includedLength)
+        guard reader.remaining >= length else { return nil }
+        let data = try reader.bytes(length, "btsnoop record data")
+        start += Btsnoop.recordHeaderLength + length
+        return BtsnoopRawRecord(fileOffset: recordOffset, originalLength: originalLength, flags: flags,
+                                drops: drops, btsnoopTimestamp: timestamp, data: data)
+    }
+
+    /// Checks that the input ended on a record boundary; call after the last `append` once `next()` returns nil.
+    public func finish() throws(DecodeError) {
+        let leftover = pendingByteCount
+        if header == nil {
+            if leftover >= Btsnoop.magic.count, !buffer[start..<start + Btsnoop.magic.count].elementsEqual(Btsnoop.magic) {
+                _ = try BtsnoopHeader.decode(buffer[start...])
+            }
+            throw DecodeError(offset: 0, field: "btsnoop header", needed: Btsnoop.headerLength, available: leftover,
+                              reason: "truncated header: the file has \(leftover) byte\(leftover == 1 ? "" : "s"), a btsnoop header needs \(Btsnoop.headerLength)")
+        }
+        guard leftover > 0 else { return }
+        var needed = Btsnoop.recordHeaderLength
+        if leftover >= Btsnoop.recordHeaderLength {
+            var reader = ByteReader(buffer[start...], baseOffset: fileOffset)
+            try reader.skip(4, "btsnoop record original length")
+            needed += Int(try reader.u32BigEndian("btsnoop record included length"))
+        }
+        throw DecodeError(offset: fileOffset, field: "btsnoop record", needed: needed, available: leftover,
+                          reason: "truncated record at end of file: needs \(needed) bytes, \(leftover) present")
+    }
+
+    /// The HCI packet a raw record carries, nil for records to skip.
+    private mutating func interpret(_ raw: BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecord? {
+        guard let datalink = header?.datalink else { return nil }
+        let isTruncated = raw.data.count < Int(raw.originalLength)
+        switch datalink {
+        case .hciUnencapsulated:
+            let direction: PacketDirection = raw.flags & 0x01 != 0 ? .received : .sent
+            let kind: HCIPacketKind = raw.flags & 0x02 != 0 ? (direction == .received ? .event : .command) : .aclData
+            return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data), direction: direction,
+                                 timestamp: raw.timestamp, fileOffset: raw.fileOffset, isTruncated: isTruncated)
+        case .h4:
+            let dataOffset = raw.fileOffset + Btsnoop.recordHeaderLength
+            guard let indicator = raw.data.first else {
+                throw DecodeError(offset: dataOffset, field: "H4 packet indicator", needed: 1, available: 0,
+                                  reason: "empty H4 record (no packet indicator)")
+            }
+            guard let kind = HCIPacketKind(rawValue: indicator) else {
+                throw DecodeError(offset: dataOffset, field: "H4 packet indicator", needed: 1, available: raw.data.count,
+                                  reason: "unknown packet indicator 0x\(Hex.encode([indicator]))")
+            }
+            let direction: PacketDirection = raw.flags & 0x01 != 0 ? .received : .sent
+            return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data.dropFirst()), direction: direction,
+                                 timestamp: raw.timestamp, fileOffset: raw.fileOffset, isTruncated: isTruncated)
+        case .linuxMonitor:
+            let opcode = BtsnoopMonitorOpcode(rawValue: UInt16(truncatingIfNeeded: raw.flags))
+            guard let (kind, direction) = opcode.hciPacket else { return nil }
+            let index = UInt16(truncatingIfNeeded: raw.flags >> 16)
+            if !controllerIndexes.contains(index) { controllerIndexes.append(index) }
+            if selectedIndex == nil { selectedIndex = index }
+            guard index == selectedIndex else { return nil }
+            return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data), direction: direction,
+                                 timestamp: raw.timestamp, controllerIndex: index, fileOffset: raw.fileOffset,
+                                 isTruncated: isTruncated)
+        }
+    }
+
+    /// Drops consumed bytes once they dominate the buffer, so a long capture does not grow it.
+    private mutating func compactIfWorthwhile() {
+        guard start > 0 else { return }
+        if start == buffer.count {
+            bufferFileOffset += start
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 64 * 1024, start * 2 >= buffer.count {
+            bufferFileOffset += start
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// Encodes btsnoop captures: the file header and one record per HCI packet.
+/// Recordings use H4 (1002), which keeps every packet kind; the other datalinks exist for tests and tools.
+public struct BtsnoopWriter: Sendable {
+    public var datalink: BtsnoopDatalink
+
+    public init(datalink: BtsnoopDatalink = .h4) { self.datalink = datalink }
+
+    /// The 16-byte file header.
+    public var header: [UInt8] { BtsnoopHeader(datalink: datalink).encoded }
+
+    /// One record for `packet`. In 1001 captures SCO and ISO data read back as ACL data (the format cannot tell them apart).
+    public func record(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp,
+                       controllerIndex: UInt16 = 0) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(Btsnoop.recordHeaderLength + 1 + packet.payload.count)
+        appendRecord(packet, direction: direction, timestamp: timestamp, controllerIndex: controllerIndex, to: &out)
+        return out
+    }
+
+    /// Appends one record for `packet` to `out` (no intermediate arrays).
+    public func appendRecord(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp,
+                             controllerIndex: UInt16 = 0, to out: inout [UInt8]) {
+        let flags: UInt32
+        var length = packet.payload.count
+        switch datalink {
+        case .hciUnencapsulated, .h4:
+            let directionBit: UInt32 = direction == .received ? 0x01 : 0x00
+            let commandOrEventBit: UInt32 = packet.kind == .command || packet.kind == .event ? 0x02 : 0x00
+            flags = directionBit | commandOrEventBit
+            if datalink == .h4 { length += 1 }
+        case .linuxMonitor:
+            flags = UInt32(controllerIndex) << 16 | UInt32(BtsnoopMonitorOpcode.carrying(packet.kind, direction).rawValue)
+        }
+        Self.appendRecordHeader(originalLength: UInt32(length), includedLength: UInt32(length), flags: flags,
+                                drops: 0, timestamp: timestamp, to: &out)
+        if datalink == .h4 { out.append(packet.kind.rawValue) }
+        out.append(contentsOf: packet.payload)
+    }
+
+    /// A record with any flags and data, for datalinks and opcodes that carry no HCI packet.
+    public static func rawRecord<C: Collection>(flags: UInt32, data: C, timestamp: Timestamp,
+                                                originalLength: UInt32? = nil, drops: UInt32 = 0) -> [UInt8]
+    where C.Element == UInt8 {
+        var out: [UInt8] = []
+        let included = UInt32(data.count)
+        appendRecordHeader(originalLength: originalLength ?? included, includedLength: included, flags: flags,
+                           drops: drops, timestamp: timestamp, to: &out)
+        out.append(contentsOf: data)
+        return out
+    }
+
+    private static func appendRecordHeader(originalLength: UInt32, includedLength: UInt32, flags: UInt32,
+                                           drops: UInt32, timestamp: Timestamp, to out: inout [UInt8]) {
+        func u32(_ v: UInt32) { for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) } }
+        u32(originalLength)
+        u32(includedLength)
+        u32(flags)
+        u32(drops)
+        let raw = UInt64(bitPattern: Btsnoop.btsnoopTimestamp(from: timestamp))
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: raw >> UInt64(shift))) }
+    }
+}

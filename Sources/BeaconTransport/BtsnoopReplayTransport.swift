@@ -1,0 +1,84 @@
+import BeaconCore
+import Glibc
+
+/// Replays a btsnoop capture: every HCI packet with its direction and capture time, as fast as the
+/// caller pulls. Sends are dropped. Reads never block, so there is no descriptor to poll.
+public final class BtsnoopReplayTransport: PacketTransport {
+    public let path: String
+    public var readDescriptor: Int32? { nil }
+    public var isLive: Bool { false }
+    /// Nothing to reset in a recording.
+    public var ownsController: Bool { false }
+    public var description: String { TransportSpec.btsnoop(path: path).description }
+
+    /// The capture's datalink, once its header has been read.
+    public var datalink: BtsnoopDatalink? { reader.header?.datalink }
+    /// Controllers that carried HCI packets so far (Linux monitor captures), in the order first seen.
+    public var controllerIndexes: [UInt16] { reader.controllerIndexes }
+    /// The controller whose packets are replayed (Linux monitor captures).
+    public var selectedIndex: UInt16? { reader.selectedIndex }
+    /// Records passed over: monitor notes and index events, other controllers' packets.
+    public var skippedRecordCount: Int { reader.skippedRecordCount }
+
+    private var descriptor: Int32
+    private var reader: BtsnoopReader
+    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    private var atEnd = false
+
+    /// Opens the capture; `indexFilter` picks the controller of a Linux monitor capture.
+    public init(path: String, indexFilter: UInt16? = nil) throws(TransportError) {
+        self.path = path
+        self.reader = BtsnoopReader(indexFilter: indexFilter)
+        do throws(SystemError) {
+            descriptor = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw TransportError.from(error, transport: TransportSpec.btsnoop(path: path).description)
+        }
+    }
+
+    deinit { closeDescriptor(descriptor) }
+
+    public func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool {
+        guard !atEnd, descriptor >= 0 else { return false }
+        let fd = descriptor
+        let count: Int
+        do throws(SystemError) {
+            count = try syscall("read") {
+                readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            }
+        } catch {
+            throw TransportError.from(error, transport: description)
+        }
+        if count == 0 {
+            atEnd = true
+            do throws(DecodeError) {
+                try reader.finish()
+            } catch {
+                throw TransportError.badCapture(error, path: path)
+            }
+            return false
+        }
+        reader.append(readBuffer[0..<count])
+        while true {
+            let record: BtsnoopRecord?
+            do throws(DecodeError) {
+                record = try reader.next()
+            } catch {
+                atEnd = true
+                throw TransportError.badCapture(error, path: path)
+            }
+            guard let record else { break }
+            try handle(record.packet, record.direction, record.timestamp)
+        }
+        return true
+    }
+
+    /// Dropped: a recording cannot be changed.
+    public func send(_ packet: HCIPacket) throws {}
+
+    public func close() {
+        closeDescriptor(descriptor)
+        descriptor = -1
+        atEnd = true
+    }
+}

@@ -1,0 +1,37 @@
+import BeaconCore
+
+/// A source and sink of HCI packets: a live controller or a capture being replayed.
+public protocol PacketTransport: AnyObject {
+    /// Descriptor that becomes readable when `receive` has something; nil when reads never block (capture replay).
+    var readDescriptor: Int32? { get }
+    /// True for a live controller; false for capture replay (sends are dropped, times come from the capture).
+    var isLive: Bool { get }
+    /// False for the shared kernel raw channel, where other users of the controller must not be disturbed (no Reset).
+    var ownsController: Bool { get }
+    /// A one-line human description, e.g. "tcp:127.0.0.1:9001".
+    var description: String { get }
+    /// Performs at most one read and hands every complete packet to `handle` with its direction and, for replay, its capture time.
+    /// Returns false at end of stream (peer closed, end of capture). Throws TransportError on failure.
+    func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool
+    func send(_ packet: HCIPacket) throws
+    func close()
+}
+
+/// Opens the transport a spec names. `btsnoopIndex` picks the controller of a Linux monitor capture
+/// (nil: the first one that carries packets).
+public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil) throws(TransportError) -> PacketTransport {
+    switch spec {
+    case .kernelRaw(let index):
+        return try KernelHCITransport(controller: index, channel: .raw)
+    case .kernelUser(let index):
+        return try KernelHCITransport(controller: index, channel: .user)
+    case .tcp(let host, let port):
+        return try StreamTransport.connectTCP(host: host, port: port)
+    case .unix(let path):
+        return try StreamTransport.connectUnix(path: path)
+    case .serial(let device, let baud, let rtscts):
+        return try SerialTransport(device: device, baud: baud, rtscts: rtscts)
+    case .btsnoop(let path):
+        return try BtsnoopReplayTransport(path: path, indexFilter: btsnoopIndex)
+    }
+}

@@ -1,0 +1,50 @@
+import Glibc
+
+/// A failed system call: its name and errno.
+public struct SystemError: Error, CustomStringConvertible, Hashable, Sendable {
+    /// The call, e.g. "connect" or "read(tcp:127.0.0.1:9001)".
+    public let call: String
+    public let errno: Int32
+
+    public init(call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+
+    /// The C library's text for `errno`, e.g. "Connection refused".
+    public var message: String { String(cString: strerror(errno)) }
+
+    public var description: String { "\(call): \(message)" }
+}
+
+/// Runs a system call that returns -1 and sets errno on failure, retrying when a signal interrupted it.
+/// Every syscall in this target goes through here (or the `Int` variant) so failures name their call.
+@discardableResult
+public func syscall(_ name: String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let code = Glibc.errno
+        if code == EINTR { continue }
+        throw SystemError(call: name, errno: code)
+    }
+}
+
+/// The `ssize_t` variant for read, write, send and recv.
+@discardableResult
+public func syscall(_ name: String, _ body: () -> Int) throws(SystemError) -> Int {
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let code = Glibc.errno
+        if code == EINTR { continue }
+        throw SystemError(call: name, errno: code)
+    }
+}
+
+/// Releases a descriptor. Linux frees it even when close reports an error, and retrying after
+/// EINTR could close a descriptor another thread just received, so it is called exactly once.
+func closeDescriptor(_ fd: Int32) {
+    guard fd >= 0 else { return }
+    _ = Glibc.close(fd)
+}

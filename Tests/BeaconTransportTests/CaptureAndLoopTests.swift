@@ -1,0 +1,216 @@
+import BeaconCore
+import Glibc
+import Testing
+@testable import BeaconTransport
+
+private let start = Timestamp(microseconds: 1_700_000_000_000_000)
+
+private func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let fd = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    defer { _ = Glibc.close(fd) }
+    try writeAll(fd, bytes)
+}
+
+private func readFile(_ path: String) throws -> [UInt8] {
+    let fd = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+    defer { _ = Glibc.close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = try syscall("read") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+        if n == 0 { return out }
+        out += chunk.prefix(n)
+    }
+}
+
+/// Enough packets to span several 256 KiB reads.
+private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timestamp)] {
+    (0..<count).map { i in
+        if i % 50 == 0 {
+            return (HCIPacket(kind: .command, payload: [0x0C, 0x20, 0x02, 0x01, UInt8(i % 2)]), .sent, start + .milliseconds(Int64(i)))
+        }
+        var report = hexBytes("3E1B02010000" + "01F4F3F2F1F0" + "0F")
+        report += (0..<15).map { UInt8(truncatingIfNeeded: i &+ $0) }
+        report.append(0xC5)
+        return (HCIPacket(kind: .event, payload: report), .received, start + .milliseconds(Int64(i)))
+    }
+}
+
+@Suite struct BtsnoopReplayTests {
+    @Test(arguments: [BtsnoopDatalink.hciUnencapsulated, .h4, .linuxMonitor])
+    func replaysEveryPacket(datalink: BtsnoopDatalink) throws {
+        let path = temporaryPath("replay.btsnoop")
+        defer { unlink(path) }
+        let packets = samplePackets(12_000)
+        let writer = BtsnoopWriter(datalink: datalink)
+        var file = writer.header
+        if datalink == .linuxMonitor {
+            // A New Index record and a note before the packets; they are skipped.
+            file += BtsnoopWriter.rawRecord(flags: 0x0000_0000, data: hexBytes("0003" + "01F4F3F2F1F0" + "6863693000000000"), timestamp: start)
+            file += BtsnoopWriter.rawRecord(flags: 0xFFFF_000C, data: Array("note\0".utf8), timestamp: start)
+        }
+        for (packet, direction, time) in packets {
+            file += writer.record(packet, direction: direction, timestamp: time, controllerIndex: 2)
+        }
+        #expect(file.count > 512 * 1024)
+        try writeFile(path, file)
+
+        let transport = try openTransport(.btsnoop(path: path))
+        #expect(!transport.isLive)
+        #expect(transport.readDescriptor == nil)
+        #expect(transport.description == "btsnoop:\(path)")
+        try transport.send(HCIPacket(kind: .command, payload: hexBytes("030C00")))  // dropped
+        let (received, ended) = try receivePackets(transport, count: packets.count + 1)
+        #expect(ended)
+        #expect(received.count == packets.count)
+        #expect(received.map(\.0) == packets.map(\.0))
+        #expect(received.map(\.1) == packets.map(\.1))
+        #expect(received.map(\.2) == packets.map { Optional($0.2) })
+        let replay = try #require(transport as? BtsnoopReplayTransport)
+        #expect(replay.datalink == datalink)
+        if datalink == .linuxMonitor {
+            #expect(replay.controllerIndexes == [2])
+            #expect(replay.selectedIndex == 2)
+            #expect(replay.skippedRecordCount == 2)
+        }
+        // After the end it stays ended.
+        #expect(try transport.receive { _, _, _ in Issue.record("packet after end") } == false)
+    }
+
+    @Test func truncatedCaptureFailsAtTheEnd() throws {
+        let path = temporaryPath("truncated.btsnoop")
+        defer { unlink(path) }
+        let writer = BtsnoopWriter()
+        let first = writer.record(HCIPacket(kind: .event, payload: hexBytes("0E0401030C00")), direction: .received, timestamp: start)
+        try writeFile(path, writer.header + first + first.prefix(30))
+        let transport = try openTransport(.btsnoop(path: path))
+        var seen = 0
+        let error = try #require(throws: TransportError.self) {
+            while try transport.receive({ _, _, _ in seen += 1 }) {}
+        }
+        #expect(seen == 1)
+        #expect(error.category == .badCapture)
+        #expect(error.message.hasPrefix("btsnoop:\(path): btsnoop record at offset \(16 + first.count): truncated record at end of file"))
+    }
+
+    @Test func badHeaderIsBadCapture() throws {
+        let path = temporaryPath("bad.btsnoop")
+        defer { unlink(path) }
+        try writeFile(path, hexBytes("6274736E6F6F7000" + "00000001" + "00000457"))  // datalink 1111
+        let transport = try openTransport(.btsnoop(path: path))
+        let error = try #require(throws: TransportError.self) { try receivePackets(transport, count: 1) }
+        #expect(error.category == .badCapture)
+        #expect(error.message.contains("offset 12"))
+        #expect(error.message.contains("unknown datalink 1111"))
+    }
+
+    @Test func missingCaptureIsUnavailable() throws {
+        let path = temporaryPath("absent.btsnoop")
+        let error = try #require(throws: TransportError.self) { try openTransport(.btsnoop(path: path)) }
+        #expect(error.category == .unavailable)
+    }
+
+    @Test func indexFilterPassesThrough() throws {
+        let path = temporaryPath("two.btsnoop")
+        defer { unlink(path) }
+        let writer = BtsnoopWriter(datalink: .linuxMonitor)
+        let event = HCIPacket(kind: .event, payload: hexBytes("0E0401030C00"))
+        let file = writer.header
+            + writer.record(event, direction: .received, timestamp: start, controllerIndex: 0)
+            + writer.record(event, direction: .received, timestamp: start + .seconds(1), controllerIndex: 1)
+        try writeFile(path, file)
+        let transport = try openTransport(.btsnoop(path: path), btsnoopIndex: 1)
+        let (received, _) = try receivePackets(transport, count: 5)
+        #expect(received.map(\.2) == [start + .seconds(1)])
+        #expect((transport as? BtsnoopReplayTransport)?.controllerIndexes == [0, 1])
+    }
+}
+
+@Suite struct BtsnoopRecorderTests {
+    @Test func recordingReadsBack() throws {
+        let path = temporaryPath("recording.btsnoop")
+        defer { unlink(path) }
+        let packets = samplePackets(5000)
+        let recorder = try BtsnoopRecorder(path: path)
+        // The header is on disk as soon as the recorder exists.
+        #expect(try readFile(path) == BtsnoopWriter().header)
+        for (packet, direction, time) in packets {
+            try recorder.record(packet, direction: direction, timestamp: time)
+        }
+        try recorder.close()
+
+        var reader = BtsnoopReader()
+        reader.append(try readFile(path))
+        var records: [BtsnoopRecord] = []
+        while let record = try reader.next() { records.append(record) }
+        try reader.finish()
+        #expect(reader.header?.datalink == .h4)
+        #expect(records.map(\.packet) == packets.map(\.0))
+        #expect(records.map(\.direction) == packets.map(\.1))
+        #expect(records.map(\.timestamp) == packets.map(\.2))
+    }
+
+    @Test func flushesWithinASecond() throws {
+        let path = temporaryPath("flush.btsnoop")
+        defer { unlink(path) }
+        let recorder = try BtsnoopRecorder(path: path)
+        let packet = HCIPacket(kind: .event, payload: hexBytes("0E0401030C00"))
+        try recorder.record(packet, direction: .received, timestamp: start)
+        try recorder.flushIfDue()
+        #expect(try readFile(path).count == 16)  // still buffered
+        usleep(1_050_000)
+        try recorder.flushIfDue()
+        #expect(try readFile(path).count == 16 + 24 + 7)
+        try recorder.close()
+    }
+
+    @Test func unwritableLocation() throws {
+        let error = try #require(throws: TransportError.self) { try BtsnoopRecorder(path: "/nonexistent-dir/x.btsnoop") }
+        #expect(error.category == .unavailable)
+    }
+}
+
+@Suite struct LoopTests {
+    @Test func signalWatcherSeesSIGTERM() throws {
+        let watcher = try SignalWatcher()
+        defer { watcher.close() }
+        #expect(watcher.pendingSignal() == nil)
+        raise(SIGTERM)
+        let ready = try Poller().wait([watcher.descriptor], timeout: .seconds(2))
+        #expect(ready == [watcher.descriptor])
+        #expect(watcher.pendingSignal() == SIGTERM)
+        #expect(watcher.pendingSignal() == nil)
+    }
+
+    @Test func pollerTimesOutAndSeesData() throws {
+        var fds: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&fds) }
+        defer {
+            _ = Glibc.close(fds[0])
+            _ = Glibc.close(fds[1])
+        }
+        let poller = Poller()
+        let before = Clock.monotonic()
+        #expect(try poller.wait([fds[0]], timeout: .milliseconds(50)).isEmpty)
+        let waited = Clock.monotonic().value - before.value
+        #expect(waited >= 50_000)
+        #expect(waited < 2_000_000)
+        try writeAll(fds[1], [1])
+        #expect(try poller.wait([fds[0]], timeout: .milliseconds(50)) == [fds[0]])
+        #expect(try poller.wait([fds[0]], timeout: Micros(0)) == [fds[0]])
+    }
+
+    @Test func clocksAdvance() {
+        let wall = Clock.now()
+        #expect(wall > Timestamp(microseconds: 1_600_000_000_000_000))
+        let a = Clock.monotonic()
+        usleep(2000)
+        #expect(Clock.monotonic().value - a.value >= 2000)
+    }
+
+    @Test func syscallWrapperNamesTheCall() {
+        let error = #expect(throws: SystemError.self) { try syscall("close(-1)") { Glibc.close(-1) } }
+        #expect(error == SystemError(call: "close(-1)", errno: EBADF))
+        #expect(error?.description == "close(-1): Bad file descriptor")
+    }
+}
