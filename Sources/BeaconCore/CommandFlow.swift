@@ -2,7 +2,7 @@
 /// the controller has granted credits (Num_HCI_Command_Packets of the latest Command Complete or
 /// Command Status), and this package keeps at most one command outstanding so every answer can be
 /// matched to its command. The caller performs the I/O and passes time in.
-public struct CommandFlow {
+public struct CommandFlow: Sendable {
     public let timeout: Micros
     /// Commands the controller will accept now. One before the first event, as after power-on.
     public private(set) var credits: Int = 1
