@@ -97,7 +97,7 @@ import Testing
 
     static let iBeaconData = "0201061AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E00001002AC5"
 
-    /// Two legacy reports, each report's fields together (as encoded by bumble and sent by controllers).
+    /// Two legacy reports, each report's fields together, as controllers send them.
     static let legacyTwoReports = [
         "3E",           // HCI_LE_Meta
         "34",           // 52 parameter bytes
@@ -144,7 +144,7 @@ import Testing
         #expect(reports[0].data.startIndex == 13)
     }
 
-    /// One real report from bumble plus a legacy-PDU report carried in the extended event.
+    /// A connectable extended advertisement carrying an iBeacon, then a legacy-PDU report in the same event.
     static let extendedTwoReports = [
         "3E",           // HCI_LE_Meta
         "53",           // 83 parameter bytes
