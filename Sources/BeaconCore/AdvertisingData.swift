@@ -1,0 +1,167 @@
+/// An advertising data type (Assigned Numbers 2.3, Common Data Types). Values not named here are
+/// kept as they are.
+public struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Flags, Core Supplement Part A 1.3
+    public static let flags = ADType(0x01)
+    /// Incomplete List of 16-bit Service or Service Class UUIDs, Core Supplement Part A 1.1
+    public static let incompleteList16BitUUIDs = ADType(0x02)
+    /// Complete List of 16-bit Service or Service Class UUIDs
+    public static let completeList16BitUUIDs = ADType(0x03)
+    /// Incomplete List of 32-bit Service or Service Class UUIDs
+    public static let incompleteList32BitUUIDs = ADType(0x04)
+    /// Complete List of 32-bit Service or Service Class UUIDs
+    public static let completeList32BitUUIDs = ADType(0x05)
+    /// Incomplete List of 128-bit Service or Service Class UUIDs
+    public static let incompleteList128BitUUIDs = ADType(0x06)
+    /// Complete List of 128-bit Service or Service Class UUIDs
+    public static let completeList128BitUUIDs = ADType(0x07)
+    /// Shortened Local Name, Core Supplement Part A 1.2
+    public static let shortenedLocalName = ADType(0x08)
+    /// Complete Local Name, Core Supplement Part A 1.2
+    public static let completeLocalName = ADType(0x09)
+    /// Tx Power Level, Core Supplement Part A 1.5
+    public static let txPowerLevel = ADType(0x0A)
+    /// Class of Device, Core Supplement Part A 1.6
+    public static let classOfDevice = ADType(0x0D)
+    /// List of 16-bit Service Solicitation UUIDs, Core Supplement Part A 1.10
+    public static let serviceSolicitation16BitUUIDs = ADType(0x14)
+    /// List of 128-bit Service Solicitation UUIDs
+    public static let serviceSolicitation128BitUUIDs = ADType(0x15)
+    /// Service Data - 16-bit UUID, Core Supplement Part A 1.11
+    public static let serviceData16BitUUID = ADType(0x16)
+    /// Appearance, Core Supplement Part A 1.12
+    public static let appearance = ADType(0x19)
+    /// Advertising Interval, Core Supplement Part A 1.15
+    public static let advertisingInterval = ADType(0x1A)
+    /// List of 32-bit Service Solicitation UUIDs
+    public static let serviceSolicitation32BitUUIDs = ADType(0x1F)
+    /// Service Data - 32-bit UUID
+    public static let serviceData32BitUUID = ADType(0x20)
+    /// Service Data - 128-bit UUID
+    public static let serviceData128BitUUID = ADType(0x21)
+    /// URI, Core Supplement Part A 1.18
+    public static let uri = ADType(0x24)
+    /// Manufacturer Specific Data, Core Supplement Part A 1.4: company identifier (little-endian) first.
+    public static let manufacturerSpecificData = ADType(0xFF)
+
+    public var specName: String? {
+        switch self {
+        case .flags: "Flags"
+        case .incompleteList16BitUUIDs: "Incomplete List of 16-bit Service UUIDs"
+        case .completeList16BitUUIDs: "Complete List of 16-bit Service UUIDs"
+        case .incompleteList32BitUUIDs: "Incomplete List of 32-bit Service UUIDs"
+        case .completeList32BitUUIDs: "Complete List of 32-bit Service UUIDs"
+        case .incompleteList128BitUUIDs: "Incomplete List of 128-bit Service UUIDs"
+        case .completeList128BitUUIDs: "Complete List of 128-bit Service UUIDs"
+        case .shortenedLocalName: "Shortened Local Name"
+        case .completeLocalName: "Complete Local Name"
+        case .txPowerLevel: "Tx Power Level"
+        case .classOfDevice: "Class of Device"
+        case .serviceSolicitation16BitUUIDs: "List of 16-bit Service Solicitation UUIDs"
+        case .serviceSolicitation128BitUUIDs: "List of 128-bit Service Solicitation UUIDs"
+        case .serviceData16BitUUID: "Service Data - 16-bit UUID"
+        case .appearance: "Appearance"
+        case .advertisingInterval: "Advertising Interval"
+        case .serviceSolicitation32BitUUIDs: "List of 32-bit Service Solicitation UUIDs"
+        case .serviceData32BitUUID: "Service Data - 32-bit UUID"
+        case .serviceData128BitUUID: "Service Data - 128-bit UUID"
+        case .uri: "URI"
+        case .manufacturerSpecificData: "Manufacturer Specific Data"
+        default: nil
+        }
+    }
+
+    /// The assigned name, or `AD type 0x2A` for one not named here.
+    public var name: String { specName ?? "AD type 0x\(Hex.encode([rawValue]))" }
+    public var description: String { name }
+}
+
+/// Bits of the Flags AD structure (Core Supplement Part A 1.3).
+public enum ADFlags {
+    public static let leLimitedDiscoverable: UInt8 = 0x01
+    public static let leGeneralDiscoverable: UInt8 = 0x02
+    public static let brEdrNotSupported: UInt8 = 0x04
+    /// 0x06: what a beacon advertises.
+    public static let generalDiscoverableLEOnly: UInt8 = leGeneralDiscoverable | brEdrNotSupported
+}
+
+/// One AD structure: type and value (the length byte is implied by the value).
+public struct ADStructure: Hashable, Sendable {
+    public var type: ADType
+    /// A view into the data it was parsed from.
+    public var value: ArraySlice<UInt8>
+
+    public init(type: ADType, value: ArraySlice<UInt8>) {
+        self.type = type
+        self.value = value
+    }
+}
+
+/// Advertising and scan response data: a sequence of length, type, value structures
+/// (Core Vol 3 Part C 11).
+public enum AdvertisingData {
+    /// Visits each AD structure in order. A zero length byte ends the significant part (the rest is
+    /// padding and is not read); a structure whose length runs past the data throws, after the
+    /// structures before it have been visited. Error offsets count from the start of `data`.
+    public static func forEach(in data: ArraySlice<UInt8>,
+                               _ body: (ADType, ArraySlice<UInt8>) -> Void) throws(DecodeError) {
+        if let error = walk(data, body) { throw error }
+    }
+
+    /// The same for a body that throws: its errors pass through unchanged, decode errors are `DecodeError`.
+    public static func forEach(in data: ArraySlice<UInt8>,
+                               _ body: (ADType, ArraySlice<UInt8>) throws -> Void) throws {
+        if let error = try walk(data, body) { throw error }
+    }
+
+    static func walk<E: Error>(_ data: ArraySlice<UInt8>,
+                               _ body: (ADType, ArraySlice<UInt8>) throws(E) -> Void) throws(E) -> DecodeError? {
+        var r = ByteReader(data)
+        while !r.isAtEnd {
+            let type: ADType
+            let value: ArraySlice<UInt8>
+            do throws(DecodeError) {
+                let length = Int(try r.u8("AD structure length"))
+                if length == 0 { return nil }
+                type = ADType(try r.u8("AD structure type"))
+                value = try r.bytes(length - 1, "AD structure value")
+            } catch {
+                return error
+            }
+            try body(type, value)
+        }
+        return nil
+    }
+
+    /// All AD structures of the significant part.
+    public static func parse(_ data: ArraySlice<UInt8>) throws(DecodeError) -> [ADStructure] {
+        var structures: [ADStructure] = []
+        try forEach(in: data) { structures.append(ADStructure(type: $0, value: $1)) }
+        return structures
+    }
+
+    public static func parse(_ data: [UInt8]) throws(DecodeError) -> [ADStructure] {
+        try parse(data[...])
+    }
+
+    /// Length, type, value for each structure in order. Each value must be at most 254 bytes.
+    public static func build(_ structures: [(ADType, [UInt8])]) -> [UInt8] {
+        var w = ByteWriter()
+        for (type, value) in structures {
+            precondition(value.count <= 254, "an AD structure value is at most 254 bytes")
+            w.u8(UInt8(value.count + 1))
+            w.u8(type.rawValue)
+            w.append(value)
+        }
+        return w.bytes
+    }
+
+    /// Re-encodes parsed structures.
+    public static func build(_ structures: [ADStructure]) -> [UInt8] {
+        build(structures.map { ($0.type, Array($0.value)) })
+    }
+}

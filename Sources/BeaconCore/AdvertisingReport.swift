@@ -1,0 +1,174 @@
+/// One advertisement as reported by LE Advertising Report (Core Vol 4 Part E 7.7.65.2) or
+/// LE Extended Advertising Report (Core Vol 4 Part E 7.7.65.13). Legacy reports carry no PHY, SID,
+/// Tx power, periodic interval or direct address; they hold the values an extended report would
+/// give for a legacy PDU (LE 1M, no secondary PHY, no ADI, Tx power not available).
+public struct AdvertisingReport: Hashable, Sendable {
+    /// Legacy: 0 ADV_IND, 1 ADV_DIRECT_IND, 2 ADV_SCAN_IND, 3 ADV_NONCONN_IND, 4 SCAN_RSP.
+    /// Extended: property bits 0-4 and data status in bits 5-6.
+    public var eventType: UInt16
+    /// True when the report came from (and encodes as) an LE Extended Advertising Report.
+    public var isExtended: Bool
+    public var addressType: AddressType
+    public var address: DeviceAddress
+    /// 0x01 LE 1M, 0x03 LE Coded.
+    public var primaryPHY: UInt8
+    /// 0x00 none, 0x01 LE 1M, 0x02 LE 2M, 0x03 LE Coded.
+    public var secondaryPHY: UInt8
+    /// Advertising set identifier; 0xFF when no ADI was present.
+    public var sid: UInt8
+    /// Advertiser's Tx power in dBm; 127 when not available.
+    public var txPower: Int8
+    /// RSSI in dBm as sent; 127 when not available (see `rssiValue`).
+    public var rssi: Int8
+    /// Periodic advertising interval in 1.25 ms units; 0 when there is none.
+    public var periodicInterval: UInt16
+    public var directAddressType: UInt8
+    public var directAddress: DeviceAddress
+    /// The advertising data: a view into the event's bytes, not a copy.
+    public var data: ArraySlice<UInt8>
+
+    /// The value meaning "not available" in `txPower` and `rssi`.
+    public static let notAvailable: Int8 = 127
+
+    public init(eventType: UInt16, isExtended: Bool, addressType: AddressType, address: DeviceAddress,
+                primaryPHY: UInt8 = 0x01, secondaryPHY: UInt8 = 0x00, sid: UInt8 = 0xFF,
+                txPower: Int8 = AdvertisingReport.notAvailable, rssi: Int8, periodicInterval: UInt16 = 0,
+                directAddressType: UInt8 = 0x00, directAddress: DeviceAddress = DeviceAddress(value: 0),
+                data: ArraySlice<UInt8>) {
+        self.eventType = eventType
+        self.isExtended = isExtended
+        self.addressType = addressType
+        self.address = address
+        self.primaryPHY = primaryPHY
+        self.secondaryPHY = secondaryPHY
+        self.sid = sid
+        self.txPower = txPower
+        self.rssi = rssi
+        self.periodicInterval = periodicInterval
+        self.directAddressType = directAddressType
+        self.directAddress = directAddress
+        self.data = data
+    }
+
+    /// RSSI in dBm, nil when the controller reported 127 ("not available").
+    public var rssiValue: Int8? { rssi == Self.notAvailable ? nil : rssi }
+
+    /// Whether `data` is all of the advertisement (Core Vol 4 Part E 7.7.65.13, Event_Type bits 5-6).
+    public enum DataStatus: UInt8, Hashable, Sendable {
+        case complete = 0
+        /// More fragments follow in later reports.
+        case incomplete = 1
+        /// The controller dropped the rest.
+        case truncated = 2
+        case reserved = 3
+    }
+
+    /// Always complete for legacy reports.
+    public var dataStatus: DataStatus {
+        guard isExtended else { return .complete }
+        return DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> 5) & 0x03)) ?? .reserved
+    }
+
+    /// Reads one legacy report: event type, address type, address, data length, data, RSSI
+    /// (each report's fields together, as controllers and the Linux host lay them out).
+    static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        let eventType = try r.u8("LE Advertising Report event type")
+        let addressType = AddressType(raw: try r.u8("LE Advertising Report address type"))
+        let address = try DeviceAddress(reading: &r, "LE Advertising Report address")
+        let length = Int(try r.u8("LE Advertising Report data length"))
+        let data = try r.bytes(length, "LE Advertising Report data")
+        let rssi = try r.i8("LE Advertising Report RSSI")
+        return AdvertisingReport(eventType: UInt16(eventType), isExtended: false, addressType: addressType,
+                                 address: address, rssi: rssi, data: data)
+    }
+
+    /// Reads one extended report (Core Vol 4 Part E 7.7.65.13).
+    static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        let eventType = try r.u16("LE Extended Advertising Report event type")
+        let addressType = AddressType(raw: try r.u8("LE Extended Advertising Report address type"))
+        let address = try DeviceAddress(reading: &r, "LE Extended Advertising Report address")
+        let primaryPHY = try r.u8("LE Extended Advertising Report primary PHY")
+        let secondaryPHY = try r.u8("LE Extended Advertising Report secondary PHY")
+        let sid = try r.u8("LE Extended Advertising Report SID")
+        let txPower = try r.i8("LE Extended Advertising Report Tx power")
+        let rssi = try r.i8("LE Extended Advertising Report RSSI")
+        let interval = try r.u16("LE Extended Advertising Report periodic interval")
+        let directAddressType = try r.u8("LE Extended Advertising Report direct address type")
+        let directAddress = try DeviceAddress(reading: &r, "LE Extended Advertising Report direct address")
+        let length = Int(try r.u8("LE Extended Advertising Report data length"))
+        let data = try r.bytes(length, "LE Extended Advertising Report data")
+        return AdvertisingReport(eventType: eventType, isExtended: true, addressType: addressType, address: address,
+                                 primaryPHY: primaryPHY, secondaryPHY: secondaryPHY, sid: sid, txPower: txPower,
+                                 rssi: rssi, periodicInterval: interval, directAddressType: directAddressType,
+                                 directAddress: directAddress, data: data)
+    }
+
+    /// Writes the report in the legacy or the extended layout. In the legacy layout only the low byte of
+    /// `eventType` is written; the extended-only fields are not written.
+    func write(to w: inout ByteWriter, extended: Bool) {
+        if extended {
+            w.u16(eventType)
+            w.u8(addressType.raw)
+            address.write(to: &w)
+            w.u8(primaryPHY)
+            w.u8(secondaryPHY)
+            w.u8(sid)
+            w.i8(txPower)
+            w.i8(rssi)
+            w.u16(periodicInterval)
+            w.u8(directAddressType)
+            directAddress.write(to: &w)
+            w.u8(UInt8(truncatingIfNeeded: data.count))
+            w.append(data)
+        } else {
+            w.u8(UInt8(truncatingIfNeeded: eventType))
+            w.u8(addressType.raw)
+            address.write(to: &w)
+            w.u8(UInt8(truncatingIfNeeded: data.count))
+            w.append(data)
+            w.i8(rssi)
+        }
+    }
+
+    /// Walks the reports of an LE Advertising Report (`extended` false) or LE Extended Advertising
+    /// Report parameters that follow the subevent code. Decode failures are returned, not thrown, so
+    /// the body's own error type passes through unchanged. Reports before a malformed one are visited.
+    static func walk<E: Error>(_ parameters: ArraySlice<UInt8>, baseOffset: Int, extended: Bool,
+                               _ body: (AdvertisingReport) throws(E) -> Void) throws(E) -> DecodeError? {
+        var r = ByteReader(parameters, baseOffset: baseOffset)
+        let count: UInt8
+        do throws(DecodeError) {
+            count = try r.u8(extended ? "LE Extended Advertising Report Num_Reports" : "LE Advertising Report Num_Reports")
+        } catch {
+            return error
+        }
+        for _ in 0..<count {
+            let report: AdvertisingReport
+            do throws(DecodeError) {
+                report = extended ? try readExtended(&r) : try readLegacy(&r)
+            } catch {
+                return error
+            }
+            try body(report)
+        }
+        guard r.isAtEnd else {
+            return r.invalid(extended ? "LE Extended Advertising Report" : "LE Advertising Report",
+                             "\(r.remaining) byte\(r.remaining == 1 ? "" : "s") after the last of \(count) reports")
+        }
+        return nil
+    }
+
+    /// Same as `HCIEvent.forEachAdvertisingReport(inEvent:_:)`.
+    @discardableResult
+    public static func forEach(inEvent payload: ArraySlice<UInt8>,
+                               _ body: (AdvertisingReport) -> Void) throws(DecodeError) -> Bool {
+        try HCIEvent.forEachAdvertisingReport(inEvent: payload, body)
+    }
+
+    /// Same as `HCIEvent.forEachAdvertisingReport(inEvent:_:)`, for a body that throws.
+    @discardableResult
+    public static func forEach(inEvent payload: ArraySlice<UInt8>,
+                               _ body: (AdvertisingReport) throws -> Void) throws -> Bool {
+        try HCIEvent.forEachAdvertisingReport(inEvent: payload, body)
+    }
+}

@@ -1,0 +1,192 @@
+/// An HCI event (Core Vol 4 Part E 5.4.4, 7.7). Events this package does not act on are kept as
+/// `unknown` with their parameters, and every case encodes back to the bytes it was decoded from.
+public enum HCIEvent: Hashable, Sendable {
+    /// HCI_Command_Complete, Core Vol 4 Part E 7.7.14. `returnParameters` start with the command's
+    /// status byte (for every command except NOP).
+    case commandComplete(numCommandPackets: UInt8, opcode: HCIOpcode, returnParameters: ArraySlice<UInt8>)
+    /// HCI_Command_Status, Core Vol 4 Part E 7.7.15.
+    case commandStatus(status: HCIStatus, numCommandPackets: UInt8, opcode: HCIOpcode)
+    /// HCI_Hardware_Error, Core Vol 4 Part E 7.7.16.
+    case hardwareError(code: UInt8)
+    /// HCI_LE_Meta, Core Vol 4 Part E 7.7.65.
+    case leMeta(LEMetaEvent)
+    case unknown(code: UInt8, parameters: ArraySlice<UInt8>)
+
+    public var code: HCIEventCode {
+        switch self {
+        case .commandComplete: .commandComplete
+        case .commandStatus: .commandStatus
+        case .hardwareError: .hardwareError
+        case .leMeta: .leMeta
+        case .unknown(let code, _): HCIEventCode(rawValue: code)
+        }
+    }
+
+    /// Splits an event payload (code, length, parameters) into its code and declared parameters.
+    /// Fewer bytes than declared throws; bytes after the declared parameters are left out.
+    static func split(_ payload: ArraySlice<UInt8>) throws(DecodeError) -> (code: UInt8, parameters: ArraySlice<UInt8>) {
+        var r = ByteReader(payload)
+        let code = try r.u8("HCI event code")
+        let length = Int(try r.u8("HCI event parameter length"))
+        let parameters = try r.bytes(length, "HCI event parameters")
+        return (code, parameters)
+    }
+
+    /// Decodes an event payload: event code, parameter length, parameters (no H4 indicator).
+    /// Error offsets count from the event code.
+    public static func decode(_ payload: ArraySlice<UInt8>) throws(DecodeError) -> HCIEvent {
+        let (code, parameters) = try split(payload)
+        var r = ByteReader(parameters, baseOffset: 2)
+        let event: HCIEvent
+        switch HCIEventCode(rawValue: code) {
+        case .commandComplete:
+            let num = try r.u8("Command Complete Num_HCI_Command_Packets")
+            let opcode = HCIOpcode(rawValue: try r.u16("Command Complete opcode"))
+            event = .commandComplete(numCommandPackets: num, opcode: opcode, returnParameters: r.rest())
+        case .commandStatus:
+            let status = HCIStatus(raw: try r.u8("Command Status status"))
+            let num = try r.u8("Command Status Num_HCI_Command_Packets")
+            let opcode = HCIOpcode(rawValue: try r.u16("Command Status opcode"))
+            event = .commandStatus(status: status, numCommandPackets: num, opcode: opcode)
+        case .hardwareError:
+            event = .hardwareError(code: try r.u8("Hardware Error code"))
+        case .leMeta:
+            return .leMeta(try LEMetaEvent.decode(parameters, baseOffset: 2))
+        default:
+            return .unknown(code: code, parameters: parameters)
+        }
+        // Fixed-size events: extra parameters would not survive re-encoding, so they are an error.
+        guard r.isAtEnd else {
+            throw r.invalid(HCIEventCode(rawValue: code).name, "\(r.remaining) unexpected parameter byte(s)")
+        }
+        return event
+    }
+
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> HCIEvent {
+        try decode(payload[...])
+    }
+
+    /// The event parameters, without code and length.
+    public var parameters: [UInt8] {
+        var w = ByteWriter()
+        switch self {
+        case .commandComplete(let num, let opcode, let returnParameters):
+            w.u8(num)
+            w.u16(opcode.rawValue)
+            w.append(returnParameters)
+        case .commandStatus(let status, let num, let opcode):
+            w.u8(status.raw)
+            w.u8(num)
+            w.u16(opcode.rawValue)
+        case .hardwareError(let code):
+            w.u8(code)
+        case .leMeta(let meta):
+            return meta.parameters
+        case .unknown(_, let parameters):
+            w.append(parameters)
+        }
+        return w.bytes
+    }
+
+    /// Event code, parameter length, parameters (no H4 indicator).
+    public func encode() -> [UInt8] {
+        let parameters = parameters
+        var w = ByteWriter(capacity: 2 + parameters.count)
+        w.u8(code.rawValue)
+        w.u8(UInt8(truncatingIfNeeded: parameters.count))
+        w.append(parameters)
+        return w.bytes
+    }
+
+    public var packet: HCIPacket { HCIPacket(kind: .event, payload: encode()) }
+
+    /// Visits every report of an LE Advertising Report or LE Extended Advertising Report event without
+    /// building an array: each report's `data` is a view into `payload`. Returns false (and calls
+    /// nothing) for any other event. Reports before a malformed one are visited, then the error is thrown.
+    @discardableResult
+    public static func forEachAdvertisingReport(inEvent payload: ArraySlice<UInt8>,
+                                                _ body: (AdvertisingReport) -> Void) throws(DecodeError) -> Bool {
+        try walkAdvertisingReports(payload, body).get()
+    }
+
+    /// The same for a body that throws: its errors pass through unchanged, decode errors are `DecodeError`.
+    @discardableResult
+    public static func forEachAdvertisingReport(inEvent payload: ArraySlice<UInt8>,
+                                                _ body: (AdvertisingReport) throws -> Void) throws -> Bool {
+        try walkAdvertisingReports(payload, body).get()
+    }
+
+    static func walkAdvertisingReports<E: Error>(_ payload: ArraySlice<UInt8>,
+                                                 _ body: (AdvertisingReport) throws(E) -> Void) throws(E) -> Result<Bool, DecodeError> {
+        // Cheap checks first: most packets on a busy link are advertising reports, the rest are skipped.
+        guard payload.count >= 3, payload[payload.startIndex] == HCIEventCode.leMeta.rawValue else { return .success(false) }
+        let subevent = payload[payload.startIndex + 2]
+        let extended: Bool
+        switch LESubeventCode(rawValue: subevent) {
+        case .advertisingReport: extended = false
+        case .extendedAdvertisingReport: extended = true
+        default: return .success(false)
+        }
+        let parameters: ArraySlice<UInt8>
+        do throws(DecodeError) {
+            parameters = try split(payload).parameters
+        } catch {
+            return .failure(error)
+        }
+        if let error = try AdvertisingReport.walk(parameters.dropFirst(), baseOffset: 3, extended: extended, body) {
+            return .failure(error)
+        }
+        return .success(true)
+    }
+}
+
+/// An LE Meta event's subevent (Core Vol 4 Part E 7.7.65).
+public enum LEMetaEvent: Hashable, Sendable {
+    /// HCI_LE_Advertising_Report, Core Vol 4 Part E 7.7.65.2.
+    case advertisingReport([AdvertisingReport])
+    /// HCI_LE_Extended_Advertising_Report, Core Vol 4 Part E 7.7.65.13.
+    case extendedAdvertisingReport([AdvertisingReport])
+    case unknown(subevent: UInt8, parameters: ArraySlice<UInt8>)
+
+    public var subevent: LESubeventCode {
+        switch self {
+        case .advertisingReport: .advertisingReport
+        case .extendedAdvertisingReport: .extendedAdvertisingReport
+        case .unknown(let subevent, _): LESubeventCode(rawValue: subevent)
+        }
+    }
+
+    /// Decodes the LE Meta event parameters (subevent code first). `baseOffset` is the offset of the
+    /// subevent code in the enclosing input, for error reports.
+    public static func decode(_ parameters: ArraySlice<UInt8>, baseOffset: Int = 0) throws(DecodeError) -> LEMetaEvent {
+        var r = ByteReader(parameters, baseOffset: baseOffset)
+        let subevent = try r.u8("LE Meta subevent code")
+        let rest = r.rest()
+        let extended: Bool
+        switch LESubeventCode(rawValue: subevent) {
+        case .advertisingReport: extended = false
+        case .extendedAdvertisingReport: extended = true
+        default: return .unknown(subevent: subevent, parameters: rest)
+        }
+        var reports: [AdvertisingReport] = []
+        if let error = AdvertisingReport.walk(rest, baseOffset: baseOffset + 1, extended: extended, { reports.append($0) }) {
+            throw error
+        }
+        return extended ? .extendedAdvertisingReport(reports) : .advertisingReport(reports)
+    }
+
+    /// Subevent code and its parameters: the LE Meta event's parameters.
+    public var parameters: [UInt8] {
+        var w = ByteWriter()
+        w.u8(subevent.rawValue)
+        switch self {
+        case .advertisingReport(let reports), .extendedAdvertisingReport(let reports):
+            let extended = subevent == .extendedAdvertisingReport
+            w.u8(UInt8(truncatingIfNeeded: reports.count))
+            for report in reports { report.write(to: &w, extended: extended) }
+        case .unknown(_, let parameters):
+            w.append(parameters)
+        }
+        return w.bytes
+    }
+}

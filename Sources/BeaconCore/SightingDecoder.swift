@@ -1,0 +1,28 @@
+/// Turns LE Advertising Report and LE Extended Advertising Report events into iBeacon sightings,
+/// in place: no arrays are built per packet.
+public enum SightingDecoder {
+    /// Calls `body` once per report carrying an iBeacon, with the RSSI nil when the controller
+    /// reported 127. Other events call nothing and do not throw. A malformed report throws after the
+    /// reports before it have been delivered.
+    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
+                                       _ body: (Sighting) -> Void) throws(DecodeError) {
+        _ = try HCIEvent.walkAdvertisingReports(payload) { report in
+            if let sighting = sighting(from: report, at: time) { body(sighting) }
+        }.get()
+    }
+
+    /// The same for a body that throws: its errors pass through unchanged, decode errors are `DecodeError`.
+    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
+                                       _ body: (Sighting) throws -> Void) throws {
+        _ = try HCIEvent.walkAdvertisingReports(payload) { report throws in
+            if let sighting = sighting(from: report, at: time) { try body(sighting) }
+        }.get()
+    }
+
+    /// The sighting one report carries, nil when it holds no iBeacon.
+    public static func sighting(from report: AdvertisingReport, at time: Timestamp) -> Sighting? {
+        guard let beacon = IBeacon.find(inAdvertisingData: report.data) else { return nil }
+        return Sighting(identity: beacon.identity, measuredPower: beacon.measuredPower, rssi: report.rssiValue,
+                        address: report.address, addressType: report.addressType, time: time)
+    }
+}

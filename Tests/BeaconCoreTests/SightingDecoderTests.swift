@@ -1,0 +1,79 @@
+import Testing
+@testable import BeaconCore
+
+@Suite struct SightingDecoderTests {
+    func bytes(_ fields: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        try #require(Hex.decode(fields.joined()), sourceLocation: sourceLocation)
+    }
+
+    let time = Timestamp(microseconds: 1_700_000_000_000_000)
+
+    func identity(minor: UInt16) throws -> BeaconIdentity {
+        BeaconIdentity(uuid: try #require(BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")), major: 1, minor: minor)
+    }
+
+    func sightings(_ payload: [UInt8]) throws -> [Sighting] {
+        var out: [Sighting] = []
+        try SightingDecoder.forEachSighting(inEvent: payload[...], at: time) { out.append($0) }
+        return out
+    }
+
+    @Test func legacyReports() throws {
+        // Report 1 carries an iBeacon (minor 42) at -60 dBm; report 2 is an empty scan response.
+        let found = try sightings(try bytes(HCIEventTests.legacyTwoReports))
+        #expect(found == [Sighting(identity: try identity(minor: 42), measuredPower: -59, rssi: -60,
+                                   address: DeviceAddress(value: 0xC011_2233_4455), addressType: .randomDevice, time: time)])
+    }
+
+    @Test func extendedReports() throws {
+        let found = try sightings(try bytes(HCIEventTests.extendedTwoReports))
+        #expect(found == [Sighting(identity: try identity(minor: 42), measuredPower: -59, rssi: -50,
+                                   address: DeviceAddress(value: 0xF0F1_F2F3_F401), addressType: .publicDevice, time: time)])
+    }
+
+    @Test func rssiNotAvailableIsNil() throws {
+        let legacy = try bytes([
+            "3E",           // HCI_LE_Meta
+            "2A",           // 42 parameter bytes
+            "02",           // LE Advertising Report
+            "01",           // Num_Reports
+            "03",           // ADV_NONCONN_IND
+            "00",           // public address
+            "010000000000", // 00:00:00:00:00:01
+            "1E",           // Data_Length 30
+            HCIEventTests.iBeaconData,
+            "7F",           // RSSI: not available
+        ])
+        #expect(try sightings(legacy).map(\.rssi) == [nil])
+
+        var extended = HCIEventTests.extendedTwoReports
+        extended[11] = "7F" // report 1 RSSI: not available
+        #expect(try sightings(try bytes(extended)).map(\.rssi) == [nil])
+    }
+
+    @Test func otherEventsGiveNothingAndNoError() throws {
+        #expect(try sightings(try bytes(["0E", "04", "01", "0C20", "00"])).isEmpty)
+        #expect(try sightings(try bytes(["0E", "09", "01"])).isEmpty) // malformed, but not an advertising report
+        #expect(try sightings(try bytes(["3E", "02", "14", "00"])).isEmpty)
+        #expect(try sightings([]).isEmpty)
+    }
+
+    @Test func malformedReportThrowsAfterEarlierSightings() throws {
+        var three = HCIEventTests.legacyTwoReports
+        three[3] = "03" // Num_Reports 3, only 2 present
+        var found: [Sighting] = []
+        #expect(throws: DecodeError(offset: 54, field: "LE Advertising Report event type", needed: 1, available: 0)) {
+            try SightingDecoder.forEachSighting(inEvent: try bytes(three)[...], at: time) { found.append($0) }
+        }
+        #expect(found.count == 1)
+    }
+
+    struct Stop: Error, Equatable {}
+
+    @Test func bodyErrorsPassThrough() throws {
+        let payload = try bytes(HCIEventTests.extendedTwoReports)
+        #expect(throws: Stop()) {
+            try SightingDecoder.forEachSighting(inEvent: payload[...], at: time) { _ in throw Stop() }
+        }
+    }
+}
