@@ -60,14 +60,14 @@ func format(_ value: Double, _ decimals: Int) -> String {
 
 func peakResidentMegabytes() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1024
 }
 
 let scene = buildScene()
 print("scene: \(simulatedSeconds) s of air, \(beaconCount) beacons every \(advertisingInterval), \(otherAdvertisementsPerSecond) other advertisements/s")
 
-measure("decode (SightingDecoder)", packets: scene.count) {
+try measure("decode (SightingDecoder)", packets: scene.count) {
     var sightings = 0
     for (packet, time) in scene {
         try SightingDecoder.forEachSighting(inEvent: packet.payload, at: time) { _ in sightings += 1 }
@@ -80,7 +80,7 @@ func newSession() -> RangeSession {
                                         interval: .seconds(1), model: DistanceModel()), duration: nil)
 }
 
-measure("range (decode + monitor + JSON lines)", packets: scene.count) {
+try measure("range (decode + monitor + JSON lines)", packets: scene.count) {
     var session = newSession()
     var lines = 0
     var bytes = 0
