@@ -7,8 +7,8 @@ struct RangeSessionTests {
     let uuid = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
     let t0 = Timestamp(microseconds: 1_800_000_000_000_000)
 
-    func session(duration: Micros? = nil) -> RangeSession {
-        RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: .seconds(2),
+    func session(duration: Micros? = nil, exitAfter: Micros = .seconds(2)) -> RangeSession {
+        RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: exitAfter,
                                             interval: .seconds(1), model: DistanceModel()), duration: duration)
     }
 
@@ -97,7 +97,7 @@ struct RangeSessionTests {
 
     @Test("--duration ends the session at anchor + duration; later packets are ignored")
     func durationBounds() throws {
-        var s = session(duration: .seconds(3))
+        var s = session(duration: .seconds(3), exitAfter: .seconds(10))
         var out: [MonitorOutput] = []
         let beacon = SimulatedAir.beacon(1, uuid: uuid)
         try s.packet(SimulatedAir.extendedReport(beacon, rssi: -50), direction: .received, at: t0) { out.append($0) }
