@@ -53,7 +53,9 @@ enum RangeCommand {
                     if session.isFinished(at: now) { finished = true }
                 },
                 shouldStop: { finished || output.readerGone })
-            if reason == .endOfCapture, let end = session.endTime {
+            // A replay that reached --duration (or the capture's end) still owes the ticks up to the end,
+            // exactly as the live run printed them.
+            if case .signal = reason {} else if let end = session.endTime {
                 session.advance(to: end, emit: emit)
             }
         } catch .interrupted {

@@ -72,6 +72,7 @@ public final class HCIHost {
         flow.willSend(command.opcode, at: sentAt)
         let packet = command.packet
         record(packet, .sent, sentAt)
+        observer(packet, .sent, sentAt)
         do {
             try transport.send(packet)
         } catch {
