@@ -1,10 +1,10 @@
 import Foundation
 
 /// A JSON value read with Foundation's JSONSerialization, in a form that compares by value.
-/// JSON booleans are read as numbers (JSONSerialization does not tell them apart on every
-/// platform); the output schema has no booleans.
+/// Booleans are told from numbers by the class JSONSerialization gives them (`__NSCFBoolean`).
 indirect enum JSONValue: Equatable, CustomStringConvertible {
     case null
+    case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -23,6 +23,7 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
         switch any {
         case is NSNull: self = .null
         case let s as String: self = .string(s)
+        case let n as NSNumber where String(describing: type(of: n)).contains("Boolean"): self = .bool(n.boolValue)
         case let n as NSNumber: self = .number(n.doubleValue)
         case let a as [Any]: self = .array(try a.map(JSONValue.init))
         case let d as [String: Any]: self = .object(try d.mapValues(JSONValue.init))
@@ -33,6 +34,7 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .null: "null"
+        case .bool(let b): "\(b)"
         case .number(let n): "\(n)"
         case .string(let s): "\"\(s)\""
         case .array(let a): "[\(a.map(\.description).joined(separator: ","))]"
@@ -190,7 +192,7 @@ struct JSONSchemaValidator {
 
     private static func has(_ instance: JSONValue, type: String) -> Bool {
         switch (type, instance) {
-        case ("null", .null), ("string", .string), ("number", .number), ("array", .array), ("object", .object): true
+        case ("null", .null), ("boolean", .bool), ("string", .string), ("number", .number), ("array", .array), ("object", .object): true
         case ("integer", .number(let n)): n.rounded() == n
         default: false
         }
