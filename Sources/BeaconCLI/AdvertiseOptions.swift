@@ -22,7 +22,15 @@ struct AdvertiseOptions {
             OptionSpec("tx-power", .value(placeholder: "dBm"), "Requested transmit power, -127...20 (extended advertising only; the controller may choose another)."),
             OptionSpec("connectable", .flag, "Advertise connectable ADV_IND instead of non-connectable ADV_NONCONN_IND."),
             OptionSpec("legacy", .flag, "Use the legacy advertising commands even when the controller has extended ones."),
-        ] + CommonOptions.specs.filter { $0.name != "index" },
+        ] + CommonOptions.specs.compactMap { spec in
+            // A capture cannot advertise: no btsnoop: form and no capture index here.
+            switch spec.name {
+            case "index": nil
+            case "hci": OptionSpec("hci", spec.kind, "Controller: hciN, hci-user:N, tcp:HOST:PORT, unix:PATH or serial:DEVICE[,BAUD][,rtscts].",
+                                   default: spec.defaultText)
+            default: spec
+            }
+        },
         discussion: """
         The advertisement is the flags AD (LE General Discoverable, BR/EDR not supported) followed by Apple's
         iBeacon manufacturer data: UUID, major and minor big-endian, then the measured power.
