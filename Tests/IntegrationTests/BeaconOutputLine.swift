@@ -34,6 +34,17 @@ struct BeaconOutputLine: Decodable, Equatable {
     let state: String?
     let beacons: [RangedBeacon]?
 
+    /// The line's `event`, or nil if it is not an output event at all (the
+    /// tests decode every line again at the end and report bad ones there).
+    static func event(of line: String) -> String? {
+        struct EventOnly: Decodable { let event: String }
+        do {
+            return try JSONDecoder().decode(EventOnly.self, from: Data(line.utf8)).event
+        } catch {
+            return nil
+        }
+    }
+
     /// Decodes every line; throws naming the first line that is not a valid event.
     static func decode(_ lines: [String]) throws -> [BeaconOutputLine] {
         let decoder = JSONDecoder()

@@ -146,6 +146,14 @@ final class ChildProcess: @unchecked Sendable {
             inPipe = pipe
         }
 
+        // A child inherits the signal mask of the thread that spawns it, and
+        // the test runner's threads block SIGINT and SIGTERM: unblock them for
+        // the spawn so the child reacts to the signals the tests send.
+        var unblocked = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&unblocked)
+        pthread_sigmask(SIG_SETMASK, &unblocked, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
         try process.run()
 
         // Our copies of the child's ends: without closing them we would never
@@ -252,8 +260,9 @@ final class ChildProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning || !stdout.isClosed || !stderr.isClosed {
             if ContinuousClock.now >= deadline {
+                let state = "running: \(process.isRunning), stdout open: \(!stdout.isClosed), stderr open: \(!stderr.isClosed)"
                 kill(process.processIdentifier, SIGKILL)
-                throw failure("did not exit within \(timeout); killed")
+                throw failure("did not exit within \(timeout) (\(state)); killed")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -48,17 +48,17 @@ struct RangeIntegrationTests {
                  "--exit-after", "2s", "--duration", "25"],
                 limit: .seconds(35))
             let enter = try await beacon.waitForLine(within: .seconds(10), "enter line") {
-                $0.contains(#""event":"enter""#)
+                BeaconOutputLine.event(of: $0) == "enter"
             }
             try await beacon.waitForLine(from: enter.index, within: .seconds(5), "range line with a beacon") {
-                $0.contains(#""event":"range""#) && $0.contains(TestBeacon.advertiserAddress)
+                BeaconOutputLine.event(of: $0) == "range" && $0.contains(TestBeacon.advertiserAddress)
             }
 
             await advertiser.stop() // SIGTERM: bumble turns advertising off, then exits
             #expect(advertiser.termination == .exited(0))
             let stopped = ContinuousClock.now
             try await beacon.waitForLine(from: enter.index, within: .seconds(6), "exit line") {
-                $0.contains(#""event":"exit""#)
+                BeaconOutputLine.event(of: $0) == "exit"
             }
             let silence = ContinuousClock.now - stopped
             // Not before the 2 s without sightings (the last one came just before the stop).
@@ -88,6 +88,9 @@ struct RangeIntegrationTests {
             await advertiser.stop()
             #expect(live.termination == .exited(0), "\(live.failure("exit status"))")
 
+            try #require(FileManager.default.fileExists(atPath: capture), "no capture at \(capture)")
+            let size = try FileManager.default.attributesOfItem(atPath: capture)[.size] as? Int
+            #expect((size ?? 0) > 16, "capture holds no more than a header")
             let btmonPath = try #require(Self.executableInPath("btmon"), "btmon not installed (make deps)")
             let btmon = try ChildProcess(name: "btmon -r", executable: btmonPath, arguments: ["-r", capture],
                                          limit: .seconds(20))
