@@ -1,0 +1,59 @@
+import Foundation
+
+/// One JSON line of `beacon range` output, as the tests read it.
+struct BeaconOutputLine: Decodable, Equatable {
+    /// The region a line is about.
+    struct Region: Decodable, Equatable, Hashable {
+        let uuid: String
+        let major: Int?
+        let minor: Int?
+    }
+
+    /// One beacon in a `range` line.
+    struct RangedBeacon: Decodable, Equatable {
+        let uuid: String
+        let major: Int
+        let minor: Int
+        let rssi: Double
+        let measuredPower: Int
+        let accuracy: Double?
+        let proximity: String?
+        let address: String?
+        let addressType: String?
+        let samples: Int?
+
+        /// What identifies this beacon, leaving out what varies per reading.
+        var identity: String {
+            "\(uuid.uppercased()) \(major) \(minor) \(address ?? "-") \(addressType ?? "-")"
+        }
+    }
+
+    let event: String
+    let time: String
+    let region: Region?
+    let state: String?
+    let beacons: [RangedBeacon]?
+
+    /// The line's `event`, or nil if it is not an output event at all (the
+    /// tests decode every line again at the end and report bad ones there).
+    static func event(of line: String) -> String? {
+        struct EventOnly: Decodable { let event: String }
+        do {
+            return try JSONDecoder().decode(EventOnly.self, from: Data(line.utf8)).event
+        } catch {
+            return nil
+        }
+    }
+
+    /// Decodes every line; throws naming the first line that is not a valid event.
+    static func decode(_ lines: [String]) throws -> [BeaconOutputLine] {
+        let decoder = JSONDecoder()
+        return try lines.enumerated().map { number, line in
+            do {
+                return try decoder.decode(BeaconOutputLine.self, from: Data(line.utf8))
+            } catch {
+                throw ChildProcessError(description: "stdout line \(number + 1) is not an output event: \(line)\n\(error)")
+            }
+        }
+    }
+}
