@@ -3,6 +3,7 @@
 #   make deps    system packages (apt, only when missing) and the tools venv (.venv)
 #   make build   swift build
 #   make test    deps + build + swift test, integration tests against emulated controllers included
+#   make bench   throughput of the per-advertisement path (release build)
 #   make demo    bumble advertises an iBeacon on one emulated controller, beacon ranges it on another
 #   make clean   remove build products and the venv
 
@@ -11,6 +12,8 @@ SHELL := bash
 .DEFAULT_GOAL := build
 
 PYTHON3 ?= python3
+# Seconds of simulated air the benchmark pushes through (make bench BENCH_SECONDS=600).
+BENCH_SECONDS ?= 300
 VENV := .venv
 VENV_PYTHON := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.requirements-installed
@@ -19,7 +22,7 @@ REQUIREMENTS := tools/requirements.txt
 # python3-venv: the tools venv.
 APT_PACKAGES := libbluetooth-dev bluez python3 python3-venv
 
-.PHONY: deps apt-deps build test demo clean
+.PHONY: deps apt-deps build test bench demo clean
 
 deps: apt-deps $(VENV_STAMP)
 
@@ -49,6 +52,10 @@ build:
 
 test: deps build
 	BEACON_INTEGRATION=1 swift test
+
+bench:
+	swift build -c release --product beacon-bench
+	.build/release/beacon-bench $(BENCH_SECONDS)
 
 demo: deps build
 	@tools/demo.sh
