@@ -22,8 +22,9 @@ Output on stdout, one line per controller and then READY:
   CONTROLLER <i> <beacon transport spec>    (tcp:H:P, unix:PATH or serial:PATH)
   READY
 
-Runs until SIGTERM, SIGINT or, when stdin is a pipe, end of file on stdin
-(so a parent that dies never leaves it behind). Start-up is bounded by --startup-timeout.
+Runs until SIGTERM, SIGINT (unless ignored on entry, as in a shell's
+background job) or, when stdin is a pipe, end of file on stdin (so a parent
+that dies never leaves it behind). Start-up is bounded by --startup-timeout.
 """
 from __future__ import annotations
 
@@ -154,6 +155,11 @@ async def run(args) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
+        # A SIGINT ignored on entry stays ignored, as shells expect of their
+        # background jobs: Ctrl-C in a script must leave the controllers up
+        # until the script has stopped what uses them.
+        if signum == signal.SIGINT and signal.getsignal(signum) == signal.SIG_IGN:
+            continue
         loop.add_signal_handler(signum, stop.set)
     try:
         async def start():

@@ -167,7 +167,7 @@ struct AdvertiseIntegrationTests {
 
     @Test("--duration 2 stops by itself after two seconds with reason duration")
     func stopsAfterDuration() async throws {
-        try await BumbleRig.with([.tcp], extended: true) { rig in
+        try await BumbleRig.with(extended: true) { rig in
             let advertiser = try await BeaconProcess.run(
                 ["advertise", "--hci", rig.specs[0], "--uuid", TestBeacon.uuid, "--duration", "2"]
                     + Self.standard.arguments,
@@ -180,6 +180,23 @@ struct AdvertiseIntegrationTests {
             #expect(stopped.reason == "duration")
             let elapsed = try stopped.date().timeIntervalSince(try started.date())
             #expect(elapsed >= 2 && elapsed < 3, "stopped \(elapsed) s after advertising started")
+            let after = try await rig.scan(on: 1, seconds: 1).filter { $0.address == TestBeacon.advertiserAddress }
+            #expect(after.isEmpty, "still heard \(after.count) advertisements after --duration ended")
+            try await expectValidOutput(advertiser.stdoutLines)
+        }
+    }
+
+    @Test("stock bumble controllers do not list extended advertising: beacon uses the legacy commands")
+    func stockControllerIsLegacy() async throws {
+        try await BumbleRig.with([.tcp]) { rig in
+            let advertiser = try await BeaconProcess.run(
+                ["advertise", "--hci", rig.specs[0], "--uuid", TestBeacon.uuid, "--duration", "0.5"]
+                    + Self.standard.arguments,
+                timeout: .seconds(15))
+            #expect(advertiser.termination == .exited(0), "\(advertiser.failure("exit status"))")
+            let lines = try AdvertiserOutputLine.decode(advertiser.stdoutLines)
+            #expect(lines.first?.commands == "legacy")
+            #expect(lines.first?.data == Self.standard.advertisingData)
             try await expectValidOutput(advertiser.stdoutLines)
         }
     }
