@@ -13,12 +13,18 @@ Controller specs (one per controller; default: `tcp` COUNT times):
   unix:PATH         listening unix-domain stream socket at PATH
   pty:PATH          pseudo-terminal; PATH becomes a symlink to its replica
 
+bumble implements the LE extended advertising and extended scanning commands
+but leaves them out of its Read Local Supported Commands bitmap, so hosts that
+decide by the bitmap use the legacy commands. --extended (every controller) or
+--extended-on I (controller I; repeatable) adds them to the bitmap.
+
 Output on stdout, one line per controller and then READY:
   CONTROLLER <i> <beacon transport spec>    (tcp:H:P, unix:PATH or serial:PATH)
   READY
 
-Runs until SIGTERM, SIGINT or, when stdin is a pipe, end of file on stdin
-(so a parent that dies never leaves it behind). Start-up is bounded by --startup-timeout.
+Runs until SIGTERM, SIGINT (unless ignored on entry, as in a shell's
+background job) or, when stdin is a pipe, end of file on stdin (so a parent
+that dies never leaves it behind). Start-up is bounded by --startup-timeout.
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ import signal
 import socket
 import sys
 
+from bumble import hci
 from bumble.controller import Controller
 from bumble.hci import Address
 from bumble.link import LocalLink
@@ -44,6 +51,30 @@ def public_address(index: int) -> Address:
     if not 0 <= index < 255:
         raise ValueError(f'controller index {index} out of range 0...254')
     return Address(f'F0:F1:F2:F3:F4:{index + 1:02X}', Address.PUBLIC_DEVICE_ADDRESS)
+
+
+# The extended advertising and scanning commands bumble's Controller handles
+# (on_hci_le_set_extended_*, ...) but does not list as supported.
+EXTENDED_COMMANDS = frozenset({
+    hci.HCI_LE_SET_ADVERTISING_SET_RANDOM_ADDRESS_COMMAND,
+    hci.HCI_LE_SET_EXTENDED_ADVERTISING_PARAMETERS_COMMAND,
+    hci.HCI_LE_SET_EXTENDED_ADVERTISING_DATA_COMMAND,
+    hci.HCI_LE_SET_EXTENDED_SCAN_RESPONSE_DATA_COMMAND,
+    hci.HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND,
+    hci.HCI_LE_READ_MAXIMUM_ADVERTISING_DATA_LENGTH_COMMAND,
+    hci.HCI_LE_READ_NUMBER_OF_SUPPORTED_ADVERTISING_SETS_COMMAND,
+    hci.HCI_LE_REMOVE_ADVERTISING_SET_COMMAND,
+    hci.HCI_LE_CLEAR_ADVERTISING_SETS_COMMAND,
+    hci.HCI_LE_SET_EXTENDED_SCAN_PARAMETERS_COMMAND,
+    hci.HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND,
+})
+
+
+def add_extended_commands(controller: Controller) -> None:
+    """Lists the extended commands in this controller's supported-commands bitmap."""
+    # supported_commands is a class attribute shared by every Controller:
+    # give this one a set of its own instead of adding to the shared one.
+    controller.supported_commands = set(controller.supported_commands) | EXTENDED_COMMANDS
 
 
 class Endpoint:
@@ -115,20 +146,32 @@ class Endpoint:
 async def run(args) -> int:
     specs = args.specs or ['tcp'] * args.count
     endpoints = [Endpoint.parse(spec, args.host) for spec in specs]
+    for index in args.extended_on:
+        if not 0 <= index < len(endpoints):
+            raise ValueError(f'--extended-on {index}: there are controllers 0...{len(endpoints) - 1}')
+    extended = set(range(len(endpoints))) if args.extended else set(args.extended_on)
     link = LocalLink()
     controllers = []
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
+        # A SIGINT ignored on entry stays ignored, as shells expect of their
+        # background jobs: Ctrl-C in a script must leave the controllers up
+        # until the script has stopped what uses them.
+        if signum == signal.SIGINT and signal.getsignal(signum) == signal.SIG_IGN:
+            continue
         loop.add_signal_handler(signum, stop.set)
     try:
         async def start():
             for index, endpoint in enumerate(endpoints):
                 transport = await endpoint.open()
-                controllers.append(Controller(
+                controller = Controller(
                     f'C{index}', host_source=transport.source, host_sink=transport.sink,
                     link=link, public_address=public_address(index),
-                ))
+                )
+                if index in extended:
+                    add_extended_commands(controller)
+                controllers.append(controller)
         await asyncio.wait_for(start(), timeout=args.startup_timeout)
         for index, endpoint in enumerate(endpoints):
             print(f'CONTROLLER {index} {endpoint.beacon_spec()}')
@@ -153,6 +196,10 @@ def main() -> int:
                         help='seconds allowed to open every transport (default: 10)')
     parser.add_argument('--ignore-stdin', action='store_true',
                         help='do not exit at end of file on a stdin pipe')
+    parser.add_argument('--extended', action='store_true',
+                        help='list the LE extended advertising and scanning commands as supported on every controller')
+    parser.add_argument('--extended-on', type=int, action='append', default=[], metavar='I',
+                        help='the same for controller I only (repeatable)')
     parser.add_argument('specs', nargs='*', metavar='SPEC')
     args = parser.parse_args()
     if args.count < 1 and not args.specs:

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Demo: two emulated LE controllers on one virtual radio. bumble's own host
-# stack advertises an iBeacon on controller 0; beacon ranges it on controller 1
-# and prints its JSON lines. Everything started here is stopped on exit,
-# Ctrl-C included.
+# Demo: two emulated LE controllers on one virtual radio, both listing the LE
+# extended advertising and scanning commands. beacon advertises an iBeacon on
+# controller 0 and ranges it on controller 1, printing both JSON streams.
+# Everything started here is stopped on exit, Ctrl-C included: the advertiser
+# gets SIGINT first and prints its stopped line.
 #
 # Environment: BEACON_BIN (default .build/debug/beacon), DEMO_DURATION (default 8).
 set -euo pipefail
@@ -21,17 +22,27 @@ say() { echo "demo: $*" >&2; }
 work=$(mktemp -d)
 pids=()
 
-# Stop what we started, newest first (the advertiser before its controller),
-# politely and then, after a bounded wait, for good.
+advertiser=""
+
+# Stop what we started, newest first (the advertiser before the controllers,
+# so it can turn advertising off), politely and then, after a bounded wait,
+# for good. SIGTERM: a background job of a script ignores SIGINT.
 cleanup() {
-    local status=$? pid i
+    local status=$? pid i code
     trap - EXIT INT TERM
     for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
         pid=${pids[i]}
         kill -TERM "$pid" 2>/dev/null || continue
         for _ in {1..50}; do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
         kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
+        code=0
+        wait "$pid" 2>/dev/null || code=$?
+        if [[ $pid == "$advertiser" ]]; then
+            tail -n +2 "$work/advertiser.out"
+            if ((code != 0)); then
+                say "advertiser exited with status $code:"; cat "$work/advertiser.err" >&2
+            fi
+        fi
     done
     rm -rf "$work"
     exit "$status"
@@ -58,7 +69,7 @@ wait_for_line() {
     say "$what not ready within 15 s"; exit 1
 }
 
-"$python" tools/bumble_controllers.py --count 2 <"$work/alive" >"$work/controllers.out" 2>"$work/controllers.err" &
+"$python" tools/bumble_controllers.py --extended --count 2 <"$work/alive" >"$work/controllers.out" 2>"$work/controllers.err" &
 pids+=($!)
 exec {alive}>"$work/alive"
 wait_for_line "$work/controllers.out" '^READY$' "${pids[-1]}" "controllers"
@@ -66,12 +77,15 @@ controller0=$(awk '$1 == "CONTROLLER" && $2 == 0 { print $3 }' "$work/controller
 controller1=$(awk '$1 == "CONTROLLER" && $2 == 1 { print $3 }' "$work/controllers.out")
 say "controllers: 0 at $controller0, 1 at $controller1"
 
-"$python" tools/bumble_beacon.py advertise --transport "tcp-client:${controller0#tcp:}" \
-    --uuid "$uuid" --major 1 --minor 2 --power -59 \
-    <"$work/alive" {alive}>&- >"$work/advertiser.out" 2>"$work/advertiser.err" &
+# The advertiser writes to a file the wait below reads; its lines are shown
+# when it is advertising and, its stopped line, once cleanup stopped it.
+say "running: $beacon advertise --hci $controller0 --uuid $uuid --major 1 --minor 2"
+"$beacon" advertise --hci "$controller0" --uuid "$uuid" --major 1 --minor 2 \
+    </dev/null {alive}>&- >"$work/advertiser.out" 2>"$work/advertiser.err" &
 pids+=($!)
-wait_for_line "$work/advertiser.out" '"event":"advertising"' "${pids[-1]}" "advertiser"
-say "bumble advertises: $(head -n 1 "$work/advertiser.out")"
+advertiser=$!
+wait_for_line "$work/advertiser.out" '"event":"advertising"' "$advertiser" "advertiser"
+cat "$work/advertiser.out"
 
 say "running: $beacon range --hci $controller1 --uuid $uuid --duration $duration"
 "$beacon" range --hci "$controller1" --uuid "$uuid" --duration "$duration" {alive}>&-

@@ -37,7 +37,10 @@ final class BumbleRig: Sendable {
     }
 
     /// Starts one controller per entry of `links` and waits (bounded) for READY.
-    static func start(_ links: [ControllerLink] = [.tcp, .tcp]) async throws -> BumbleRig {
+    /// With `extended`, every controller lists the LE extended advertising and
+    /// scanning commands as supported (bumble implements them but leaves them
+    /// out of its bitmap), so beacon takes its extended paths.
+    static func start(_ links: [ControllerLink] = [.tcp, .tcp], extended: Bool = false) async throws -> BumbleRig {
         guard FileManager.default.isExecutableFile(atPath: ProjectPaths.python) else {
             throw ChildProcessError(description: "no \(ProjectPaths.python); run `make deps`")
         }
@@ -52,7 +55,7 @@ final class BumbleRig: Sendable {
         let controllers = try ChildProcess(
             name: "bumble_controllers",
             executable: ProjectPaths.python,
-            arguments: [ProjectPaths.tool("bumble_controllers.py")] + arguments,
+            arguments: [ProjectPaths.tool("bumble_controllers.py")] + (extended ? ["--extended"] : []) + arguments,
             input: .heldOpen,
             limit: .seconds(120))
         do {
@@ -81,9 +84,10 @@ final class BumbleRig: Sendable {
     /// Runs `body` with a fresh rig and always stops the rig afterwards.
     static func with<T>(
         _ links: [ControllerLink] = [.tcp, .tcp],
+        extended: Bool = false,
         _ body: (BumbleRig) async throws -> T
     ) async throws -> T {
-        let rig = try await start(links)
+        let rig = try await start(links, extended: extended)
         do {
             let result = try await body(rig)
             await rig.stop()
@@ -128,6 +132,28 @@ final class BumbleRig: Sendable {
         return advertiser
     }
 
+    /// Runs bumble's own scanner on controller `index` for `seconds` and
+    /// returns the advertisements it heard, in order.
+    func scan(on index: Int, seconds: Double) async throws -> [ScannedAdvertisement] {
+        let scanner = try ChildProcess(
+            name: "bumble_beacon scan",
+            executable: ProjectPaths.python,
+            arguments: [ProjectPaths.tool("bumble_beacon.py"), "scan",
+                        "--transport", bumbleSpec(index), "--duration", String(seconds)],
+            limit: .seconds(30))
+        let termination = try await scanner.waitForExit(within: .seconds(20))
+        guard termination == .exited(0) else { throw scanner.failure("\(termination)") }
+        return try scanner.stdoutLines
+            .filter { $0.contains(#""event":"advertisement""#) }
+            .map { line in
+                do {
+                    return try JSONDecoder().decode(ScannedAdvertisement.self, from: Data(line.utf8))
+                } catch {
+                    throw scanner.failure("unreadable advertisement line \(line): \(error)")
+                }
+            }
+    }
+
     /// Stops the helpers, then the controllers (bounded), and removes the scratch directory.
     func stop() async {
         for helper in helpers.withLock({ $0 }).reversed() {
@@ -140,4 +166,24 @@ final class BumbleRig: Sendable {
             // Left in /tmp; harmless, and not worth failing a passing test for.
         }
     }
+}
+
+/// One advertisement as bumble's own scanner (tools/bumble_beacon.py scan) reports it.
+struct ScannedAdvertisement: Decodable, Equatable {
+    /// The iBeacon fields bumble's scanner decoded from the manufacturer data.
+    struct IBeaconFields: Decodable, Equatable {
+        let uuid: String
+        let major: Int
+        let minor: Int
+        let measuredPower: Int
+    }
+
+    let address: String
+    let addressType: String
+    let rssi: Int
+    /// The whole advertising data, hex.
+    let data: String
+    /// Each manufacturer-specific AD structure's value (company id first), hex.
+    let manufacturerData: [String]
+    let ibeacon: IBeaconFields?
 }
