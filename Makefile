@@ -3,12 +3,8 @@
 #   make deps    system packages (apt, only when missing) and the tools venv (.venv)
 #   make build   swift build
 #   make test    deps + build + swift test, integration tests against emulated controllers included
-<<<<<<< HEAD
 #   make bench   throughput of the per-advertisement path (release build)
-#   make demo    bumble advertises an iBeacon on one emulated controller, beacon ranges it on another
-=======
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
->>>>>>> advertise
 #   make clean   remove build products and the venv
 
 SHELL := bash
