@@ -115,7 +115,7 @@ public final class KernelHCITransport: PacketTransport {
 
 /// The kernel's controller list (HCIGETDEVLIST, then HCIGETDEVINFO for each).
 public enum KernelControllers {
-    /// Every controller, in the kernel's order. Fails with `.unavailable` on a kernel without Bluetooth.
+    /// Every controller, by index. Fails with `.unavailable` on a kernel without Bluetooth.
     public static func list() throws(TransportError) -> [ControllerListing] {
         do throws(SystemError) {
             return try listOrFail()
@@ -139,7 +139,8 @@ public enum KernelControllers {
             }
             controllers.append(ControllerListing(info))
         }
-        return controllers
+        // The kernel lists the newest first; print in index order.
+        return controllers.sorted { $0.index < $1.index }
     }
 
     /// The list for an error message that names the controllers present; nil when it cannot be had,
