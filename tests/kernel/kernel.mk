@@ -13,17 +13,21 @@ KERNEL_RIG_READY := $(shell command -v qemu-system-x86_64 >/dev/null 2>&1 && com
 	&& command -v btattach >/dev/null 2>&1 && [ -x /bin/busybox ] \
 	&& ls /lib/modules/*/kernel/net/bluetooth/bluetooth.ko* >/dev/null 2>&1 && ls /boot/vmlinuz-* >/dev/null 2>&1 && echo yes)
 
+define KERNEL_RIG_RUN
+swift build -c release --static-swift-stdlib --product beacon
+$(KERNEL_RIG) $(KERNEL_RIG_BINARY)
+endef
+
 .PHONY: test-kernel test-kernel-if-available
 
 ## test-kernel: boot a kernel under QEMU with two emulated controllers and run tests/kernel/checks.sh
 test-kernel:
-	swift build -c release --static-swift-stdlib --product beacon
-	$(KERNEL_RIG) $(KERNEL_RIG_BINARY)
+	$(KERNEL_RIG_RUN)
 
 ## test-kernel-if-available: test-kernel when its prerequisites are installed, else say what is missing
 test-kernel-if-available:
 ifeq ($(KERNEL_RIG_READY),yes)
-	$(MAKE) test-kernel
+	$(KERNEL_RIG_RUN)
 else
 	@echo "test-kernel skipped: needs qemu-system-x86 busybox-static linux-image-amd64 cpio bluez"
 endif
