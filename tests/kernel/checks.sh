@@ -1,8 +1,13 @@
 #!/bin/sh
 # beacon's checks against a real kernel, run inside the rig's guest (busybox sh) as root, with hci0
 # and hci1 attached to emulated LE controllers F0:F1:F2:F3:F4:01 and :02 on one radio, both down.
+# RIG_COMMANDS (from /rig/rig.env) says whether the controllers announce the LE extended commands
+# ("extended") or only the legacy ones ("legacy"). The emulated legacy advertiser sends only connectable
+# ADV_IND, so on legacy controllers beacon advertises with --connectable.
 # Prints TAP-style `ok` / `not ok` lines with the key output, and exits with the number of failures.
+. /rig/rig.env
 UUID=E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
+if [ "$RIG_COMMANDS" = legacy ]; then ADVERTISE_MODE=--connectable; else ADVERTISE_MODE=; fi
 failures=0
 count=0
 
@@ -64,9 +69,9 @@ check "devices: hci1" has devices.out '"name":"hci1","index":1,"address":"F0:F1:
 
 echo "# raw channel: hci0 brought up by hciconfig, hci1 left down for beacon to bring up"
 hciconfig hci0 up
-advertise_and_range raw hci0 hci1
+advertise_and_range raw hci0 hci1 $ADVERTISE_MODE
 advertise_and_range raw-legacy hci0 hci1 --legacy --connectable
-check "raw: extended advertising commands" has raw-adv.out '"commands":"extended"'
+check "raw: $RIG_COMMANDS advertising commands" has raw-adv.out "\"commands\":\"$RIG_COMMANDS\""
 check "raw-legacy: legacy advertising commands" has raw-legacy-adv.out '"commands":"legacy","txPower"'
 run devices-up 0 beacon devices
 check "devices: both up, raw usable, user not" has devices-up.out '"name":"hci1",.*"up":true,.*"channels":{"raw":true,"user":false}'
@@ -77,8 +82,8 @@ check "busy: one stderr line with the remedy" lines busy.err 1
 check "busy: says how" has busy.err '^Error: hci-user:0: hci0 is up or in use: stop bluetoothd or `sudo hciconfig hci0 down`$'
 hciconfig hci0 down
 hciconfig hci1 down
-advertise_and_range user hci-user:0 hci-user:1
-check "user: extended advertising commands" has user-adv.out '"commands":"extended"'
+advertise_and_range user hci-user:0 hci-user:1 $ADVERTISE_MODE
+check "user: $RIG_COMMANDS advertising commands" has user-adv.out "\"commands\":\"$RIG_COMMANDS\""
 
 echo "# a user channel already held by another program"
 timeout -s KILL 30 beacon range --hci hci-user:1 --uuid $UUID --duration 10s > holder.out 2> holder.err &

@@ -13,9 +13,11 @@ KERNEL_RIG_READY := $(shell command -v qemu-system-x86_64 >/dev/null 2>&1 && com
 	&& command -v btattach >/dev/null 2>&1 && [ -x /bin/busybox ] \
 	&& ls /lib/modules/*/kernel/net/bluetooth/bluetooth.ko* >/dev/null 2>&1 && ls /boot/vmlinuz-* >/dev/null 2>&1 && echo yes)
 
+# Once with controllers that announce the LE extended commands, once with legacy-only controllers.
 define KERNEL_RIG_RUN
 swift build -c release --static-swift-stdlib --product beacon
-$(KERNEL_RIG) $(KERNEL_RIG_BINARY)
+BEACON_RIG_COMMANDS=extended $(KERNEL_RIG) $(KERNEL_RIG_BINARY)
+BEACON_RIG_COMMANDS=legacy $(KERNEL_RIG) $(KERNEL_RIG_BINARY)
 endef
 
 .PHONY: test-kernel test-kernel-if-available

@@ -9,6 +9,8 @@
 # environment:
 #   BEACON_RIG_PYTHON   python that imports bumble (default: .venv/bin/python of the repository)
 #   BEACON_RIG_KERNEL   kernel version under /lib/modules (default: the newest with bluetooth.ko)
+#   BEACON_RIG_COMMANDS extended (default): the controllers announce the LE extended advertising and
+#                       scanning commands; legacy: they announce only the legacy ones (bumble's stock list)
 #   BEACON_RIG_TIMEOUT  wall-clock limit for the VM in seconds (default 150)
 #   BEACON_RIG_CACHE    where the extracted vmlinux is kept (default /tmp/beacon-kernel-rig-cache)
 #   BEACON_RIG_LOG      console log file (default: in the work directory, printed on failure)
@@ -23,6 +25,8 @@ PYTHON=${BEACON_RIG_PYTHON:-$REPO/.venv/bin/python}
 TIMEOUT=${BEACON_RIG_TIMEOUT:-150}
 CACHE=${BEACON_RIG_CACHE:-/tmp/beacon-kernel-rig-cache}
 CONTROLLERS=2
+COMMANDS=${BEACON_RIG_COMMANDS:-extended}
+case $COMMANDS in extended | legacy) ;; *) echo "BEACON_RIG_COMMANDS must be extended or legacy" >&2; exit 2 ;; esac
 QEMU=qemu-system-x86_64
 
 say() { echo "[kernel-rig] $*" >&2; }
@@ -100,6 +104,7 @@ while read -r module; do copy_with_path "$module"; done < "$WORK/modules"
 cp "$WORK/modules" "$ROOT/etc/modules.order"
 cat > "$ROOT/rig/rig.env" << ENV
 RIG_CONTROLLERS=$CONTROLLERS
+RIG_COMMANDS=$COMMANDS
 RIG_GUEST_TIMEOUT=$((TIMEOUT - 30))
 ENV
 echo 'root:x:0:0:root:/root:/bin/sh' > "$ROOT/etc/passwd"
@@ -117,7 +122,7 @@ if [ ! -s "$VMLINUX" ]; then
 fi
 
 # ---- controllers on the host
-"$PYTHON" "$HERE/controllers.py" --count "$CONTROLLERS" > "$WORK/controllers.log" 2>&1 &
+"$PYTHON" "$HERE/controllers.py" --count "$CONTROLLERS" --$( [ "$COMMANDS" = extended ] || echo no-)extended > "$WORK/controllers.log" 2>&1 &
 CONTROLLERS_PID=$!
 for _ in $(seq 300); do
     grep -q '^READY' "$WORK/controllers.log" && break
@@ -133,7 +138,7 @@ done
 # ---- boot; the guest powers off when the checks are done
 LOG=${BEACON_RIG_LOG:-$WORK/console.log}
 : > "$LOG"
-say "booting $KVER under TCG with $(du -h "$WORK/initrd.cpio" | cut -f1) initramfs (limit ${TIMEOUT}s)"
+say "$COMMANDS controllers; booting $KVER under TCG with $(du -h "$WORK/initrd.cpio" | cut -f1) initramfs (limit ${TIMEOUT}s)"
 BOOTED=$(date +%s.%N)
 timeout -k 5 "$TIMEOUT" "$QEMU" -accel tcg -cpu max -m 1024 -smp 1 \
     -nodefaults -no-user-config -display none -vga none -monitor none -no-reboot \
