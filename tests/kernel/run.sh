@@ -32,7 +32,7 @@ QEMU=qemu-system-x86_64
 say() { echo "[kernel-rig] $*" >&2; }
 missing() { say "missing prerequisite: $*"; exit 2; }
 
-[ $# -eq 1 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+[ $# -eq 1 ] && [ "$1" != -h ] && [ "$1" != --help ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 BEACON=$1
 [ -x "$BEACON" ] || missing "$BEACON is not an executable"
 command -v "$QEMU" > /dev/null || missing "$QEMU (apt-get install qemu-system-x86)"
