@@ -11,6 +11,7 @@ public enum BeaconTool {
     SUBCOMMANDS:
       range                   Monitor beacon regions and range the beacons inside them.
       advertise               Advertise as an iBeacon until stopped.
+      devices                 List the kernel's Bluetooth controllers and the channels usable on each.
 
       See 'beacon help <subcommand>' for detailed help.
     """
@@ -48,12 +49,21 @@ public enum BeaconTool {
                 let options = try AdvertiseOptions(parsed, environment: environment)
                 return { AdvertiseCommand.run(options, console: console, signals: signals) }
             }
+        case "devices":
+            return runCommand(DevicesCommand.help, rest, console: console) { _ throws(UsageError) in
+                return {
+                    DevicesCommand.run(console: console, capabilities: ProcessCapabilities.current(), now: Clock.now,
+                                       list: KernelControllers.list)
+                }
+            }
         default:
             return usageError(UsageError("Unknown subcommand '\(first)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
         }
     }
 
-    static let helps: [String: CommandHelp] = ["range": RangeOptions.help, "advertise": AdvertiseOptions.help]
+    static let helps: [String: CommandHelp] = [
+        "range": RangeOptions.help, "advertise": AdvertiseOptions.help, "devices": DevicesCommand.help,
+    ]
 
     /// Parses a subcommand's options (help wins over everything else), then runs what `prepare` returns.
     static func runCommand(_ help: CommandHelp, _ arguments: [String], console: Console,

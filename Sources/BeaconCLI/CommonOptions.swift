@@ -11,7 +11,8 @@ struct CommonOptions {
 
     static let specs: [OptionSpec] = [
         OptionSpec("hci", .value(placeholder: "spec"),
-                   "Controller: hciN, hci-user:N, tcp:HOST:PORT, unix:PATH, serial:DEVICE[,BAUD][,rtscts] or btsnoop:FILE.",
+                   "Controller: hciN (kernel, shared with bluetoothd; brought up if down), hci-user:N (kernel, exclusive; must be down), "
+                   + "tcp:HOST:PORT, unix:PATH, serial:DEVICE[,BAUD][,rtscts] or btsnoop:FILE. `beacon devices` lists the kernel's.",
                    default: "$\(hciEnvironmentVariable), else hci0"),
         OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
         OptionSpec("record", .value(placeholder: "file"), "Also write every HCI packet exchanged to this btsnoop file (readable by btmon -r)."),

@@ -25,30 +25,43 @@ public final class KernelHCITransport: PacketTransport {
     /// Larger than any HCI packet (ACL and ISO lengths are 16-bit).
     private var readBuffer = [UInt8](repeating: 0, count: 65536 + 8)
 
-    /// Opens and binds a socket to controller `controller` on `channel`.
+    /// Opens and binds a socket to controller `controller` on `channel`. On the raw channel a controller
+    /// that is down is brought up (HCIDEVUP, which needs CAP_NET_ADMIN), as `hciconfig hciN up` would.
     public init(controller: UInt16, channel: Channel) throws(TransportError) {
         self.controller = controller
         self.channel = channel
-        let name = (channel == .raw ? TransportSpec.kernelRaw(controller) : TransportSpec.kernelUser(controller)).description
-        let fd: Int32
+        var stage = KernelHCIFailure.Stage.socket
+        var fd: Int32 = -1
         do throws(SystemError) {
             fd = try Self.openSocket()
-        } catch {
-            throw Self.classify(error, name: name, controller: controller, channel: channel)
-        }
-        do throws(SystemError) {
+            stage = .bind
             try syscall("bind") {
                 chci_bind(fd, controller, channel == .raw ? chci_hci_channel_raw : chci_hci_channel_user)
             }
-            // A fresh raw-channel socket receives nothing until its filter lets events through.
             if channel == .raw {
+                // A fresh raw-channel socket receives nothing until its filter lets events through.
                 try syscall("setsockopt(HCI_FILTER)") { chci_set_event_filter(fd) }
+                stage = .bringUp
+                try Self.bringUpIfDown(fd, controller: controller)
             }
         } catch {
             closeDescriptor(fd)
-            throw Self.classify(error, name: name, controller: controller, channel: channel)
+            let present = error.errno == ENODEV ? KernelControllers.listForMessage() : nil
+            throw KernelHCIFailure.classify(error, stage: stage, controller: controller, channel: channel, present: present)
         }
         self.descriptor = fd
+    }
+
+    /// HCIDEVUP unless HCIGETDEVINFO says the controller is up already; EALREADY means someone was quicker.
+    static func bringUpIfDown(_ fd: Int32, controller: UInt16) throws(SystemError) {
+        var info = chci_dev_info()
+        try syscall("ioctl(HCIGETDEVINFO)") { chci_get_dev_info(fd, controller, &info) }
+        guard info.flags & chci_hci_flag_up == 0 else { return }
+        do {
+            try syscall("ioctl(HCIDEVUP)") { chci_dev_up(fd, controller) }
+        } catch where error.errno == EALREADY {
+            return
+        }
     }
 
     deinit { closeDescriptor(descriptor) }
@@ -68,7 +81,7 @@ public final class KernelHCITransport: PacketTransport {
                 readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             }
         } catch {
-            throw Self.classify(error, name: description, controller: controller, channel: channel)
+            throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }
         guard count > 0 else { return false }
         guard let kind = HCIPacketKind(rawValue: readBuffer[0]) else {
@@ -87,7 +100,7 @@ public final class KernelHCITransport: PacketTransport {
         do throws(SystemError) {
             written = try syscall("write") { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
         } catch {
-            throw Self.classify(error, name: description, controller: controller, channel: channel)
+            throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }
         guard written == bytes.count else {
             throw TransportError(.io, "\(description): short write (\(written) of \(bytes.count) bytes)")
@@ -98,64 +111,58 @@ public final class KernelHCITransport: PacketTransport {
         closeDescriptor(descriptor)
         descriptor = -1
     }
+}
 
-    /// Kernel-specific wording for the common failures, general classification for the rest.
-    static func classify(_ error: SystemError, name: String, controller: UInt16, channel: Channel) -> TransportError {
-        switch error.errno {
-        case ENODEV:
-            return TransportError(.unavailable, "\(name): no Bluetooth controller hci\(controller)", systemError: error)
-        case EPERM, EACCES:
-            return TransportError(.permission, "\(name): \(error.call): \(error.message); \(TransportError.capabilityHint)",
-                                  systemError: error)
-        case EBUSY where channel == .user:
-            return TransportError(.busy, "\(name): hci\(controller) is in use; the user channel needs the controller down "
-                + "and unused (`sudo btmgmt --index \(controller) power off` or stop bluetoothd)", systemError: error)
-        case EBUSY:
-            return TransportError(.busy, "\(name): hci\(controller) is busy", systemError: error)
-        default:
-            return TransportError.from(error, transport: name)
+/// The kernel's controller list (HCIGETDEVLIST, then HCIGETDEVINFO for each).
+public enum KernelControllers {
+    /// Every controller, by index. Fails with `.unavailable` on a kernel without Bluetooth.
+    public static func list() throws(TransportError) -> [ControllerListing] {
+        do throws(SystemError) {
+            return try listOrFail()
+        } catch {
+            throw KernelHCIFailure.classify(error, stage: .list, controller: chci_hci_dev_none, channel: .raw, present: nil)
+        }
+    }
+
+    static func listOrFail() throws(SystemError) -> [ControllerListing] {
+        let fd = try KernelHCITransport.openSocket()
+        defer { closeDescriptor(fd) }
+        var ids = [UInt16](repeating: 0, count: Int(chci_hci_max_dev))
+        let count = try syscall("ioctl(HCIGETDEVLIST)") { chci_get_dev_list(fd, &ids, Int32(ids.count)) }
+        var controllers: [ControllerListing] = []
+        for id in ids.prefix(min(Int(count), ids.count)) {
+            var info = chci_dev_info()
+            do {
+                try syscall("ioctl(HCIGETDEVINFO)") { chci_get_dev_info(fd, id, &info) }
+            } catch where error.errno == ENODEV {
+                continue  // unplugged between the two calls
+            }
+            controllers.append(ControllerListing(info))
+        }
+        // The kernel lists the newest first; print in index order.
+        return controllers.sorted { $0.index < $1.index }
+    }
+
+    /// The list for an error message that names the controllers present; nil when it cannot be had,
+    /// since the message is then still complete without it.
+    static func listForMessage() -> [ControllerListing]? {
+        do {
+            return try listOrFail()
+        } catch {
+            return nil
         }
     }
 }
 
-/// A kernel Bluetooth controller as HCIGETDEVINFO reports it.
-public struct KernelController: Hashable, Sendable {
-    public var index: UInt16
-    /// "hci0" and so on.
-    public var name: String
-    public var address: DeviceAddress
-    public var isUp: Bool
-    /// Bus code (HCI_VIRTUAL 0, HCI_USB 1, HCI_PCCARD 2, HCI_UART 3, ...).
-    public var bus: UInt8
-
-    /// The kernel's controllers. Fails with `.unavailable` on a kernel without Bluetooth.
-    public static func list() throws(TransportError) -> [KernelController] {
-        do throws(SystemError) {
-            let fd = try KernelHCITransport.openSocket()
-            defer { closeDescriptor(fd) }
-            var ids = [UInt16](repeating: 0, count: Int(chci_hci_max_dev))
-            let count = try syscall("ioctl(HCIGETDEVLIST)") { chci_get_dev_list(fd, &ids, Int32(ids.count)) }
-            var controllers: [KernelController] = []
-            for id in ids.prefix(Int(count)) {
-                var info = chci_dev_info()
-                try syscall("ioctl(HCIGETDEVINFO)") { chci_get_dev_info(fd, id, &info) }
-                controllers.append(KernelController(info))
-            }
-            return controllers
-        } catch {
-            throw KernelHCITransport.classify(error, name: "kernel", controller: chci_hci_dev_none, channel: .raw)
-        }
-    }
-
+extension ControllerListing {
     init(_ info: chci_dev_info) {
-        index = info.id
-        name = withUnsafeBytes(of: info.name) { raw in
+        let name = withUnsafeBytes(of: info.name) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        address = withUnsafeBytes(of: info.bdaddr) { raw in
+        let address = withUnsafeBytes(of: info.bdaddr) { raw in
             DeviceAddress(value: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         }
-        isUp = info.flags & chci_hci_flag_up != 0
-        bus = info.bus
+        self.init(index: info.id, name: name, address: address, isUp: info.flags & chci_hci_flag_up != 0,
+                  bus: info.bus, deviceType: info.dev_type)
     }
 }

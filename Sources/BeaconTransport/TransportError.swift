@@ -31,10 +31,6 @@ public struct TransportError: Error, CustomStringConvertible, Hashable, Sendable
 
     public var description: String { message }
 
-    /// Advice for permission failures on kernel HCI sockets.
-    static let capabilityHint = "needs CAP_NET_RAW and CAP_NET_ADMIN: run as root or grant them with "
-        + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v beacon)`"
-
     /// Classifies a failed call on the transport `name` (a spec such as "tcp:host:1"), keeping errno's text.
     static func from(_ error: SystemError, transport name: String) -> TransportError {
         let detail = "\(name): \(error.call): \(error.message)"

@@ -1,5 +1,6 @@
 @testable import BeaconCLI
 import BeaconCore
+import BeaconTransport
 import Testing
 
 let appleUUID = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
@@ -174,5 +175,80 @@ struct AdvertiseOptionsTests {
         #expect(!connectable.plan.violatesLegacyFloor(hciVersion: 6))
         #expect(connectable.plan.extendedProperties == 0x0013)
         #expect(fast.plan.extendedProperties == 0x0010)
+    }
+}
+
+@Suite("beacon devices")
+struct DevicesCommandTests {
+    static let controllers = [
+        ControllerListing(index: 0, name: "hci0", address: DeviceAddress(value: 0xF0F1_F2F3_F401), isUp: true, bus: 3, deviceType: 0),
+        ControllerListing(index: 1, name: "hci1", address: DeviceAddress(value: 0xF0F1_F2F3_F402), isUp: false, bus: 1, deviceType: 0),
+    ]
+
+    @Test func oneLinePerController() {
+        let io = CapturedConsole()
+        let code = DevicesCommand.run(console: io.console, capabilities: ProcessCapabilities(netAdmin: true, netRaw: true),
+                                      now: { Timestamp(microseconds: 1_795_953_600_000_000) }, list: { Self.controllers })
+        #expect(code == .success)
+        #expect(io.stdout == [
+            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false}}"#,
+            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci1","index":1,"address":"F0:F1:F2:F3:F4:02","up":false,"bus":"USB","type":"primary","channels":{"raw":true,"user":true}}"#,
+        ])
+        #expect(io.stderr.isEmpty)
+    }
+
+    @Test func unknownCapabilitiesClaimNothing() {
+        let io = CapturedConsole()
+        _ = DevicesCommand.run(console: io.console, capabilities: nil, now: { Timestamp(microseconds: 0) },
+                               list: { Self.controllers })
+        #expect(io.stdout.allSatisfy { $0.hasSuffix(#""channels":{"raw":false,"user":false}}"#) })
+        #expect(io.stdout.count == 2)
+    }
+
+    @Test func noControllersIsAWarning() {
+        let io = CapturedConsole()
+        #expect(DevicesCommand.run(console: io.console, capabilities: nil, now: { Timestamp(microseconds: 0) }, list: { [] }) == .success)
+        #expect(io.stdout.isEmpty)
+        #expect(io.stderr == ["Warning: the kernel has Bluetooth support but no controllers"])
+    }
+
+    @Test func listFailureIsOneLineAndItsExitCode() {
+        let io = CapturedConsole()
+        let code = DevicesCommand.run(console: io.console, capabilities: nil, now: { Timestamp(microseconds: 0) },
+                                      list: { () throws(TransportError) in throw TransportError(.permission, "devices: not permitted") })
+        #expect(code == .noPermission)
+        #expect(io.stderr == ["Error: devices: not permitted"])
+    }
+
+    /// This machine's kernel has no Bluetooth (the kernel rig covers real controllers).
+    @Test(.enabled(if: !kernelHasBluetooth))
+    func withoutBluetoothInTheKernel() {
+        let io = CapturedConsole()
+        #expect(io.run(["devices"]) == 69)
+        #expect(io.stdout.isEmpty)
+        #expect(io.stderr == ["Error: devices: this kernel has no Bluetooth support (AF_BLUETOOTH unavailable: CONFIG_BT off "
+            + "or the bluetooth module missing); use tcp:, unix:, serial: or btsnoop: instead"])
+    }
+
+    @Test func helpAndOverview() {
+        let io = CapturedConsole()
+        #expect(io.run(["devices", "--help"]) == 0)
+        #expect(io.stdout.joined().contains("USAGE: beacon devices"))
+        let io2 = CapturedConsole()
+        #expect(io2.run(["--help"]) == 0)
+        #expect(io2.stdout.joined().contains("  devices  "))
+        let io3 = CapturedConsole()
+        #expect(io3.run(["devices", "--hci", "hci0"]) == 64)
+        #expect(io3.stderr == ["Error: Unknown option '--hci'", "Usage: beacon devices"])
+    }
+}
+
+/// Whether this kernel has Bluetooth at all: probed with the same call `beacon devices` makes first.
+var kernelHasBluetooth: Bool {
+    do {
+        _ = try KernelControllers.list()
+        return true
+    } catch {
+        return error.category != .unavailable || !error.message.contains("AF_BLUETOOTH")
     }
 }

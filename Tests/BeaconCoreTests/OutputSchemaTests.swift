@@ -72,6 +72,23 @@ struct OutputSchemaTests {
         }
     }
 
+    @Test func deviceLinesValidate() throws {
+        let capabilities = [ProcessCapabilities(netAdmin: true, netRaw: true), ProcessCapabilities(netAdmin: false, netRaw: false)]
+        for bus in [0, 3, 11, 200] as [UInt8] {
+            for type in [0, 1, 9] as [UInt8] {
+                for held in capabilities {
+                    let controller = ControllerListing(index: UInt16(bus), name: "hci\(bus)", address: DeviceAddress(value: 0),
+                                                       isUp: type == 0, bus: bus, deviceType: type)
+                    let line = OutputLine.encode(controller, capabilities: held, time: Fixture.t0)
+                    #expect(try errors(line) == [], "\(line)")
+                }
+            }
+        }
+        // a device line missing its channels, and one with a lower-case address
+        #expect(try errors(#"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary"}"#) != [])
+        #expect(try errors(#"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"f0:f1:f2:f3:f4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false}}"#) != [])
+    }
+
     /// Each line is broken in one way the schema must catch.
     @Test(arguments: [
         // an unknown member
