@@ -2,7 +2,10 @@
 #
 #   make deps    system packages (apt, only when missing) and the tools venv (.venv)
 #   make build   swift build
-#   make test    deps + build + swift test, integration tests against emulated controllers included
+#   make test    deps + build + swift test, integration tests against emulated controllers included,
+#                then the kernel rig (tests/kernel) when its packages are installed
+#   make deps-kernel  also install the kernel rig's packages (QEMU, Debian's kernel, busybox)
+#   make test-kernel  the kernel rig alone: beacon against a real Linux Bluetooth stack under QEMU
 #   make bench   throughput of the per-advertisement path (release build)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
 #   make clean   remove build products and the venv
@@ -21,14 +24,16 @@ REQUIREMENTS := tools/requirements.txt
 # libbluetooth-dev: kernel HCI headers for CHCI; bluez: btmon reads our captures;
 # python3-venv: the tools venv.
 APT_PACKAGES := libbluetooth-dev bluez python3 python3-venv
+# The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
+KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
-.PHONY: deps apt-deps build test bench demo clean
+.PHONY: deps apt-deps deps-kernel build test bench demo clean
 
 deps: apt-deps $(VENV_STAMP)
 
-apt-deps:
-	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+# apt_install: installs those of the Debian packages $(1) that are missing (as root, else with sudo).
+apt_install = missing=""; \
+	for package in $(1); do \
 	  dpkg-query -W -f='$${Status}\n' "$$package" 2>/dev/null | grep -q '^install ok installed$$' \
 	    || missing="$$missing $$package"; \
 	done; \
@@ -38,6 +43,14 @@ apt-deps:
 	  $$sudo apt-get update -qq; \
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+
+apt-deps:
+	@$(call apt_install,$(APT_PACKAGES))
+
+# What the kernel rig (tests/kernel) needs besides deps. Optional: without it make test skips the rig.
+deps-kernel: deps
+	@$(call apt_install,$(KERNEL_APT_PACKAGES)) \
+	  || echo "deps-kernel: the kernel rig's packages could not be installed; make test skips the rig"
 
 $(VENV_PYTHON):
 	@$(PYTHON3) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
@@ -50,8 +63,10 @@ $(VENV_STAMP): $(REQUIREMENTS) | $(VENV_PYTHON)
 build:
 	swift build
 
+# The kernel rig runs in a make of its own, so packages deps-kernel just installed are seen.
 test: deps build
 	BEACON_INTEGRATION=1 swift test
+	@$(MAKE) --no-print-directory test-kernel-if-available
 
 bench:
 	swift build -c release --product beacon-bench
@@ -62,3 +77,5 @@ demo: deps build
 
 clean:
 	rm -rf .build $(VENV)
+
+include tests/kernel/kernel.mk

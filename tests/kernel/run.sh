@@ -122,7 +122,9 @@ if [ ! -s "$VMLINUX" ]; then
 fi
 
 # ---- controllers on the host
-"$PYTHON" "$HERE/controllers.py" --count "$CONTROLLERS" --$( [ "$COMMANDS" = extended ] || echo no-)extended > "$WORK/controllers.log" 2>&1 &
+EXTENDED=()
+[ "$COMMANDS" = extended ] && EXTENDED=(--extended)
+"$PYTHON" "$REPO/tools/bumble_controllers.py" --count "$CONTROLLERS" "${EXTENDED[@]}" < /dev/null > "$WORK/controllers.log" 2>&1 &
 CONTROLLERS_PID=$!
 for _ in $(seq 300); do
     grep -q '^READY' "$WORK/controllers.log" && break
@@ -131,7 +133,7 @@ for _ in $(seq 300); do
 done
 grep -q '^READY' "$WORK/controllers.log" || { say "controllers did not start:"; tail -n 20 "$WORK/controllers.log" >&2; exit 125; }
 SERIALS=()
-for port in $(awk '$1 == "PORT" {print $3}' "$WORK/controllers.log"); do
+for port in $(awk '$1 == "CONTROLLER" {n = split($3, part, ":"); print part[n]}' "$WORK/controllers.log"); do
     SERIALS+=(-chardev "socket,id=bt${#SERIALS[@]},host=127.0.0.1,port=$port,nodelay=on" -serial "chardev:bt${#SERIALS[@]}")
 done
 
