@@ -84,7 +84,7 @@ BEACON_UUID = bytes.fromhex('E2C56DB5DFFB48D2B060D0F5A71096E0')
 BEACON_ADDRESS = bytes([0x01, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0])  # F0:F1:F2:F3:F4:01, little-endian
 RSSI = -50
 
-CHUNK_LIMIT = 256 * 1024  # outgoing bytes queued before reports pause
+CHUNK_LIMIT = 64 * 1024  # outgoing bytes queued before reports pause
 
 
 def ibeacon_data(major: int = 1, minor: int = 2, power: int = -59) -> bytes:
@@ -399,6 +399,9 @@ def main() -> int:
     connection, _ = listener.accept()
     listener.close()
     connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    # A small send buffer keeps a flood's backlog (what the host must read before a later answer) modest,
+    # as a UART's flow control would.
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
     Controller(args, connection, log).serve(stdin_fd, deadline)
     return 0
 

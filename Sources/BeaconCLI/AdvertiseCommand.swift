@@ -58,8 +58,8 @@ enum AdvertiseCommand {
                     output.write(OutputLine.encode(.stopped(time: Clock.now(), reason: cause)))
                 }
             } catch {
-                let code = Failure.report(error, console: console)
-                if exit == .success { exit = code }
+                // After a failure the cleanup usually fails the same way: the first error is the one line.
+                if exit == .success { exit = Failure.report(error, console: console) }
             }
         }
         do {
