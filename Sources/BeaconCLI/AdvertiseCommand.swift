@@ -22,6 +22,7 @@ enum AdvertiseCommand {
         var commands: LECommandSet?
         var exit = ExitCode.success
         var cause = StopCause.signal
+        var advertising = false
         do {
             let supported = try ControllerSetup.prepare(host)
             let chosen: LECommandSet = options.forceLegacy || !supported.hasExtendedAdvertising ? .legacy : .extended
@@ -35,6 +36,7 @@ enum AdvertiseCommand {
             }
             commands = chosen
             let started = try AdvertiserSetup.start(host, options.plan, using: chosen)
+            advertising = true
             output.write(OutputLine.encode(.advertising(plan: options.plan, started: started)))
             let end = options.common.duration.map { started.time + $0 }
             var finished = false
@@ -51,12 +53,13 @@ enum AdvertiseCommand {
         if let commands, exit != .ioError {
             do {
                 try AdvertiserSetup.stop(host, using: commands)
-                if exit == .success {
+                // `stopped` answers `advertising`: a signal during bring-up stopped nothing that had started.
+                if exit == .success, advertising {
                     output.write(OutputLine.encode(.stopped(time: Clock.now(), reason: cause)))
                 }
             } catch {
-                let code = Failure.report(error, console: console)
-                if exit == .success { exit = code }
+                // After a failure the cleanup usually fails the same way: the first error is the one line.
+                if exit == .success { exit = Failure.report(error, console: console) }
             }
         }
         do {

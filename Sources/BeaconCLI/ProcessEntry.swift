@@ -6,16 +6,17 @@ import BeaconTransport
 extension BeaconTool {
     /// The executable's entry: real streams, real signals, then exit with the command's code.
     public static func main() -> Never {
-        let console = Console(
-            writeLine: { StandardStreams.writeLine($0, to: STDOUT_FILENO) },
-            diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) })
         let signals: SignalWatcher
         do {
             signals = try SignalWatcher()
         } catch {
-            console.diagnose("Error: \(error)")
+            _ = StandardStreams.writeLine("Error: \(error)", to: STDERR_FILENO)
             exit(ExitCode.software.rawValue)
         }
+        // Output waits for a slow reader only until a signal arrives, so SIGINT and SIGTERM always end the run.
+        let console = Console(
+            writeLine: { StandardStreams.writeLine($0, to: STDOUT_FILENO, interruptedBy: signals.descriptor) },
+            diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) })
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
                        environment: StandardStreams.environment(),
                        console: console, signals: signals)

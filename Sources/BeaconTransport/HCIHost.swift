@@ -65,9 +65,7 @@ public final class HCIHost {
     /// With `interruptible` false a pending signal does not abort the wait (used for cleanup).
     @discardableResult
     public func execute(_ command: HCICommand, interruptible: Bool = true) throws(HostError) -> (parameters: [UInt8], time: Timestamp) {
-        while !flow.canSend {
-            try waitForController(interruptible: interruptible)
-        }
+        try waitForCredit(for: command.opcode, interruptible: interruptible)
         let sentAt = now()
         flow.willSend(command.opcode, at: sentAt)
         let packet = command.packet
@@ -80,7 +78,8 @@ public final class HCIHost {
         }
         completion = nil
         while completion == nil {
-            try waitForController(interruptible: interruptible)
+            if let error = flow.expire(at: now()) { throw .command(error) }
+            try waitForController(until: flow.deadline, interruptible: interruptible)
         }
         let outcome = completion
         completion = nil
@@ -89,6 +88,28 @@ public final class HCIHost {
         case .accepted?: return ([], lastEventTime)
         case .failed(let error)?: throw .command(error)
         case nil: throw .command(CommandError(opcode: command.opcode, kind: .malformed("no outcome")))
+        }
+    }
+
+    /// Waits until a command may be sent. A command still pending from an earlier wait that a signal or
+    /// a failure cut short is given up at its own deadline, without failing this one (cleanup after an
+    /// interrupted bring-up must still reach the controller). Credits the controller withholds are
+    /// awaited for one command timeout; their absence is this command's timeout.
+    private func waitForCredit(for opcode: HCIOpcode, interruptible: Bool) throws(HostError) {
+        var creditDeadline: Timestamp?
+        while !flow.canSend {
+            let current = now()
+            if flow.pending != nil {
+                // Nobody waits for the abandoned command's outcome any more: only its credit matters.
+                if flow.expire(at: current) == nil {
+                    try waitForController(until: flow.deadline, interruptible: interruptible)
+                }
+                continue
+            }
+            let due = creditDeadline ?? current + flow.timeout
+            creditDeadline = due
+            if current >= due { throw .command(CommandError(opcode: opcode, kind: .timeout(flow.timeout))) }
+            try waitForController(until: due, interruptible: interruptible)
         }
     }
 
@@ -154,7 +175,7 @@ public final class HCIHost {
         } catch {
             throw Self.hostError(error)
         }
-        if let fatal { throw fatal }
+        try throwFatal()
         if !more && transport.isLive { throw .connectionClosed("end of stream from \(transport.description)") }
         return more
     }
@@ -190,30 +211,26 @@ public final class HCIHost {
         }
     }
 
-    /// Waits for the controller (a credit or an answer) until the pending command's deadline.
-    private func waitForController(interruptible: Bool) throws(HostError) {
-        if let fatal { throw fatal }
+    /// Waits once for the controller (a credit or an answer), at most until `deadline`. A fatal
+    /// condition is thrown once, so cleanup commands after it still get their answers.
+    private func waitForController(until deadline: Timestamp?, interruptible: Bool) throws(HostError) {
+        try throwFatal()
         if interruptible, let signal = receivedSignal { throw .interrupted(signal) }
-        let current = now()
-        var timeout: Micros?
-        if let due = flow.deadline {
-            if due <= current, let error = flow.expire(at: current) { throw .command(error) }
-            timeout = due - current
-        } else if !flow.canSend {
-            // No command outstanding yet no credits: the controller will announce credits; bound the wait all the same.
-            timeout = HCIHost.defaultCommandTimeout
-        }
-        let readable = try wait(timeout: timeout)
+        let readable = try wait(timeout: deadline.map { $0 - now() })
         if readable.signal, let signal = signals?.pendingSignal() {
             receivedSignal = signal
             if interruptible { throw .interrupted(signal) }
         }
         if readable.transport {
             try receiveOnce()
-        } else if !readable.signal, flow.deadline == nil, !flow.canSend {
-            throw .command(CommandError(opcode: .nop, kind: .timeout(HCIHost.defaultCommandTimeout)))
         }
-        if let error = flow.expire(at: now()) { throw .command(error) }
+    }
+
+    private func throwFatal() throws(HostError) {
+        if let error = fatal {
+            fatal = nil
+            throw error
+        }
     }
 
     private func wait(timeout: Micros?) throws(HostError) -> (transport: Bool, signal: Bool) {

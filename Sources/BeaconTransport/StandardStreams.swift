@@ -7,21 +7,44 @@ import Musl
 /// The process's standard streams, written with write(2) so each line reaches the reader at once.
 public enum StandardStreams {
     /// Writes `line` and a newline to `descriptor`. False when the reader has gone (EPIPE) or the write failed.
-    public static func writeLine(_ line: String, to descriptor: Int32) -> Bool {
+    ///
+    /// With `interrupt` (the signal descriptor) the write waits for room with poll(2) instead of
+    /// blocking in write(2), and gives up (false) once `interrupt` is readable: a reader that stopped
+    /// reading must not keep SIGINT or SIGTERM from ending the run. Each write is at most `PIPE_BUF`
+    /// bytes, which a pipe that polls writable takes without blocking.
+    public static func writeLine(_ line: String, to descriptor: Int32, interruptedBy interrupt: Int32? = nil) -> Bool {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
+            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt) { return false }
+            let chunk = interrupt == nil ? bytes.count - offset : min(bytes.count - offset, Int(PIPE_BUF))
             let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, chunk)
             }
             if written < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN { continue }
                 return false
             }
             offset += written
         }
         return true
+    }
+
+    /// Waits until `descriptor` can be written (or has failed, which the write then reports).
+    /// False when `interrupt` became readable first.
+    private static func waitForRoom(_ descriptor: Int32, interrupt: Int32) -> Bool {
+        var entries = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, -1) }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return true // let the write report the failure
+            }
+            if entries[1].revents & Int16(POLLIN) != 0 { return false }
+            if entries[0].revents != 0 { return true }
+        }
     }
 
     /// The process environment as a dictionary.

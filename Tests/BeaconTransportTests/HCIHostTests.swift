@@ -1,0 +1,154 @@
+import BeaconCore
+import Glibc
+import Testing
+@testable import BeaconTransport
+
+/// A controller played by the test: every command sent is answered with the events `answer` returns,
+/// delivered through a pipe so the host's poll loop sees them as it would a socket.
+private final class ScriptedTransport: PacketTransport {
+    let answer: (HCICommand) -> [HCIEvent]
+    private(set) var sent: [HCIOpcode] = []
+    private var queue: [HCIPacket] = []
+    private let readEnd: Int32
+    private let writeEnd: Int32
+
+    init(answer: @escaping (HCICommand) -> [HCIEvent]) throws {
+        var fds: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&fds) }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+        self.answer = answer
+    }
+
+    deinit {
+        _ = Glibc.close(readEnd)
+        _ = Glibc.close(writeEnd)
+    }
+
+    var readDescriptor: Int32? { readEnd }
+    var isLive: Bool { true }
+    var ownsController: Bool { true }
+    var description: String { "scripted" }
+
+    func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool {
+        var byte: UInt8 = 0
+        _ = Glibc.read(readEnd, &byte, 1)
+        let packets = queue
+        queue.removeAll()
+        for packet in packets { try handle(packet, .received, nil) }
+        return true
+    }
+
+    func send(_ packet: HCIPacket) throws {
+        let command = try HCICommand.decode(packet.payload)
+        sent.append(command.opcode)
+        let events = answer(command)
+        guard !events.isEmpty else { return }
+        queue += events.map(\.packet)
+        var byte: UInt8 = 1
+        _ = Glibc.write(writeEnd, &byte, 1)
+    }
+
+    func close() {}
+}
+
+private func complete(_ opcode: HCIOpcode, credits: UInt8 = 1, _ returnParameters: [UInt8] = [0x00]) -> HCIEvent {
+    .commandComplete(numCommandPackets: credits, opcode: opcode, returnParameters: returnParameters[...])
+}
+
+private let scanDisable = HCICommand.leSetScanEnable(false, filterDuplicates: false)
+
+@Suite("HCIHost command flow under controller faults")
+struct HCIHostTests {
+    @Test func hardwareErrorIsReportedOnceAndCleanupStillCompletes() throws {
+        // Reset gets only a Hardware Error; the scan disable that cleanup sends afterwards is answered.
+        let transport = try ScriptedTransport { command in
+            command.opcode == .reset ? [.hardwareError(code: 0x42)] : [complete(command.opcode)]
+        }
+        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        #expect {
+            try host.execute(.reset)
+        } throws: { error in
+            guard case HostError.hardwareError(0x42) = error else { return false }
+            return true
+        }
+        // Reset is still pending: its deadline passes, then the disable goes out and succeeds.
+        try host.execute(scanDisable, interruptible: false)
+        #expect(transport.sent == [.reset, .leSetScanEnable])
+    }
+
+    @Test func anUnansweredEarlierCommandDoesNotFailTheNextOne() throws {
+        // Scan parameters are never answered (the host's wait for them was cut short); the disable is.
+        let transport = try ScriptedTransport { command in
+            command.opcode == .leSetScanParameters ? [.hardwareError(code: 0x01)] : [complete(command.opcode)]
+        }
+        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        #expect(throws: HostError.self) {
+            try host.execute(.leSetScanParameters(active: false, interval: 160, window: 160, ownAddressType: 0, filterPolicy: 0))
+        }
+        let (parameters, _) = try host.execute(scanDisable, interruptible: false)
+        #expect(parameters.isEmpty)
+        #expect(transport.sent == [.leSetScanParameters, .leSetScanEnable])
+    }
+
+    @Test func creditsFromANOPLetTheNextCommandGo() throws {
+        // Reset's Command Complete grants no credit; a NOP Command Complete grants one.
+        let transport = try ScriptedTransport { command in
+            command.opcode == .reset ? [complete(.reset, credits: 0), complete(.nop, credits: 1, [])] : [complete(command.opcode)]
+        }
+        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        try host.execute(.reset)
+        try host.execute(.leSetEventMask(0x1F))
+        #expect(transport.sent == [.reset, .leSetEventMask])
+    }
+
+    @Test func withheldCreditsTimeOutNamingTheWaitingCommand() throws {
+        let transport = try ScriptedTransport { command in [complete(command.opcode, credits: 0)] }
+        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        try host.execute(.reset)
+        #expect {
+            try host.execute(.leSetEventMask(0x1F))
+        } throws: { error in
+            guard case HostError.command(let commandError) = error else { return false }
+            return commandError == CommandError(opcode: .leSetEventMask, kind: .timeout(.milliseconds(100)))
+        }
+        #expect(transport.sent == [.reset])
+    }
+}
+
+@Suite("StandardStreams")
+struct StandardStreamsTests {
+    /// A pipe whose write end blocks because it is full.
+    private func fullPipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&fds) }
+        let flags = fcntl(fds[1], F_GETFL)
+        _ = fcntl(fds[1], F_SETFL, flags | O_NONBLOCK)
+        let chunk = [UInt8](repeating: 0x41, count: 4096)
+        while chunk.withUnsafeBytes({ Glibc.write(fds[1], $0.baseAddress, $0.count) }) > 0 {}
+        _ = fcntl(fds[1], F_SETFL, flags)
+        return (fds[0], fds[1])
+    }
+
+    @Test func aSignalEndsAWriteToAStalledReader() throws {
+        let stdout = try fullPipe()
+        var signal: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&signal) }
+        defer { for fd in [stdout.read, stdout.write, signal[0], signal[1]] { _ = Glibc.close(fd) } }
+        var byte: UInt8 = 1
+        _ = Glibc.write(signal[1], &byte, 1) // the "signal descriptor" is readable
+        #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: stdout.write, interruptedBy: signal[0]) == false)
+    }
+
+    @Test func writesWholeLinesWhileNoSignalIsPending() throws {
+        var out: [Int32] = [0, 0]
+        var signal: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&out) }
+        try syscall("pipe") { pipe(&signal) }
+        defer { for fd in out + signal { _ = Glibc.close(fd) } }
+        // Longer than PIPE_BUF, so it goes out in several writes.
+        let line = String(repeating: "x", count: 5000)
+        #expect(StandardStreams.writeLine(line, to: out[1], interruptedBy: signal[0]))
+        #expect(try readExactly(out[0], 5001) == Array(line.utf8) + [0x0A])
+    }
+}
