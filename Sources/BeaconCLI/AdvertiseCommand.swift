@@ -4,23 +4,16 @@ import BeaconTransport
 /// `beacon advertise`: advertise an iBeacon until stopped, then turn advertising off.
 enum AdvertiseCommand {
     static func run(_ options: AdvertiseOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
-        let transport: PacketTransport
+        let connection: ControllerConnection
         do {
-            transport = try openTransport(options.common.transport)
+            connection = try ControllerConnection(options.common, signals: signals, console: console)
         } catch {
-            return Failure.report(error, console: console)
+            return error.exit
         }
-        defer { transport.close() }
-        let recorder: BtsnoopRecorder?
-        do {
-            recorder = try options.common.recordPath.map { try BtsnoopRecorder(path: $0) }
-        } catch {
-            return Failure.report(error, console: console)
-        }
-        let host = HCIHost(transport: transport, recorder: recorder, signals: signals)
+        let host = connection.host
         var output = LineOutput(console: console)
         var commands: LECommandSet?
-        var exit = ExitCode.success
+        var failure: (any Error)?
         var cause = StopCause.signal
         var advertising = false
         do {
@@ -31,6 +24,7 @@ enum AdvertiseCommand {
                 if options.plan.violatesLegacyFloor(hciVersion: version) {
                     console.diagnose("Error: this controller (HCI version \(version), before Bluetooth 5.0) refuses non-connectable advertising faster than 100ms; use --interval 100ms or more, or --connectable")
                     console.diagnose(AdvertiseOptions.help.usageLine)
+                    _ = connection.close(after: nil, console: console)
                     return .usage
                 }
             }
@@ -47,26 +41,21 @@ enum AdvertiseCommand {
         } catch .interrupted {
             // A signal during bring-up: only cleanup is left.
         } catch {
-            exit = Failure.report(error, console: console)
+            failure = error
         }
 
-        if let commands, exit != .ioError {
+        // Leave the controller as found, unless the connection to it is gone.
+        if let commands, failure.map(Failure.controllerReachable) ?? true {
             do {
-                try AdvertiserSetup.stop(host, using: commands)
+                let stoppedAt = try AdvertiserSetup.stop(host, using: commands)
                 // `stopped` answers `advertising`: a signal during bring-up stopped nothing that had started.
-                if exit == .success, advertising {
-                    output.write(OutputLine.encode(.stopped(time: Clock.now(), reason: cause)))
+                if failure == nil, advertising {
+                    output.write(OutputLine.encode(.stopped(time: stoppedAt, reason: cause)))
                 }
             } catch {
-                // After a failure the cleanup usually fails the same way: the first error is the one line.
-                if exit == .success { exit = Failure.report(error, console: console) }
+                failure = failure ?? error
             }
         }
-        do {
-            try recorder?.close()
-        } catch {
-            if exit == .success { exit = Failure.report(error, console: console) }
-        }
-        return exit
+        return connection.close(after: failure, console: console)
     }
 }

@@ -5,9 +5,13 @@ public struct Console {
     public var writeLine: (String) -> Bool
     /// One diagnostic line (without its newline).
     public var diagnose: (String) -> Void
+    /// The descriptor `writeLine` writes to, watched so a run that prints nothing for long still
+    /// notices its reader going away (`beacon advertise … | head -1`).
+    public var outputDescriptor: Int32?
 
-    public init(writeLine: @escaping (String) -> Bool, diagnose: @escaping (String) -> Void) {
+    public init(writeLine: @escaping (String) -> Bool, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil) {
         self.writeLine = writeLine
         self.diagnose = diagnose
+        self.outputDescriptor = outputDescriptor
     }
 }

@@ -8,12 +8,21 @@ enum Failure {
         return exitCode(for: error)
     }
 
+    /// Whether the controller can still be told to stop scanning or advertising after `error`.
+    static func controllerReachable(after error: any Error) -> Bool {
+        switch error {
+        case let error as HostError: error.controllerReachable
+        case let error as TransportError: error.category != .io && error.category != .unavailable
+        default: true
+        }
+    }
+
     static func exitCode(for error: any Error) -> ExitCode {
         switch error {
         case let error as HostError:
             switch error {
             case .command, .missingReturnParameters, .hardwareError: return .controllerError
-            case .connectionClosed: return .ioError
+            case .connectionClosed, .recording: return .ioError
             case .interrupted: return .success
             case .transport(let transportError): return exitCode(for: transportError)
             }

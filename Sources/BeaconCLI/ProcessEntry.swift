@@ -16,7 +16,8 @@ extension BeaconTool {
         // Output waits for a slow reader only until a signal arrives, so SIGINT and SIGTERM always end the run.
         let console = Console(
             writeLine: { StandardStreams.writeLine($0, to: STDOUT_FILENO, interruptedBy: signals.descriptor) },
-            diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) })
+            diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
+            outputDescriptor: STDOUT_FILENO)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
                        environment: StandardStreams.environment(),
                        console: console, signals: signals)

@@ -4,24 +4,13 @@ import BeaconTransport
 /// `beacon range`: monitor regions and range their beacons until stopped.
 enum RangeCommand {
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
-        let transport: PacketTransport
+        let connection: ControllerConnection
         do {
-            transport = try openTransport(options.common.transport, btsnoopIndex: options.common.captureIndex)
+            connection = try ControllerConnection(options.common, signals: signals, console: console)
         } catch {
-            let code = Failure.report(error, console: console)
-            // A capture file that cannot be opened is missing input, not a missing controller.
-            if case .btsnoop = options.common.transport, code == .unavailable || code == .noPermission { return .noInput }
-            return code
+            return error.exit
         }
-        defer { transport.close() }
-        let recorder: BtsnoopRecorder?
-        do {
-            recorder = try options.common.recordPath.map { try BtsnoopRecorder(path: $0) }
-        } catch {
-            return Failure.report(error, console: console)
-        }
-
-        let host = HCIHost(transport: transport, recorder: recorder, signals: signals)
+        let host = connection.host
         let monitor = RegionMonitor(regions: options.regions, exitAfter: options.exitAfter,
                                     interval: options.interval, model: DistanceModel())
         var session = RangeSession(monitor: monitor, duration: options.common.duration)
@@ -38,9 +27,9 @@ enum RangeCommand {
         }
 
         var commands: LECommandSet?
-        var exit = ExitCode.success
+        var failure: (any Error)?
         do {
-            if transport.isLive {
+            if host.transport.isLive {
                 let supported = try ControllerSetup.prepare(host)
                 let chosen = LECommandSet.forScanning(supported)
                 commands = chosen
@@ -61,22 +50,18 @@ enum RangeCommand {
         } catch .interrupted {
             // A signal during bring-up: nothing more to do than to clean up.
         } catch {
-            exit = Failure.report(error, console: console)
+            failure = error
         }
 
         // Leave the controller as found, unless the connection to it is gone.
-        if let commands, exit != .ioError {
+        if let commands, failure.map(Failure.controllerReachable) ?? true {
             do {
                 try ControllerSetup.stopScanning(host, using: commands)
             } catch {
-                if exit == .success { exit = Failure.report(error, console: console) }
+                failure = failure ?? error
             }
         }
-        do {
-            try recorder?.close()
-        } catch {
-            if exit == .success { exit = Failure.report(error, console: console) }
-        }
+        let exit = connection.close(after: failure, console: console)
         output.finish()
         return exit
     }

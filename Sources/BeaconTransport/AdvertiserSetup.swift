@@ -38,31 +38,32 @@ public enum AdvertiserSetup {
         }
     }
 
-    /// Turns advertising off; Command Disallowed or an unknown advertising set means it was already off.
-    /// With `removeSet` the extended advertising set is removed as well, leaving the controller as found.
-    public static func stop(_ host: HCIHost, using commands: LECommandSet, interruptible: Bool = false, removeSet: Bool = true) throws(HostError) {
+    /// Turns advertising off and returns when the controller confirmed it; Command Disallowed or an
+    /// unknown advertising set means it was already off. With `removeSet` the extended advertising set
+    /// is removed as well, leaving the controller as found.
+    @discardableResult
+    public static func stop(_ host: HCIHost, using commands: LECommandSet, interruptible: Bool = false,
+                            removeSet: Bool = true) throws(HostError) -> Timestamp {
         switch commands {
         case .extended:
-            try ignoringAlreadyOff { () throws(HostError) in
-                try host.execute(.leSetExtendedAdvertisingEnable(false, sets: [(handle: handle, duration: 0, maxEvents: 0)]), interruptible: interruptible)
-            }
+            let disable = HCICommand.leSetExtendedAdvertisingEnable(false, sets: [(handle: handle, duration: 0, maxEvents: 0)])
+            let time = try executeUnlessAlreadyOff(host, disable, interruptible: interruptible)
             if removeSet {
-                try ignoringAlreadyOff { () throws(HostError) in
-                    try host.execute(.leRemoveAdvertisingSet(handle: handle), interruptible: interruptible)
-                }
+                try executeUnlessAlreadyOff(host, .leRemoveAdvertisingSet(handle: handle), interruptible: interruptible)
             }
+            return time
         case .legacy:
-            try ignoringAlreadyOff { () throws(HostError) in
-                try host.execute(.leSetAdvertisingEnable(false), interruptible: interruptible)
-            }
+            return try executeUnlessAlreadyOff(host, .leSetAdvertisingEnable(false), interruptible: interruptible)
         }
     }
 
-    private static func ignoringAlreadyOff(_ body: () throws(HostError) -> Void) throws(HostError) {
+    /// The time of the answer, also when the answer is that advertising was already off.
+    @discardableResult
+    private static func executeUnlessAlreadyOff(_ host: HCIHost, _ command: HCICommand, interruptible: Bool) throws(HostError) -> Timestamp {
         do {
-            try body()
+            return try host.execute(command, interruptible: interruptible).time
         } catch .command(let error) where error.isCommandDisallowed || error.isUnknownAdvertisingSet {
-            return
+            return host.currentTime
         }
     }
 }

@@ -19,6 +19,8 @@ public enum HostError: Error, CustomStringConvertible {
     case connectionClosed(String)
     case interrupted(Int32)
     case transport(TransportError)
+    /// Writing the `--record` capture failed; the controller itself is still reachable.
+    case recording(TransportError)
 
     public var description: String {
         switch self {
@@ -28,6 +30,16 @@ public enum HostError: Error, CustomStringConvertible {
         case .connectionClosed(let what): "the controller connection closed (\(what))"
         case .interrupted(let signal): "interrupted by signal \(signal)"
         case .transport(let error): error.description
+        case .recording(let error): "recording stopped: \(error.description)"
+        }
+    }
+
+    /// Whether commands can still reach the controller after this failure (to leave it as found).
+    public var controllerReachable: Bool {
+        switch self {
+        case .connectionClosed: false
+        case .transport(let error): error.category != .io && error.category != .unavailable
+        default: true
         }
     }
 }
@@ -38,6 +50,9 @@ public final class HCIHost {
     public let transport: PacketTransport
     private let recorder: BtsnoopRecorder?
     private let signals: SignalWatcher?
+    /// Watched for hang-up only: the reader of our output going away ends a run that prints nothing for long.
+    private let output: Int32?
+    private var recording: Bool
     private var flow: CommandFlow
     private let poller = Poller()
     private let now: () -> Timestamp
@@ -50,11 +65,20 @@ public final class HCIHost {
 
     public static let defaultCommandTimeout = Micros.seconds(3)
 
-    public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?,
+    /// The host's clock (the wall clock, or a test's).
+    public var currentTime: Timestamp { now() }
+
+    /// Packets already queued that are read before a command is declared unanswered: under a flood of
+    /// reports the answer may be waiting behind them.
+    static let backlogReadsBeforeTimeout = 256
+
+    public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?, output: Int32? = nil,
                 commandTimeout: Micros = defaultCommandTimeout, now: @escaping () -> Timestamp = Clock.now) {
         self.transport = transport
         self.recorder = recorder
+        self.recording = recorder != nil
         self.signals = signals
+        self.output = output
         self.flow = CommandFlow(timeout: commandTimeout)
         self.now = now
     }
@@ -78,7 +102,11 @@ public final class HCIHost {
         }
         completion = nil
         while completion == nil {
-            if let error = flow.expire(at: now()) { throw .command(error) }
+            if let due = flow.deadline, now() >= due {
+                try readBacklog()
+                if completion != nil { break }
+                if let error = flow.expire(at: now()) { throw .command(error) }
+            }
             try waitForController(until: flow.deadline, interruptible: interruptible)
         }
         let outcome = completion
@@ -124,27 +152,38 @@ public final class HCIHost {
     private var lastEventTime = Timestamp(microseconds: 0)
     private var lastOutcomeWasStatus = false
 
-    /// Runs until a signal, the end of a capture, or `shouldStop`. Calls `onTime` whenever `deadline`
-    /// has passed (with the deadline's own time bound by the clock) so timers and output stay in order.
+    /// Reads packets that are already waiting (without blocking), so an answer queued behind a burst of
+    /// reports is seen before its command is declared unanswered.
+    private func readBacklog() throws(HostError) {
+        for _ in 0..<Self.backlogReadsBeforeTimeout where completion == nil {
+            guard try wait(timeout: Micros(0)).transport else { return }
+            try receiveOnce()
+        }
+    }
+
+    /// Runs until a signal, the end of a capture, the reader of the output going away, or `shouldStop`.
+    /// Calls `onTime` whenever `deadline` has passed, so timers and output stay in order.
     public func run(deadline: () -> Timestamp?, onTime: (Timestamp) -> Void, shouldStop: () -> Bool) throws(HostError) -> StopReason {
         while true {
             if shouldStop() { return .finished }
             if let signal = receivedSignal { return .signal(signal) }
             if transport.isLive {
-                var timeout: Micros?
+                try flushRecording()
+                var timeout = recording ? BtsnoopRecorder.flushInterval : nil
                 if let due = deadline() {
                     let current = now()
                     if due <= current {
                         onTime(current)
                         continue
                     }
-                    timeout = due - current
+                    timeout = min(due - current, timeout ?? due - current)
                 }
                 let readable = try wait(timeout: timeout)
                 if readable.signal, let signal = signals?.pendingSignal() {
                     receivedSignal = signal
                     continue
                 }
+                if readable.outputGone { return .finished }
                 if readable.transport {
                     try receiveOnce()
                 } else if let due = deadline(), due <= now() {
@@ -233,18 +272,19 @@ public final class HCIHost {
         }
     }
 
-    private func wait(timeout: Micros?) throws(HostError) -> (transport: Bool, signal: Bool) {
+    private func wait(timeout: Micros?) throws(HostError) -> (transport: Bool, signal: Bool, outputGone: Bool) {
         var fds: [Int32] = []
         if let fd = transport.readDescriptor { fds.append(fd) }
         if let fd = signals?.descriptor { fds.append(fd) }
-        let ready: [Int32]
+        let ready: Poller.Ready
         do {
-            ready = try poller.wait(fds, timeout: timeout)
+            ready = try poller.wait(fds, hangUpOf: output, timeout: timeout)
         } catch {
             throw Self.hostError(error)
         }
-        return (transport.readDescriptor.map { ready.contains($0) } ?? false,
-                signals.map { ready.contains($0.descriptor) } ?? false)
+        return (transport.readDescriptor.map { ready.readable.contains($0) } ?? false,
+                signals.map { ready.readable.contains($0.descriptor) } ?? false,
+                ready.hungUp)
     }
 
     private func pollSignalWithoutWaiting() throws(HostError) -> Int32? {
@@ -258,13 +298,31 @@ public final class HCIHost {
         return ready.isEmpty ? nil : signals.pendingSignal()
     }
 
+    /// Adds a packet to the recording. A recording that fails stops (and ends the run once), while the
+    /// conversation with the controller goes on so it can still be left as found.
     private func record(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) {
-        guard let recorder, fatal == nil else { return }
+        guard recording, let recorder else { return }
         do {
             try recorder.record(packet, direction: direction, timestamp: time)
         } catch {
-            fatal = Self.hostError(error)
+            recordingFailed(error)
         }
+    }
+
+    /// Writes buffered records at least once per flush interval, also while nothing arrives.
+    private func flushRecording() throws(HostError) {
+        guard recording, let recorder else { return }
+        do {
+            try recorder.flushIfDue()
+        } catch {
+            recordingFailed(error)
+            try throwFatal()
+        }
+    }
+
+    private func recordingFailed(_ error: TransportError) {
+        recording = false
+        fatal = fatal ?? .recording(error)
     }
 
     static func hostError(_ error: any Error) -> HostError {

@@ -116,6 +116,37 @@ struct HCIHostTests {
     }
 }
 
+@Suite("HCIHost loop")
+struct HCIHostLoopTests {
+    @Test func anAnswerAlreadyQueuedIsReadBeforeTheCommandTimesOut() throws {
+        // With no time to wait at all, the answer is only found by reading what is already queued.
+        let transport = try ScriptedTransport { command in [complete(command.opcode)] }
+        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: Micros(0))
+        let (parameters, _) = try host.execute(.reset)
+        #expect(parameters.isEmpty)
+    }
+
+    @Test func theOutputsReaderGoingAwayEndsTheRun() throws {
+        var output: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&output) }
+        defer { _ = Glibc.close(output[1]) }
+        _ = Glibc.close(output[0])
+        let transport = try ScriptedTransport { _ in [] }
+        let host = HCIHost(transport: transport, recorder: nil, signals: nil, output: output[1])
+        let reason = try host.run(deadline: { nil }, onTime: { _ in }, shouldStop: { false })
+        #expect(reason == .finished)
+    }
+
+    @Test func aFailedRecordingStillLetsCleanupReachTheController() {
+        let recording = HostError.recording(TransportError(.io, "recording /x: write: No space left on device"))
+        #expect(recording.controllerReachable)
+        #expect(recording.description == "recording stopped: recording /x: write: No space left on device")
+        #expect(!HostError.connectionClosed("end of stream").controllerReachable)
+        #expect(!HostError.transport(TransportError(.io, "read: Connection reset by peer")).controllerReachable)
+        #expect(HostError.hardwareError(1).controllerReachable)
+    }
+}
+
 @Suite("StandardStreams")
 struct StandardStreamsTests {
     /// A pipe whose write end blocks because it is full.

@@ -306,22 +306,25 @@ struct FaultTests {
 
     // MARK: - Pipes
 
-    @Test("stdout closed by the reader (| head -1): exit 0 quietly, controller off")
-    func closedStdout() async throws {
+    /// `advertise` prints nothing after its first line, so it must notice the reader going away without writing.
+    @Test("stdout closed by the reader (| head -1): exit 0 quietly, controller off", arguments: [BeaconCommand.range, .advertise])
+    func closedStdout(command: BeaconCommand) async throws {
         try await FaultController.with([]) { controller in
-            let arguments = BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "50ms"])
+            let extra = command == .range ? ["--interval", "50ms"] : []
+            let arguments = command.arguments(spec: controller.spec, extra)
             let script = "{ '\(BeaconProcess.binaryPath)' \(arguments.map { "'\($0)'" }.joined(separator: " ")); "
                 + "echo \"beacon-exit=$?\" >&2; } | head -1"
-            let shell = try ChildProcess(name: "beacon range | head -1", executable: "/bin/sh", arguments: ["-c", script],
+            let shell = try ChildProcess(name: "beacon \(command) | head -1", executable: "/bin/sh", arguments: ["-c", script],
                                          limit: .seconds(20))
             #expect(try await shell.waitForExit(within: .seconds(15)) == .exited(0), "\(shell.failure("exit status"))")
             #expect(shell.stderrLines == ["beacon-exit=0"], "stderr: \(shell.stderrLines)")
             #expect(shell.stdoutLines.count == 1)
-            #expect(try BeaconOutputLine.decode(shell.stdoutLines).first?.event == "state")
+            #expect(try BeaconOutputLine.decode(shell.stdoutLines).first?.event == (command == .range ? "state" : "advertising"))
             try await expectValidOutput(shell.stdoutLines)
             let log = try await controller.finalLog()
             Self.expectRestored(log)
-            #expect(log.dropLast().last?.isDisable == true, "the last command is not a disable:\n\(log)")
+            let lastEnable = try #require(log.lastIndex { $0.name?.hasSuffix("_Enable") == true && !$0.isDisable })
+            #expect(log[(lastEnable + 1)...].contains { $0.isDisable }, "no disable after the last enable:\n\(log)")
         }
     }
 
@@ -365,7 +368,8 @@ struct FaultTests {
             #expect((memory ?? 0) < 200_000, "resident memory \(memory ?? -1) kB")
             let log = try await controller.finalLog()
             Self.expectRestored(log)
-            #expect(log.dropLast().last?.isDisable == true, "the last command is not a disable:\n\(log)")
+            let lastEnable = try #require(log.lastIndex { $0.name?.hasSuffix("_Enable") == true && !$0.isDisable })
+            #expect(log[(lastEnable + 1)...].contains { $0.isDisable }, "no disable after the last enable:\n\(log)")
         }
     }
 
