@@ -22,7 +22,7 @@ let package = Package(
                           path: "Sources/BeaconBench"),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconSimulation"]),
         .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
-        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport", "BeaconSimulation"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BeaconCore"]),
     ]
 )

@@ -32,10 +32,24 @@ final class ControllerConnection {
         host = HCIHost(transport: transport, recorder: recorder, signals: signals, output: console.outputDescriptor)
     }
 
+    /// For a btmon capture holding several controllers: which one was replayed and how to pick another.
+    var captureControllersNote: String? {
+        guard let replay = transport as? BtsnoopReplayTransport, replay.datalink == .linuxMonitor,
+              let selected = replay.selectedIndex else { return nil }
+        let seen = replay.controllerIndexes
+        let names = seen.map { "hci\($0)" }.joined(separator: ", ")
+        if !seen.contains(selected) {
+            return "Warning: the capture has no packets of controller hci\(selected)" + (seen.isEmpty ? "" : "; it has \(names)")
+        }
+        guard seen.count > 1 else { return nil }
+        return "Warning: the capture has controllers \(names); replayed hci\(selected) (choose another with --index)"
+    }
+
     /// Completes the recording and closes the transport. `failure` is what ended the run, if anything:
     /// the first failure is the one reported, so a recording that cannot be completed is reported only
     /// when nothing else was.
     func close(after failure: (any Error)?, console: Console) -> ExitCode {
+        if let note = captureControllersNote { console.diagnose(note) }
         var exit = failure.map { Failure.report($0, console: console) } ?? .success
         do {
             try recorder?.close()
