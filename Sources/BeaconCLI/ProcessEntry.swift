@@ -15,7 +15,10 @@ extension BeaconTool {
         }
         // Output waits for a slow reader only until a signal arrives, so SIGINT and SIGTERM always end the run.
         let console = Console(
-            writeLine: { StandardStreams.writeLine($0, to: STDOUT_FILENO, interruptedBy: signals.descriptor) },
+            writeLine: { line in
+                StandardStreams.writeLine(line, to: STDOUT_FILENO, interruptedBy: signals.descriptor,
+                                          alreadyInterrupted: { signals.received != nil })
+            },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
             outputDescriptor: STDOUT_FILENO)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),

@@ -11,6 +11,8 @@ public final class SignalWatcher {
     /// Readable when a watched signal is pending.
     public private(set) var descriptor: Int32
     public let signals: [Int32]
+    /// The first watched signal read so far: once set, the run is stopping.
+    public private(set) var received: Int32?
     private var previousMask = sigset_t()
 
     public init(signals: [Int32] = [SIGINT, SIGTERM]) throws(SystemError) {
@@ -50,8 +52,9 @@ public final class SignalWatcher {
         }
         guard count == info.count else { return nil }
         // ssi_signo is the first field, a native-endian uint32.
-        let number = info.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: UInt32.self) }
-        return Int32(bitPattern: number)
+        let number = Int32(bitPattern: info.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: UInt32.self) })
+        received = received ?? number
+        return number
     }
 
     /// Closes the descriptor and restores the signal mask that was in effect before.

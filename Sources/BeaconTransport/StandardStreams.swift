@@ -9,15 +9,17 @@ public enum StandardStreams {
     /// Writes `line` and a newline to `descriptor`. False when the reader has gone (EPIPE) or the write failed.
     ///
     /// With `interrupt` (the signal descriptor) the write waits for room with poll(2) instead of
-    /// blocking in write(2), and gives up (false) once `interrupt` is readable: a reader that stopped
-    /// reading must not keep SIGINT or SIGTERM from ending the run. Each write is at most `PIPE_BUF`
-    /// bytes, which a pipe that polls writable takes without blocking.
-    public static func writeLine(_ line: String, to descriptor: Int32, interruptedBy interrupt: Int32? = nil) -> Bool {
+    /// blocking in write(2), and gives up (false) once `interrupt` is readable, or at once when there is
+    /// no room and `alreadyInterrupted` says a signal was taken already: a reader that stopped reading
+    /// must not keep SIGINT or SIGTERM from ending the run. Each write is at most `PIPE_BUF` bytes,
+    /// which a pipe that polls writable takes without blocking.
+    public static func writeLine(_ line: String, to descriptor: Int32, interruptedBy interrupt: Int32? = nil,
+                                 alreadyInterrupted: () -> Bool = { false }) -> Bool {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
-            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt) { return false }
+            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt, wait: !alreadyInterrupted()) { return false }
             let chunk = interrupt == nil ? bytes.count - offset : min(bytes.count - offset, Int(PIPE_BUF))
             let written = bytes.withUnsafeBytes { buffer in
                 Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, chunk)
@@ -32,18 +34,19 @@ public enum StandardStreams {
     }
 
     /// Waits until `descriptor` can be written (or has failed, which the write then reports).
-    /// False when `interrupt` became readable first.
-    private static func waitForRoom(_ descriptor: Int32, interrupt: Int32) -> Bool {
+    /// False when `interrupt` became readable first, or, without `wait`, when there is no room now.
+    private static func waitForRoom(_ descriptor: Int32, interrupt: Int32, wait: Bool) -> Bool {
         var entries = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
                        pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
         while true {
-            let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, -1) }
+            let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, wait ? -1 : 0) }
             if ready < 0 {
                 if errno == EINTR { continue }
                 return true // let the write report the failure
             }
             if entries[1].revents & Int16(POLLIN) != 0 { return false }
             if entries[0].revents != 0 { return true }
+            if !wait { return false }
         }
     }
 

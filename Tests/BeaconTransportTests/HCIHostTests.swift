@@ -171,6 +171,16 @@ struct StandardStreamsTests {
         #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: stdout.write, interruptedBy: signal[0]) == false)
     }
 
+    @Test func afterASignalWasTakenAStalledReaderIsNotWaitedFor() throws {
+        let stdout = try fullPipe()
+        var signal: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&signal) }
+        defer { for fd in [stdout.read, stdout.write, signal[0], signal[1]] { _ = Glibc.close(fd) } }
+        // The signal descriptor is not readable any more: the loop has read the signal already.
+        #expect(StandardStreams.writeLine("{\"event\":\"range\"}", to: stdout.write, interruptedBy: signal[0],
+                                          alreadyInterrupted: { true }) == false)
+    }
+
     @Test func writesWholeLinesWhileNoSignalIsPending() throws {
         var out: [Int32] = [0, 0]
         var signal: [Int32] = [0, 0]
