@@ -66,7 +66,7 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_BUILD)/bin/fuzz-%
 
 fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do \
-		$(MAKE) --no-print-directory fuzz-$$target FUZZ_SECONDS=$(FUZZ_SECONDS) || exit 1; \
+		$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) fuzz-$$target FUZZ_SECONDS=$(FUZZ_SECONDS) || exit 1; \
 	done
 
 fuzz-smoke: fuzz-build
