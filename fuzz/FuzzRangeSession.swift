@@ -29,9 +29,15 @@ public func fuzzRangeSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     let exitAfter = Micros(Int64(input.u8() % 20) * 100_000)
     let interval = Micros(Int64(input.u8() % 20 + 1) * 10_000)
     let duration: Micros? = setup & 0x04 != 0 ? Micros(Int64(input.u16()) * 10_000 + 1) : nil
-    // Either a plausible capture time or any 64-bit value a capture file could hold.
-    var now = setup & 0x08 != 0 ? Timestamp(microseconds: Int64(bitPattern: input.u64()))
-                                : Timestamp(microseconds: 1_800_000_000_000_000)
+    // A plausible capture time, any 64-bit value a capture file could hold, or one near either end.
+    var now = Timestamp(microseconds: 1_800_000_000_000_000)
+    let plausible = setup & 0x18 == 0
+    if setup & 0x08 != 0 {
+        now = Timestamp(microseconds: Int64(bitPattern: input.u64()))
+    } else if setup & 0x10 != 0 {
+        let margin = Int64(input.u16()) * 1000
+        now = Timestamp(microseconds: setup & 0x20 != 0 ? Int64.min + margin : Int64.max - margin)
+    }
     var session = RangeSession(monitor: RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval),
                                duration: duration)
     var lastOutputTime: Timestamp?
@@ -44,8 +50,13 @@ public func fuzzRangeSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
             let line = OutputLine.encode(output)
             require(!line.isEmpty && !line.contains("\n"), "output line '\(line)'")
             let time = outputTime(output)
-            if let last = lastOutputTime { require(time >= last, "output at \(time.microseconds) after \(last.microseconds)") }
-            if let end = session.endTime { require(time <= end, "output at \(time.microseconds) after the end \(end.microseconds)") }
+            // Times wrap around at the ends of the 64-bit range, so order is checked for plausible times only.
+            if plausible, let last = lastOutputTime {
+                require(time >= last, "output at \(time.microseconds) after \(last.microseconds)")
+            }
+            if plausible, let end = session.endTime {
+                require(time <= end, "output at \(time.microseconds) after the end \(end.microseconds)")
+            }
             lastOutputTime = time
             outputs += 1
         }

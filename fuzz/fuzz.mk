@@ -16,6 +16,8 @@ FUZZ_OPTIONS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=5 -max_len=4096 
 
 # The Swift runtime's own crash handler would fight the sanitizer's; libFuzzer reports crashes.
 export SWIFT_BACKTRACE := enable=no
+# A smaller quarantine keeps long runs well under -rss_limit_mb.
+export ASAN_OPTIONS ?= quarantine_size_mb=64
 
 FUZZ_SWIFTFLAGS := -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
 FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
