@@ -137,6 +137,24 @@ struct BadCaptureTests {
         #expect(io.stdout[3].contains("\"event\":\"range\"") && io.stdout[3].contains("\"samples\":20}"), "\(io.stdout[3])")
     }
 
+    @Test("record times at the end of the 64-bit range are clamped, and the replay ends", .timeLimit(.minutes(1)))
+    func timesAtTheEndOfTime() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("far.btsnoop")
+        let writer = BtsnoopWriter(datalink: .h4)
+        var file = writer.header
+        let report = SimulatedAir.extendedReport(SimulatedAir.beacon(0, uuid: Self.uuid), rssi: -60)
+        for time in [Int64.max - 500_000, Int64.max, Int64.min, 0] {
+            writer.appendRecord(report, direction: .received, timestamp: Timestamp(microseconds: time), to: &file)
+        }
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description, "--interval", "10ms"]) == 0)
+        #expect(io.stderr.isEmpty, "\(io.stderr)")
+        let end = Timestamp.supportedRange.upperBound.iso8601
+        #expect(io.stdout.count == 2 && io.stdout.allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
+    }
+
     @Test("a Linux monitor capture with two controllers: the first by default, the other with --index")
     func twoControllers() throws {
         let directory = try TemporaryDirectory()
