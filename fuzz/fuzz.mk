@@ -14,10 +14,9 @@ FUZZ_TARGETS := h4_framer hci_event advertising_data beacon_decoders btsnoop_rea
 # Bounded memory and time per input; -use_value_profile helps with magic numbers and lengths.
 FUZZ_OPTIONS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=5 -max_len=4096 -use_value_profile=1 -print_final_stats=1
 
-# The Swift runtime's own crash handler would fight the sanitizer's; libFuzzer reports crashes.
-export SWIFT_BACKTRACE := enable=no
-# A smaller quarantine keeps long runs well under -rss_limit_mb.
-export ASAN_OPTIONS ?= quarantine_size_mb=64
+# For the fuzz binaries only: the Swift runtime's own crash handler would fight the sanitizer's
+# (libFuzzer reports crashes), and a smaller quarantine keeps long runs well under -rss_limit_mb.
+FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=64
 
 FUZZ_SWIFTFLAGS := -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
 FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
@@ -59,7 +58,7 @@ fuzz-build: $(addprefix $(FUZZ_BUILD)/bin/fuzz-,$(FUZZ_TARGETS))
 # $(call fuzz_run,target,limit flags)
 define fuzz_run
 	@mkdir -p $(FUZZ_BUILD)/corpus/$(1) $(FUZZ_BUILD)/artifacts
-	$(FUZZ_BUILD)/bin/fuzz-$(1) $(FUZZ_OPTIONS) $(2) -artifact_prefix=$(FUZZ_BUILD)/artifacts/$(1)- \
+	$(FUZZ_ENV) $(FUZZ_BUILD)/bin/fuzz-$(1) $(FUZZ_OPTIONS) $(2) -artifact_prefix=$(FUZZ_BUILD)/artifacts/$(1)- \
 		$(FUZZ_BUILD)/corpus/$(1) fuzz/corpus/$(1)
 endef
 
@@ -75,7 +74,7 @@ fuzz-smoke: fuzz-build
 	@mkdir -p $(FUZZ_BUILD)/artifacts
 	@for target in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/smoke/$$target; \
-		if $(FUZZ_BUILD)/bin/fuzz-$$target $(FUZZ_OPTIONS) -runs=$(FUZZ_SMOKE_RUNS) -max_total_time=30 \
+		if $(FUZZ_ENV) $(FUZZ_BUILD)/bin/fuzz-$$target $(FUZZ_OPTIONS) -runs=$(FUZZ_SMOKE_RUNS) -max_total_time=30 \
 			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target- $(FUZZ_BUILD)/smoke/$$target fuzz/corpus/$$target \
 			> $(FUZZ_BUILD)/smoke/$$target.log 2>&1; then \
 			echo "fuzz-smoke $$target: $$(grep -E '^Done [0-9]+ runs' $(FUZZ_BUILD)/smoke/$$target.log)"; \
