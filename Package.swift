@@ -20,6 +20,9 @@ let package = Package(
         .target(name: "BeaconSimulation", dependencies: ["BeaconCore"]),
         .executableTarget(name: "beacon-bench", dependencies: ["BeaconCore", "BeaconSimulation", "BeaconTransport"],
                           path: "Sources/BeaconBench"),
+        // Writes a simulated day of churning beacons as a btsnoop capture, for `make soak`.
+        .executableTarget(name: "beacon-soak", dependencies: ["BeaconCore", "BeaconSimulation"],
+                          path: "Sources/BeaconSoak"),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconSimulation"]),
         .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport", "BeaconSimulation"]),

@@ -43,7 +43,9 @@ public struct RangeSession {
     /// Feeds one packet. A packet that cannot be decoded throws after being counted; the session stays usable.
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
                                 emit: (MonitorOutput) -> Void) throws(DecodeError) {
-        let time = max(rawTime, latest ?? rawTime)
+        // Far-off times are clamped first: the deadline arithmetic must not wrap around.
+        let clamped = rawTime.clampedToSupportedRange
+        let time = max(clamped, latest ?? clamped)
         latest = time
         if let end = endTime, time > end { return }
         do {
@@ -64,7 +66,7 @@ public struct RangeSession {
     /// Runs every deadline up to `now` (bounded by the session's end).
     public mutating func advance(to now: Timestamp, emit: (MonitorOutput) -> Void) {
         guard anchor != nil else { return }
-        let bounded = endTime.map { min($0, now) } ?? now
+        let bounded = endTime.map { min($0, now) } ?? now.clampedToSupportedRange
         monitor.tick(now: bounded, emit: emit)
     }
 

@@ -8,7 +8,8 @@
 /// Time is an input: `start(at:)`, each sighting's time and `tick(now:)`. Outputs carry the
 /// scheduled deadline times rather than the time a tick happened to run, so a capture replayed at
 /// full speed prints exactly what the live run printed. Times that go backwards are treated as
-/// the latest time seen.
+/// the latest time seen; times outside `Timestamp.supportedRange` are clamped into it, so the deadline
+/// arithmetic cannot wrap around (a capture can hold any 64-bit time).
 ///
 /// Memory is bounded by the beacons heard within one interval: the per-interval accumulators are
 /// emptied at every tick and nothing is kept per beacon beyond that. A sighting allocates nothing
@@ -85,6 +86,7 @@ public struct RegionMonitor: Sendable {
     /// arrives before any call starts the monitor at its own time.
     public mutating func start(at time: Timestamp, emit: (MonitorOutput) -> Void) {
         guard startTime == nil else { return }
+        let time = time.clampedToSupportedRange
         startTime = time
         latest = time
         nextRangeTick = time + interval
@@ -97,7 +99,7 @@ public struct RegionMonitor: Sendable {
     /// is not inside and adds the advertisement to that region's interval accumulator.
     public mutating func sighting(_ s: Sighting, emit: (MonitorOutput) -> Void) {
         if startTime == nil { start(at: s.time, emit: emit) }
-        let now = max(s.time, latest)
+        let now = max(s.time.clampedToSupportedRange, latest)
         processDeadlines(upTo: now, emit: emit)
         let key = BeaconKey(identity: s.identity, address: s.address)
         for i in regions.indices where regions[i].matches(s.identity) {
@@ -111,7 +113,7 @@ public struct RegionMonitor: Sendable {
     /// fall on the same instant. Does nothing before `start(at:)`.
     public mutating func tick(now: Timestamp, emit: (MonitorOutput) -> Void) {
         guard startTime != nil else { return }
-        processDeadlines(upTo: max(now, latest), emit: emit)
+        processDeadlines(upTo: max(now.clampedToSupportedRange, latest), emit: emit)
     }
 
     /// The earliest pending exit or ranging tick; nil before start and while no region is inside

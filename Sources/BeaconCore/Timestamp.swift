@@ -7,15 +7,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
 
+    /// The times the ranging state machines work with: about ±146,000 years around 1970, so adding a
+    /// session's durations cannot overflow. A capture can hold any 64-bit time.
+    public static let supportedRange = Timestamp(microseconds: -(1 << 62))...Timestamp(microseconds: 1 << 62)
+
+    /// This time moved into `supportedRange`.
+    public var clampedToSupportedRange: Timestamp {
+        min(max(self, Self.supportedRange.lowerBound), Self.supportedRange.upperBound)
+    }
+
     public static func + (t: Timestamp, d: Micros) -> Timestamp { Timestamp(microseconds: t.microseconds &+ d.value) }
     public static func - (a: Timestamp, b: Timestamp) -> Micros { Micros(a.microseconds &- b.microseconds) }
 
     /// ISO-8601 UTC with millisecond precision, e.g. `2026-11-29T12:00:00.000Z`.
     public var iso8601: String {
-        let ms = microseconds >= 0 ? microseconds / 1000 : (microseconds - 999) / 1000
-        let secs = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let ms = Self.floorDivide(microseconds, 1000)
+        let secs = Self.floorDivide(ms, 1000)
         let milli = ms - secs * 1000
-        let days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
+        let days = Self.floorDivide(secs, 86400)
         let secOfDay = secs - days * 86400
         let (y, m, d) = Timestamp.civil(fromDays: days)
         func pad(_ v: Int64, _ width: Int) -> String {
@@ -26,6 +35,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public var description: String { iso8601 }
+
+    /// `value / divisor` rounded towards negative infinity, for any value (a capture may hold Int64.min).
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : (value + 1) / divisor - 1
+    }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
     static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {

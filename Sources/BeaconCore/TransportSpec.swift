@@ -34,13 +34,16 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
         }
         guard !text.isEmpty else { throw fail(.empty) }
         if let index = controllerIndex(text) { return .kernelRaw(index) }
-        guard let colon = text.firstIndex(of: ":") else {
+        // Separators are found among Unicode scalars, not characters: a character may join a separator to
+        // the scalar before it (U+070F followed by "," is one character), and then the spec would not split.
+        let scalars = text.unicodeScalars
+        guard let colon = scalars.firstIndex(of: ":") else {
             if text.hasPrefix("hci") { throw fail(.badControllerIndex(String(text.dropFirst(3)))) }
             if text.allSatisfy({ $0.isASCII && $0.isNumber }) { throw fail(.badControllerIndex(text)) }
             throw fail(.unknownForm)
         }
-        let scheme = String(text[..<colon])
-        let rest = String(text[text.index(after: colon)...])
+        let scheme = String(scalars[..<colon])
+        let rest = String(scalars[scalars.index(after: colon)...])
         switch scheme {
         case "hci-user":
             guard let index = controllerIndex(rest) else { throw fail(.badControllerIndex(rest)) }
@@ -72,19 +75,20 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
         throws(TransportSpecError) -> TransportSpec {
         let host: String
         let portText: String
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw fail(.badHost) }
-            host = String(rest[rest.index(after: rest.startIndex)..<close])
-            let after = rest[rest.index(after: close)...]
-            guard after.hasPrefix(":") else { throw fail(.missingPort) }
+        let scalars = rest.unicodeScalars
+        if scalars.first == "[" {
+            guard let close = scalars.firstIndex(of: "]") else { throw fail(.badHost) }
+            host = String(scalars[scalars.index(after: scalars.startIndex)..<close])
+            let after = scalars[scalars.index(after: close)...]
+            guard after.first == ":" else { throw fail(.missingPort) }
             portText = String(after.dropFirst())
-            guard !host.isEmpty, host.contains(":") else { throw fail(.badHost) }
+            guard !host.isEmpty, host.unicodeScalars.contains(":") else { throw fail(.badHost) }
         } else {
-            guard let colon = rest.lastIndex(of: ":") else { throw fail(.missingPort) }
-            host = String(rest[..<colon])
-            portText = String(rest[rest.index(after: colon)...])
+            guard let colon = scalars.lastIndex(of: ":") else { throw fail(.missingPort) }
+            host = String(scalars[..<colon])
+            portText = String(scalars[scalars.index(after: colon)...])
             guard !host.isEmpty else { throw fail(.badHost) }
-            guard !host.contains(":") else { throw fail(.unbracketedIPv6) }
+            guard !host.unicodeScalars.contains(":") else { throw fail(.unbracketedIPv6) }
         }
         guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
               let port = Int(portText), (1...65535).contains(port) else { throw fail(.badPort(portText)) }
@@ -93,7 +97,7 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
 
     private static func parseSerial(_ rest: String, _ fail: (TransportSpecError.Problem) -> TransportSpecError)
         throws(TransportSpecError) -> TransportSpec {
-        let parts = rest.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let parts = rest.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard let device = parts.first, !device.isEmpty else { throw fail(.missingPath) }
         var baud: Int?
         var rtscts = false
@@ -115,7 +119,7 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .kernelRaw(let index): "hci\(index)"
         case .kernelUser(let index): "hci-user:\(index)"
-        case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
+        case .tcp(let host, let port): host.unicodeScalars.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         case .unix(let path): "unix:\(path)"
         case .serial(let device, let baud, let rtscts): "serial:\(device),\(baud)\(rtscts ? ",rtscts" : "")"
         case .btsnoop(let path): "btsnoop:\(path)"

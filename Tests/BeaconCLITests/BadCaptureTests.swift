@@ -1,0 +1,200 @@
+import BeaconCore
+import BeaconSimulation
+import Foundation
+import Testing
+
+/// Captures that are broken in one way each, replayed through `beacon range`: the exit code, the
+/// `Error:` line naming the problem and its offset, and the lines printed before the bad record.
+@Suite("beacon range over bad capture files")
+struct BadCaptureTests {
+    static let uuid = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
+    static let start = Timestamp(microseconds: 1_800_000_000_000_000)
+
+    /// 3 s of one beacon advertising every 100 ms: a state line, an enter line and two range lines.
+    static func goodRecords(datalink: BtsnoopDatalink = .h4, minor: UInt16 = 0, controllerIndex: UInt16 = 0,
+                            count: Int = 30, timeOrder: (Int) -> Int = { $0 }) -> [UInt8] {
+        let writer = BtsnoopWriter(datalink: datalink)
+        let beacon = SimulatedAir.beacon(Int(minor), uuid: uuid)
+        var out: [UInt8] = []
+        for n in 0..<count {
+            let time = start + Micros.milliseconds(Int64(timeOrder(n)) * 100)
+            writer.appendRecord(SimulatedAir.extendedReport(beacon, rssi: -60), direction: .received,
+                                timestamp: time, controllerIndex: controllerIndex, to: &out)
+        }
+        return out
+    }
+
+    static let goodH4 = BtsnoopWriter(datalink: .h4).header + goodRecords()
+    /// Where the bad tail starts in captures built as `goodH4 + tail`.
+    static let tailOffset = goodH4.count
+
+    /// A record header (big-endian): original length, included length, flags, drops, timestamp.
+    static func recordHeader(original: UInt32, included: UInt32, flags: UInt32 = 1) -> [UInt8] {
+        var w = ByteWriter()
+        w.u32BigEndian(original)
+        w.u32BigEndian(included)
+        w.u32BigEndian(flags)
+        w.u32BigEndian(0)
+        let raw = UInt64(bitPattern: Btsnoop.btsnoopTimestamp(from: start + Micros.seconds(4)))
+        w.u32BigEndian(UInt32(truncatingIfNeeded: raw >> 32))
+        w.u32BigEndian(UInt32(truncatingIfNeeded: raw))
+        return w.bytes
+    }
+
+    /// 0.0 to 1.9 s, then 1.0 to 1.9 s again (taken as 1.9 s, the latest seen), then 2.0 to 2.9 s.
+    static let backwards = BtsnoopWriter(datalink: .h4).header + goodRecords(count: 40, timeOrder: { $0 < 20 ? $0 : $0 - 10 })
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let bytes: [UInt8]?
+        let exitCode: Int32
+        /// Text the `Error:` line must contain (nil: no error line at all).
+        let error: String?
+        /// Lines expected on stdout: those of the clean prefix replayed alone.
+        let stdoutFrom: [UInt8]?
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "missing file", bytes: nil, exitCode: 66, error: "no such file or directory", stdoutFrom: nil),
+        Case(name: "empty file", bytes: [], exitCode: 65,
+             error: "btsnoop header at offset 0: truncated header: the file has 0 bytes, a btsnoop header needs 16", stdoutFrom: nil),
+        Case(name: "wrong magic", bytes: Array("snoop\0\0\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA], exitCode: 65,
+             error: "btsnoop magic at offset 0: not a btsnoop file (magic is 736E6F6F70000000", stdoutFrom: nil),
+        Case(name: "unsupported version", bytes: Btsnoop.magic + [0, 0, 0, 2, 0, 0, 0x03, 0xEA], exitCode: 65,
+             error: "btsnoop version at offset 8: unsupported version 2", stdoutFrom: nil),
+        Case(name: "unknown datalink", bytes: Btsnoop.magic + [0, 0, 0, 1, 0, 0, 0x03, 0xEB] + goodRecords(), exitCode: 65,
+             error: "btsnoop datalink at offset 12: unknown datalink 1003", stdoutFrom: nil),
+        Case(name: "truncated header", bytes: Array(goodH4.prefix(10)), exitCode: 65,
+             error: "btsnoop header at offset 0: truncated header: the file has 10 bytes", stdoutFrom: nil),
+        // 24-byte header and 59 bytes of data (H4 indicator and a 58-byte extended report event), cut after 40.
+        Case(name: "truncated record", bytes: goodH4 + goodRecords().prefix(40), exitCode: 65,
+             error: "btsnoop record at offset \(tailOffset): truncated record at end of file: needs 83 bytes, 40 present",
+             stdoutFrom: goodH4),
+        Case(name: "truncated record header", bytes: goodH4 + goodRecords().prefix(10), exitCode: 65,
+             error: "btsnoop record at offset \(tailOffset): truncated record at end of file: needs 24 bytes, 10 present",
+             stdoutFrom: goodH4),
+        Case(name: "absurd included length", bytes: goodH4 + recordHeader(original: 0x7FFF_FFFF, included: 0x7FFF_FFFF) + [4, 0x3E],
+             exitCode: 65,
+             error: "btsnoop record included length at offset \(tailOffset + 4): included length 2147483647 is larger than any HCI packet (65540)",
+             stdoutFrom: goodH4),
+        Case(name: "included length above original", bytes: goodH4 + recordHeader(original: 2, included: 3) + [4, 0x3E, 0],
+             exitCode: 65,
+             error: "btsnoop record included length at offset \(tailOffset + 4): included length 3 is larger than original length 2",
+             stdoutFrom: goodH4),
+        Case(name: "H4 record with an unknown indicator", bytes: goodH4 + recordHeader(original: 3, included: 3) + [0x07, 0x3E, 0x00],
+             exitCode: 65,
+             error: "H4 packet indicator at offset \(tailOffset + 24): unknown packet indicator 0x07", stdoutFrom: goodH4),
+        Case(name: "empty H4 record", bytes: goodH4 + recordHeader(original: 0, included: 0), exitCode: 65,
+             error: "H4 packet indicator at offset \(tailOffset + 24): empty H4 record", stdoutFrom: goodH4),
+        // Times running backwards are taken as the latest time seen: tolerated, no error.
+        Case(name: "timestamps going backwards", bytes: backwards, exitCode: 0, error: nil, stdoutFrom: nil),
+    ]
+
+    @Test("exit code, Error line with the offset, and the lines before the bad record", arguments: cases)
+    func badCapture(_ c: Case) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("capture.btsnoop")
+        if let bytes = c.bytes { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+        let io = CapturedConsole()
+        let code = io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description])
+        #expect(code == c.exitCode, "\(io.stderr)")
+        if let error = c.error {
+            #expect(io.stderr.count == 1, "\(io.stderr)")
+            let line = io.stderr.first ?? ""
+            #expect(line.hasPrefix("Error: "), "\(line)")
+            #expect(line.contains(error), "\(line)")
+            if c.bytes != nil { #expect(line.contains("btsnoop:\(path): "), "\(line)") }
+        } else {
+            #expect(io.stderr.isEmpty, "\(io.stderr)")
+        }
+        if let prefix = c.stdoutFrom {
+            let clean = directory.path("clean.btsnoop")
+            try Data(prefix).write(to: URL(fileURLWithPath: clean))
+            let reference = CapturedConsole()
+            #expect(reference.run(["range", "--hci", "btsnoop:\(clean)", "--uuid", Self.uuid.description]) == 0)
+            #expect(reference.stdout.count == 4, "\(reference.stdout)")
+            #expect(io.stdout == reference.stdout)
+        } else if c.exitCode != 0 {
+            #expect(io.stdout.isEmpty, "\(io.stdout)")
+        }
+    }
+
+    @Test("times going backwards are taken as the latest time seen")
+    func timestampsGoingBackwards() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("backwards.btsnoop")
+        try Data(Self.backwards).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description]) == 0)
+        #expect(io.stdout.count == 4, "\(io.stdout)")
+        guard io.stdout.count == 4 else { return }
+        #expect(io.stdout[0].contains("\"event\":\"state\""))
+        #expect(io.stdout[1].contains("\"event\":\"enter\""))
+        // The first interval heard the records at 0.0...0.9 s; the second those at 1.0...1.9 s and the
+        // ten replayed ones, all counted at 1.9 s.
+        #expect(io.stdout[2].contains("\"event\":\"range\"") && io.stdout[2].contains("\"samples\":10}"), "\(io.stdout[2])")
+        #expect(io.stdout[3].contains("\"event\":\"range\"") && io.stdout[3].contains("\"samples\":20}"), "\(io.stdout[3])")
+    }
+
+    @Test("record times at the end of the 64-bit range are clamped, and the replay ends", .timeLimit(.minutes(1)))
+    func timesAtTheEndOfTime() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("far.btsnoop")
+        let writer = BtsnoopWriter(datalink: .h4)
+        var file = writer.header
+        let report = SimulatedAir.extendedReport(SimulatedAir.beacon(0, uuid: Self.uuid), rssi: -60)
+        for time in [Int64.max - 500_000, Int64.max, Int64.min, 0] {
+            writer.appendRecord(report, direction: .received, timestamp: Timestamp(microseconds: time), to: &file)
+        }
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description, "--interval", "10ms"]) == 0)
+        #expect(io.stderr.isEmpty, "\(io.stderr)")
+        let end = Timestamp.supportedRange.upperBound.iso8601
+        #expect(io.stdout.count == 2 && io.stdout.allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
+    }
+
+    @Test("a Linux monitor capture with two controllers: the first by default, the other with --index")
+    func twoControllers() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("monitor.btsnoop")
+        // Controller 0 hears minor 0 and controller 1 hears minor 7, interleaved record by record.
+        let zero = Self.goodRecords(datalink: .linuxMonitor, minor: 0, controllerIndex: 0)
+        let one = Self.goodRecords(datalink: .linuxMonitor, minor: 7, controllerIndex: 1)
+        let recordLength = zero.count / 30
+        var file = BtsnoopWriter(datalink: .linuxMonitor).header
+        for n in 0..<30 {
+            file += zero[(n * recordLength)..<((n + 1) * recordLength)]
+            file += one[(n * recordLength)..<((n + 1) * recordLength)]
+        }
+        try Data(file).write(to: URL(fileURLWithPath: path))
+
+        for (arguments, minor) in [([String](), 0), (["--index", "0"], 0), (["--index", "1"], 7)] {
+            let io = CapturedConsole()
+            #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description] + arguments) == 0)
+            #expect(io.stderr.isEmpty, "\(io.stderr)")
+            let ranges = io.stdout.filter { $0.contains("\"event\":\"range\"") }
+            #expect(ranges.count == 2, "\(io.stdout)")
+            #expect(ranges.allSatisfy { $0.contains("\"minor\":\(minor),") }, "\(arguments): \(ranges)")
+        }
+
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description, "--index", "2"]) == 0)
+        #expect(io.stdout.isEmpty, "\(io.stdout)")
+    }
+}
+
+/// A directory under the system's temporary directory, removed when the value goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

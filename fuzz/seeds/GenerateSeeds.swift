@@ -1,0 +1,111 @@
+// Writes the fuzz seed corpora (fuzz/corpus/<target>/) from the codecs' golden shapes.
+// Compiled together with Sources/BeaconCore by `make fuzz-seeds`; the output is committed.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+enum GenerateSeeds {
+    static let uuid = BeaconUUID(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0)
+    static let time = Timestamp(microseconds: 1_800_000_000_000_000)
+
+    static func beacon(_ minor: UInt16) -> IBeacon {
+        IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), measuredPower: -59)
+    }
+
+    static func report(_ data: [UInt8], extended: Bool, rssi: Int8 = -60) -> AdvertisingReport {
+        AdvertisingReport(eventType: extended ? 0x0010 : 0x03, isExtended: extended, addressType: .publicDevice,
+                          address: DeviceAddress(value: 0xC000_0000_0001), rssi: rssi, data: data[...])
+    }
+
+    static func reportEvent(_ reports: [AdvertisingReport], extended: Bool) -> [UInt8] {
+        HCIEvent.leMeta(extended ? .extendedAdvertisingReport(reports) : .advertisingReport(reports)).encode()
+    }
+
+    static var events: [[UInt8]] {
+        [
+            reportEvent([report(beacon(1).advertisingData, extended: false)], extended: false),
+            reportEvent([report(beacon(2).advertisingData, extended: true), report([0x02, 0x01, 0x06], extended: true, rssi: 127)], extended: true),
+            HCIEvent.commandComplete(numCommandPackets: 1, opcode: .leSetScanEnable, returnParameters: [0x00][...]).encode(),
+            HCIEvent.commandStatus(status: HCIStatus(raw: 0x0C), numCommandPackets: 1, opcode: .leSetExtendedScanEnable).encode(),
+            HCIEvent.hardwareError(code: 0x01).encode(),
+            HCIEvent.unknown(code: 0x13, parameters: [0x01, 0x40, 0x00, 0x01, 0x00][...]).encode(),
+        ]
+    }
+
+    static func write(_ target: String, _ name: String, _ bytes: [UInt8]) {
+        let directory = "fuzz/corpus/\(target)"
+        mkdir("fuzz/corpus", 0o755)
+        mkdir(directory, 0o755)
+        let fd = open("\(directory)/\(name)", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { perror(directory); exit(1) }
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    static func main() {
+        let h4Stream = events.flatMap { HCIPacket(kind: .event, payload: $0).h4Bytes }
+            + HCICommand.leSetScanEnable(true, filterDuplicates: false).packet.h4Bytes
+            + HCIPacket(kind: .aclData, payload: [0x01, 0x20, 0x02, 0x00, 0xAA, 0xBB]).h4Bytes
+            + HCIPacket(kind: .isoData, payload: [0x01, 0x00, 0x01, 0x40, 0xCC]).h4Bytes
+        write("h4_framer", "stream", [4] + h4Stream)
+        write("h4_framer", "split-header", [1] + h4Stream.prefix(2))
+
+        for (i, event) in events.enumerated() {
+            write("hci_event", "event-\(i)", event)
+            write("beacon_decoders", "event-\(i)", event)
+        }
+
+        write("advertising_data", "ibeacon", beacon(7).advertisingData)
+        write("advertising_data", "padded", AdvertisingData.build([(.flags, [0x06]), (.completeLocalName, Array("sensor".utf8))]) + [0, 0, 0])
+        write("beacon_decoders", "ibeacon-ad", beacon(9).advertisingData)
+        write("beacon_decoders", "ibeacon-msd", beacon(9).manufacturerData + [0x64])
+
+        let packets: [(HCIPacket, PacketDirection, UInt16)] = [
+            (HCICommand.leSetScanEnable(true, filterDuplicates: false).packet, .sent, 0),
+            (HCIPacket(kind: .event, payload: events[2]), .received, 0),
+            (HCIPacket(kind: .event, payload: events[0]), .received, 0),
+            (HCIPacket(kind: .event, payload: events[1]), .received, 1),
+            (HCIPacket(kind: .aclData, payload: [0x01, 0x20, 0x00, 0x00]), .received, 0),
+        ]
+        for (mode, datalink) in [(0, BtsnoopDatalink.hciUnencapsulated), (0, .h4), (0x10 | 0x20, .linuxMonitor)] {
+            let writer = BtsnoopWriter(datalink: datalink)
+            var file = writer.header
+            for (n, (packet, direction, index)) in packets.enumerated() {
+                writer.appendRecord(packet, direction: direction, timestamp: time + Micros(Int64(n) * 1000),
+                                    controllerIndex: index, to: &file)
+            }
+            if datalink == .linuxMonitor {
+                file += BtsnoopWriter.rawRecord(flags: 12, data: Array("note".utf8), timestamp: time)
+            }
+            // First byte: chunk size; second: mode (0 = the file as given, 0x10 | index << 5 = index filter).
+            write("btsnoop_reader", "datalink-\(datalink.rawValue)", [7, UInt8(mode)] + file)
+        }
+
+        for (i, spec) in ["hci0", "7", "hci-user:1", "tcp:localhost:9001", "tcp:[::1]:9001", "unix:/run/h4",
+                          "serial:/dev/ttyUSB0,1000000,rtscts", "btsnoop:/tmp/c.btsnoop"].enumerated() {
+            write("transport_spec", "spec-\(i)", Array(spec.utf8))
+        }
+
+        let commandLines: [[String]] = [
+            ["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "0x2", "--hci", "btsnoop:x", "--index", "1"],
+            ["range", "--region", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1", "--interval=500ms", "--exit-after", "2.5s",
+             "--scan-interval", "50ms", "--scan-window", "25ms", "--active", "--duration", "1m"],
+            ["advertise", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "2",
+             "--measured-power", "-59", "--interval", "100ms", "--tx-power", "-4", "--connectable", "BEACON_HCI=serial:/dev/ttyS0,115200"],
+            ["advertise", "--help"],
+        ]
+        for (i, line) in commandLines.enumerated() {
+            write("arguments", "argv-\(i)", Array(line.joined(separator: "\0").utf8))
+        }
+
+        // Setup byte (2 regions, duration), region shapes, exit-after, interval, duration, then steps:
+        // scan enable exchange, reports of a few beacons, an advance, a raw event.
+        write("range_session", "scan-and-report", [0x05, 0x00, 0x03, 10, 10, 0x10, 0x00,
+                                                   0x05, 0x00, 0x00, 0x01, 0x00,
+                                                   0x01, 0x64, 0x00, 0x02, 0xC5, 0xC4,
+                                                   0x0A, 0xE8, 0x03, 0x06, 0xC5, 0xB0,
+                                                   0x04, 0x10, 0x27,
+                                                   0x00, 0x00, 0x00, 0x03, 0x3E, 0x01, 0x02])
+    }
+}
