@@ -3,10 +3,13 @@
 #   make deps    system packages (apt, only when missing) and the tools venv (.venv)
 #   make build   swift build
 #   make test    deps + build + swift test, integration tests against emulated controllers included,
-#                then the kernel rig (tests/kernel) when its packages are installed
+#                then every fuzz target briefly, then the kernel rig (tests/kernel) when its packages
+#                are installed
 #   make deps-kernel  also install the kernel rig's packages (QEMU, Debian's kernel, busybox)
 #   make test-kernel  the kernel rig alone: beacon against a real Linux Bluetooth stack under QEMU
 #   make bench   throughput of the per-advertisement path (release build)
+#   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
+#   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
 #   make clean   remove build products and the venv
 
@@ -22,8 +25,8 @@ VENV_PYTHON := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.requirements-installed
 REQUIREMENTS := tools/requirements.txt
 # libbluetooth-dev: kernel HCI headers for CHCI; bluez: btmon reads our captures;
-# python3-venv: the tools venv.
-APT_PACKAGES := libbluetooth-dev bluez python3 python3-venv
+# python3-venv: the tools venv; time: make soak measures peak memory with it.
+APT_PACKAGES := libbluetooth-dev bluez python3 python3-venv time
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
@@ -66,6 +69,7 @@ build:
 # The kernel rig runs in a make of its own, so packages deps-kernel just installed are seen.
 test: deps build
 	BEACON_INTEGRATION=1 swift test
+	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory test-kernel-if-available
 
 bench:
@@ -79,3 +83,5 @@ clean:
 	rm -rf .build $(VENV)
 
 include tests/kernel/kernel.mk
+include fuzz/fuzz.mk
+include soak/soak.mk

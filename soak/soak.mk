@@ -10,7 +10,7 @@ SOAK_RSS_LIMIT_MB ?= 64
 SOAK_UUID := E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
 
 .PHONY: soak
-soak:
+soak: apt-deps
 	swift build -c release --product beacon
 	swift build -c release --product beacon-soak
 	@set -eu; \

@@ -155,7 +155,7 @@ struct BadCaptureTests {
         #expect(io.stdout.count == 2 && io.stdout.allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
     }
 
-    @Test("a Linux monitor capture with two controllers: the first by default, the other with --index")
+    @Test("a Linux monitor capture with two controllers: the first by default, the other with --index, and a warning naming them")
     func twoControllers() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("monitor.btsnoop")
@@ -170,10 +170,10 @@ struct BadCaptureTests {
         }
         try Data(file).write(to: URL(fileURLWithPath: path))
 
-        for (arguments, minor) in [([String](), 0), (["--index", "0"], 0), (["--index", "1"], 7)] {
+        for (arguments, minor, replayed) in [([String](), 0, 0), (["--index", "0"], 0, 0), (["--index", "1"], 7, 1)] {
             let io = CapturedConsole()
             #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description] + arguments) == 0)
-            #expect(io.stderr.isEmpty, "\(io.stderr)")
+            #expect(io.stderr == ["Warning: the capture has controllers hci0, hci1; replayed hci\(replayed) (choose another with --index)"])
             let ranges = io.stdout.filter { $0.contains("\"event\":\"range\"") }
             #expect(ranges.count == 2, "\(io.stdout)")
             #expect(ranges.allSatisfy { $0.contains("\"minor\":\(minor),") }, "\(arguments): \(ranges)")
@@ -182,6 +182,7 @@ struct BadCaptureTests {
         let io = CapturedConsole()
         #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description, "--index", "2"]) == 0)
         #expect(io.stdout.isEmpty, "\(io.stdout)")
+        #expect(io.stderr == ["Warning: the capture has no packets of controller hci2; it has hci0, hci1"])
     }
 }
 
