@@ -77,9 +77,7 @@ public final class KernelHCITransport: PacketTransport {
         let fd = descriptor
         let count: Int
         do throws(SystemError) {
-            count = try syscall("read") {
-                readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            }
+            count = try readOnce(fd, into: &readBuffer)
         } catch {
             throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }

@@ -103,9 +103,7 @@ public class StreamTransport: PacketTransport {
         let fd = descriptor
         let count: Int
         do throws(SystemError) {
-            count = try syscall("read") {
-                readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            }
+            count = try readOnce(fd, into: &readBuffer)
         } catch {
             throw TransportError.from(error, transport: description)
         }

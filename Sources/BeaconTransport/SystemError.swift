@@ -42,6 +42,11 @@ public func syscall(_ name: String, _ body: () -> Int) throws(SystemError) -> In
     }
 }
 
+/// One read(2) into the whole of `buffer`: the byte count, 0 at the end of the stream.
+func readOnce(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
+    try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+}
+
 /// Releases a descriptor. Linux frees it even when close reports an error, and retrying after
 /// EINTR could close a descriptor another thread just received, so it is called exactly once.
 func closeDescriptor(_ fd: Int32) {
