@@ -2,9 +2,9 @@
 #
 #   make deps    system packages (apt, only when missing) and the tools venv (.venv)
 #   make build   swift build
-#   make test    deps + build + swift test, integration tests against emulated controllers included,
-#                then every fuzz target briefly, then the kernel rig (tests/kernel) when its packages
-#                are installed
+#   make test    deps + build, every fuzz target briefly, the kernel rig (tests/kernel) when its
+#                packages are installed, then swift test with the integration tests against
+#                emulated controllers
 #   make deps-kernel  also install the kernel rig's packages (QEMU, Debian's kernel, busybox)
 #   make test-kernel  the kernel rig alone: beacon against a real Linux Bluetooth stack under QEMU
 #   make bench   throughput of the per-advertisement path (release build)
@@ -67,10 +67,11 @@ build:
 	swift build
 
 # The kernel rig runs in a make of its own, so packages deps-kernel just installed are seen.
+# swift test comes last, so its summary closes the output.
 test: deps build
-	BEACON_INTEGRATION=1 swift test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory test-kernel-if-available
+	BEACON_INTEGRATION=1 swift test
 
 bench:
 	swift build -c release --product beacon-bench

@@ -128,5 +128,5 @@ check "gone: output so far was written" has gone.out '"event":"state"'
 check "gone: one clear line" has gone.err '^Error: hci1: hci1 went away: unplugged, or its driver detached'
 
 echo "1..$count"
-echo "# $failures of $count checks failed"
+echo "kernel: $((count - failures)) passed, $failures failed"
 exit "$failures"
