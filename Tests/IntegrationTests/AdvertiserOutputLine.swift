@@ -1,7 +1,7 @@
 import Foundation
 
 /// One JSON line of `beacon advertise` output, as the tests read it.
-struct AdvertiserOutputLine: Decodable, Equatable {
+struct AdvertiserOutputLine: JSONLine, Equatable {
     let event: String
     let time: String
     // `advertising` lines
@@ -20,17 +20,5 @@ struct AdvertiserOutputLine: Decodable, Equatable {
     /// `time` as a date (ISO 8601 UTC with milliseconds); throws if it is not one.
     func date() throws -> Date {
         try Date(time, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// Decodes every line; throws naming the first line that is not a valid event.
-    static func decode(_ lines: [String]) throws -> [AdvertiserOutputLine] {
-        let decoder = JSONDecoder()
-        return try lines.enumerated().map { number, line in
-            do {
-                return try decoder.decode(AdvertiserOutputLine.self, from: Data(line.utf8))
-            } catch {
-                throw ChildProcessError(description: "stdout line \(number + 1) is not an advertiser event: \(line)\n\(error)")
-            }
-        }
     }
 }

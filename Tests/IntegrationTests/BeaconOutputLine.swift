@@ -1,7 +1,7 @@
 import Foundation
 
 /// One JSON line of `beacon range` output, as the tests read it.
-struct BeaconOutputLine: Decodable, Equatable {
+struct BeaconOutputLine: JSONLine, Equatable {
     /// The region a line is about.
     struct Region: Decodable, Equatable, Hashable {
         let uuid: String
@@ -42,18 +42,6 @@ struct BeaconOutputLine: Decodable, Equatable {
             return try JSONDecoder().decode(EventOnly.self, from: Data(line.utf8)).event
         } catch {
             return nil
-        }
-    }
-
-    /// Decodes every line; throws naming the first line that is not a valid event.
-    static func decode(_ lines: [String]) throws -> [BeaconOutputLine] {
-        let decoder = JSONDecoder()
-        return try lines.enumerated().map { number, line in
-            do {
-                return try decoder.decode(BeaconOutputLine.self, from: Data(line.utf8))
-            } catch {
-                throw ChildProcessError(description: "stdout line \(number + 1) is not an output event: \(line)\n\(error)")
-            }
         }
     }
 }
