@@ -18,21 +18,10 @@ public struct SystemError: Error, CustomStringConvertible, Hashable, Sendable {
 }
 
 /// Runs a system call that returns -1 and sets errno on failure, retrying when a signal interrupted it.
-/// Every syscall in this target goes through here (or the `Int` variant) so failures name their call.
+/// Every syscall in this target goes through here so failures name their call; `Result` is `Int32`
+/// for most calls and `Int` (`ssize_t`) for read, write, send and recv.
 @discardableResult
-public func syscall(_ name: String, _ body: () -> Int32) throws(SystemError) -> Int32 {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = Glibc.errno
-        if code == EINTR { continue }
-        throw SystemError(call: name, errno: code)
-    }
-}
-
-/// The `ssize_t` variant for read, write, send and recv.
-@discardableResult
-public func syscall(_ name: String, _ body: () -> Int) throws(SystemError) -> Int {
+public func syscall<Result: FixedWidthInteger & SignedInteger>(_ name: String, _ body: () -> Result) throws(SystemError) -> Result {
     while true {
         let result = body()
         if result != -1 { return result }
