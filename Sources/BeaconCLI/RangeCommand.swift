@@ -12,7 +12,7 @@ enum RangeCommand {
         }
         let host = connection.host
         let monitor = RegionMonitor(regions: options.regions, exitAfter: options.exitAfter,
-                                    interval: options.interval, model: DistanceModel())
+                                    interval: options.interval, estimator: options.estimator)
         var session = RangeSession(monitor: monitor, duration: options.common.duration)
         var output = LineOutput(console: console)
         var finished = false

@@ -27,20 +27,27 @@ struct OutputSchemaTests {
         let wildcard = BeaconRegion(uuid: Fixture.uuid)
         let major = BeaconRegion(uuid: Fixture.uuid, major: 0)
         let full = BeaconRegion(uuid: Fixture.otherUUID, major: 65535, minor: 0)
-        func beacon(_ minor: UInt16, rssi: Double, accuracy: Double, _ proximity: Proximity, _ type: AddressType) -> RangedBeacon {
+        let named = BeaconRegion(name: "kitchen door", uuid: Fixture.uuid, major: 7)
+        func beacon(_ minor: UInt16, rssi: Double?, filtered: Double?, accuracy: Double, _ proximity: Proximity,
+                    _ type: AddressType, valid: Bool = true) -> RangedBeacon {
             RangedBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: minor), rssi: rssi,
-                         measuredPower: -128, accuracy: accuracy, proximity: proximity,
-                         address: DeviceAddress(value: 0xFFFF_FFFF_FFFF), addressType: type, samples: 1)
+                         filteredRSSI: filtered, measuredPower: -128, measuredPowerValid: valid,
+                         accuracy: accuracy, proximity: proximity,
+                         address: DeviceAddress(value: 0xFFFF_FFFF_FFFF), addressType: type, samples: 1,
+                         lastSeen: Fixture.at(ms: 1_500))
         }
         return RegionState.allCases.map { .state(wildcard, $0, Fixture.t0) } + [
             .enter(major, Fixture.at(ms: 1)),
+            .state(named, .inside, Fixture.at(ms: 1)),
+            .range(named, Fixture.at(ms: 1_000), []),
             .exit(full, Fixture.at(ms: 999)),
             .range(full, Fixture.at(ms: 1_000), []),
             .range(wildcard, Fixture.at(ms: 2_000), [
-                beacon(1, rssi: -127, accuracy: 0.0, .immediate, .publicIdentity),
-                beacon(2, rssi: -60.25, accuracy: 2.999, .near, .randomIdentity),
-                beacon(3, rssi: 20, accuracy: 3.0e20, .far, .anonymous),
-                beacon(4, rssi: 0, accuracy: -1, .unknown, .unknown(0x05)),
+                beacon(1, rssi: -127, filtered: -126.5, accuracy: 0.0, .immediate, .publicIdentity),
+                beacon(2, rssi: -60.25, filtered: -61, accuracy: -1, .unknown, .randomIdentity, valid: false),
+                beacon(3, rssi: 20, filtered: 0, accuracy: 3.0e20, .far, .anonymous),
+                beacon(4, rssi: nil, filtered: nil, accuracy: -1, .unknown, .unknown(0x05)),
+                beacon(5, rssi: 0, filtered: -0.04, accuracy: 0.2, .immediate, .publicDevice),
             ]),
         ]
     }

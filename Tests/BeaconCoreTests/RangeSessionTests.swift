@@ -9,7 +9,7 @@ struct RangeSessionTests {
 
     func session(duration: Micros? = nil, exitAfter: Micros = .seconds(2)) -> RangeSession {
         RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: exitAfter,
-                                            interval: .seconds(1), model: DistanceModel()), duration: duration)
+                                            interval: .seconds(1)), duration: duration)
     }
 
     func complete(_ opcode: HCIOpcode, status: UInt8 = 0) -> HCIPacket {
