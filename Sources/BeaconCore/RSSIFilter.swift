@@ -115,7 +115,8 @@ public struct KalmanFilter: RSSIFilter, Sendable {
             lastTime = time
             return
         }
-        let seconds = max(0, Double((time - lastTime).value) / 1e6)
+        // In floating point: the gap between two far-apart times does not fit in 64 bits.
+        let seconds = max(0, (Double(time.microseconds) - Double(lastTime.microseconds)) / 1e6)
         let predicted = variance + processNoise * seconds
         let gain = predicted / (predicted + measurementNoise)
         estimate = previous + gain * (rssi - previous)

@@ -83,8 +83,8 @@ public struct RegionMonitor: Sendable {
             }
         }
 
-        /// The entry a ranging tick lists, nil when the beacon was last heard longer than the tracking age
-        /// ago; starts the next interval either way.
+        /// The entry a ranging tick lists: the beacon was heard in the interval or within the tracking age
+        /// (nil otherwise). Starts the next interval either way.
         mutating func report(key: BeaconKey, at time: Timestamp, estimator: RangingEstimator,
                              distance: PreparedDistanceModel) -> RangedBeacon? {
             defer {
@@ -93,7 +93,7 @@ public struct RegionMonitor: Sendable {
                 samples = 0
                 filter.endInterval()
             }
-            guard time - lastSeen <= estimator.trackingAge else { return nil }
+            guard samples > 0 || time - lastSeen <= estimator.trackingAge else { return nil }
             let calibration = estimator.measuredPower(advertised: measuredPower)
             // Only a reading in this interval gives a distance: a beacon not heard is listed as unknown.
             let filtered = rssiCount > 0 ? filter.value(at: time) : nil

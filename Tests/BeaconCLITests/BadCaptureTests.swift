@@ -113,7 +113,7 @@ struct BadCaptureTests {
             try Data(prefix).write(to: URL(fileURLWithPath: clean))
             let reference = CapturedConsole()
             #expect(reference.run(["range", "--hci", "btsnoop:\(clean)", "--uuid", Self.uuid.description]) == 0)
-            #expect(reference.stdout.count == 4, "\(reference.stdout)")
+            #expect(reference.stdout.count == 5, "\(reference.stdout)")
             #expect(io.stdout == reference.stdout)
         } else if c.exitCode != 0 {
             #expect(io.stdout.isEmpty, "\(io.stdout)")
@@ -127,14 +127,15 @@ struct BadCaptureTests {
         try Data(Self.backwards).write(to: URL(fileURLWithPath: path))
         let io = CapturedConsole()
         #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description]) == 0)
-        #expect(io.stdout.count == 4, "\(io.stdout)")
-        guard io.stdout.count == 4 else { return }
+        #expect(io.stdout.count == 5, "\(io.stdout)")
+        guard io.stdout.count == 5 else { return }
         #expect(io.stdout[0].contains("\"event\":\"state\""))
         #expect(io.stdout[1].contains("\"event\":\"enter\""))
+        #expect(io.stdout[2].contains("\"state\":\"inside\""))
         // The first interval heard the records at 0.0...0.9 s; the second those at 1.0...1.9 s and the
         // ten replayed ones, all counted at 1.9 s.
-        #expect(io.stdout[2].contains("\"event\":\"range\"") && io.stdout[2].contains("\"samples\":10}"), "\(io.stdout[2])")
-        #expect(io.stdout[3].contains("\"event\":\"range\"") && io.stdout[3].contains("\"samples\":20}"), "\(io.stdout[3])")
+        #expect(io.stdout[3].contains("\"event\":\"range\"") && io.stdout[3].contains("\"samples\":10,"), "\(io.stdout[3])")
+        #expect(io.stdout[4].contains("\"event\":\"range\"") && io.stdout[4].contains("\"samples\":20,"), "\(io.stdout[4])")
     }
 
     @Test("record times at the end of the 64-bit range are clamped, and the replay ends", .timeLimit(.minutes(1)))
@@ -152,7 +153,7 @@ struct BadCaptureTests {
         #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description, "--interval", "10ms"]) == 0)
         #expect(io.stderr.isEmpty, "\(io.stderr)")
         let end = Timestamp.supportedRange.upperBound.iso8601
-        #expect(io.stdout.count == 2 && io.stdout.allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
+        #expect(io.stdout.count == 3 && io.stdout.allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
     }
 
     @Test("a Linux monitor capture with two controllers: the first by default, the other with --index, and a warning naming them")

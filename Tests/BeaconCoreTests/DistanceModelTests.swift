@@ -11,7 +11,7 @@ struct DistanceModelTests {
         (-39.0, -59, 2.0, 0.1),
         (-79.0, -59, 4.0, 3.1622776601683795), // 10^(20/40)
         (-65.0, -65, 3.0, 1.0),
-        (0.0, -59, 2.0, 0.001),     // 0 dBm is a reading like any other: 59 dB stronger than at 1 m
+        (0.0, -59, 2.0, 0.0011220184543019633), // 0 dBm is a reading like any other: 10^(-59/20)
     ])
     func logDistance(rssi: Double, measuredPower: Double, n: Double, metres: Double) {
         let d = DistanceModel.logDistance(exponent: n).distance(rssi: rssi, measuredPower: measuredPower)
@@ -24,8 +24,8 @@ struct DistanceModelTests {
         #expect(abs(DistanceModel.altBeacon.distance(rssi: -59, measuredPower: -59) - 0.97085) < 1e-9)
         // r = 0.5 < 1: r^10
         #expect(abs(DistanceModel.altBeacon.distance(rssi: -30, measuredPower: -60) - 0.0009765625) < 1e-12)
-        // r = 1.5: 0.42093 * 1.5^6.9476 + 0.54992 = 7.5247...
-        #expect(abs(DistanceModel.altBeacon.distance(rssi: -90, measuredPower: -60) - 7.52468) < 1e-4)
+        // r = 1.5: 0.42093 * 1.5^6.9476 + 0.54992
+        #expect(abs(DistanceModel.altBeacon.distance(rssi: -90, measuredPower: -60) - 7.590709) < 1e-5)
         // r = 1 gives 12^0 = 1; r = 4/3 gives 12^0.5
         #expect(DistanceModel.bleacon.distance(rssi: -60, measuredPower: -60) == 1)
         #expect(abs(DistanceModel.bleacon.distance(rssi: -80, measuredPower: -60) - 3.4641016151377544) < 1e-12)

@@ -46,10 +46,12 @@ struct OutputLineTests {
                 == #"{"event":"range","time":"2026-11-29T12:00:02.000Z","region":{"uuid":"00112233-4455-6677-8899-AABBCCDDEEFF"},"beacons":[]}"#)
     }
 
-    /// From sightings to printed lines: the whole ranging path with injected time.
+    /// From sightings to printed lines: the whole ranging path with injected time, with the interval
+    /// mean, log-distance n = 2 and no tracking age, so every figure is worked by hand.
     @Test func monitorToLines() {
         let region = BeaconRegion(uuid: Fixture.uuid, major: 1)
-        var h = MonitorHarness([region], exitAfter: .seconds(2), interval: .seconds(1))
+        let estimator = RangingEstimator(filter: .intervalMean, distance: .logDistance(exponent: 2), trackingAge: .seconds(0))
+        var h = MonitorHarness([region], exitAfter: .seconds(2), interval: .seconds(1), estimator: estimator)
         for (ms, rssi) in [(100, -48), (300, -50), (500, -52), (700, nil)] as [(Int64, Int8?)] {
             h.sighting(Fixture.sighting(rssi: rssi, ms: ms))
         }
@@ -57,10 +59,12 @@ struct OutputLineTests {
         #expect(h.outputs.map(OutputLine.encode) == [
             #"{"event":"state","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1},"state":"unknown"}"#,
             #"{"event":"enter","time":"2026-11-29T12:00:00.100Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1}}"#,
+            #"{"event":"state","time":"2026-11-29T12:00:00.100Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1},"state":"inside"}"#,
             // mean of -48, -50, -52 (the fourth advertisement had no RSSI); 10^((-59 + 50) / 20) = 0.3548 m
-            #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":4}]}"#,
+            #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"filteredRssi":-50.0,"measuredPower":-59,"measuredPowerValid":true,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":4,"lastSeen":"2026-11-29T12:00:00.700Z"}]}"#,
             #"{"event":"range","time":"2026-11-29T12:00:02.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1},"beacons":[]}"#,
             #"{"event":"exit","time":"2026-11-29T12:00:02.700Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1}}"#,
+            #"{"event":"state","time":"2026-11-29T12:00:02.700Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1},"state":"outside"}"#,
         ])
     }
 }

@@ -27,7 +27,7 @@ struct OutputSchemaTests {
         let wildcard = BeaconRegion(uuid: Fixture.uuid)
         let major = BeaconRegion(uuid: Fixture.uuid, major: 0)
         let full = BeaconRegion(uuid: Fixture.otherUUID, major: 65535, minor: 0)
-        let named = BeaconRegion(name: "kitchen door", uuid: Fixture.uuid, major: 7)
+        let named = BeaconRegion(name: "kitchen-door", uuid: Fixture.uuid, major: 7)
         func beacon(_ minor: UInt16, rssi: Double?, filtered: Double?, accuracy: Double, _ proximity: Proximity,
                     _ type: AddressType, valid: Bool = true) -> RangedBeacon {
             RangedBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: minor), rssi: rssi,
@@ -156,7 +156,7 @@ struct OutputSchemaTests {
         }
         h.tick(ms: 5_000)
         let printed = h.outputs.map(OutputLine.encode)
-        #expect(printed.count == 5)
+        #expect(printed.count == 7)
         #expect(Array(documentedLines.prefix(printed.count)) == printed)
     }
 

@@ -34,6 +34,7 @@ struct RangeSessionTests {
         #expect(lines(out) == [
             #"{"event":"state","time":"2027-01-15T08:00:00.007Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"state":"unknown"}"#,
             #"{"event":"enter","time":"2027-01-15T08:00:00.100Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"}}"#,
+            #"{"event":"state","time":"2027-01-15T08:00:00.100Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"state":"inside"}"#,
         ])
     }
 
