@@ -11,6 +11,7 @@ public enum BeaconTool {
     SUBCOMMANDS:
       range                   Monitor beacon regions and range the beacons inside them.
       advertise               Advertise as an iBeacon until stopped.
+      calibrate               Measure a beacon at a known distance, or fit a site's path-loss exponent.
       devices                 List the kernel's Bluetooth controllers and the channels usable on each.
 
       See 'beacon help <subcommand>' for detailed help.
@@ -49,6 +50,11 @@ public enum BeaconTool {
                 let options = try AdvertiseOptions(parsed, environment: environment)
                 return { AdvertiseCommand.run(options, console: console, signals: signals) }
             }
+        case "calibrate":
+            return runCommand(CalibrateOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try CalibrateOptions(parsed, environment: environment)
+                return { CalibrateCommand.run(options, console: console, signals: signals) }
+            }
         case "devices":
             return runCommand(DevicesCommand.help, rest, console: console) { _ throws(UsageError) in
                 return {
@@ -63,6 +69,7 @@ public enum BeaconTool {
 
     static let helps: [String: CommandHelp] = [
         "range": RangeOptions.help, "advertise": AdvertiseOptions.help, "devices": DevicesCommand.help,
+        "calibrate": CalibrateOptions.help,
     ]
 
     /// Parses a subcommand's options (help wins over everything else), then runs what `prepare` returns.
