@@ -70,6 +70,14 @@ public struct RangeSession {
         monitor.tick(now: bounded, emit: emit)
     }
 
+    /// Ends a replay whose capture ran out at `now`: the deadlines up to then (bounded by the
+    /// session's end), then the last, partial interval (see `RegionMonitor.finish`).
+    public mutating func finish(at now: Timestamp, emit: (MonitorOutput) -> Void) {
+        guard anchor != nil else { return }
+        let bounded = endTime.map { min($0, now) } ?? now.clampedToSupportedRange
+        monitor.finish(at: bounded, emit: emit)
+    }
+
     private mutating func noteCommand(_ payload: ArraySlice<UInt8>) throws(DecodeError) {
         guard anchor == nil else { return }
         let command = try HCICommand.decode(payload)

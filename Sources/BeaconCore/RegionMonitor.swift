@@ -221,4 +221,17 @@ public struct RegionMonitor: Sendable {
             accumulators[i].removeAll(keepingCapacity: true)
         }
     }
+
+    /// Ends the run at `now` (a replayed capture ran out): processes every deadline up to `now`, then
+    /// reports each inside region's beacons heard since the last tick as a `.partialRange`, so nothing
+    /// heard is lost. A region with nothing heard in the partial interval prints nothing.
+    public mutating func finish(at now: Timestamp, emit: (MonitorOutput) -> Void) {
+        guard startTime != nil else { return }
+        let now = max(now.clampedToSupportedRange, latest)
+        processDeadlines(upTo: now, emit: emit)
+        for i in regions.indices where !accumulators[i].isEmpty {
+            if case .inside = phases[i] { emit(.partialRange(regions[i], now, rangedBeacons(i))) }
+            clearAccumulator(i)
+        }
+    }
 }
