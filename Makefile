@@ -24,9 +24,9 @@ VENV := .venv
 VENV_PYTHON := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.requirements-installed
 REQUIREMENTS := tools/requirements.txt
-# libbluetooth-dev: kernel HCI headers for CHCI; bluez: btmon reads our captures;
-# python3-venv: the tools venv; time: make soak measures peak memory with it.
-APT_PACKAGES := libbluetooth-dev bluez python3 python3-venv time
+# libbluetooth-dev: kernel HCI headers for CHCI; bluez: btmon reads our captures; tshark: Wireshark's
+# reader checks their dates; python3-venv: the tools venv; time: make soak measures peak memory with it.
+APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
@@ -44,6 +44,7 @@ apt_install = missing=""; \
 	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 	  echo "apt-get install:$$missing"; \
 	  $$sudo apt-get update -qq; \
+	  echo "wireshark-common wireshark-common/install-setuid boolean false" | $$sudo debconf-set-selections; \
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 

@@ -110,17 +110,27 @@ try measure("replay (btsnoop file -> transport -> range)", packets: scene.count,
     var session = newSession()
     var lines = 0
     var malformed = 0
-    host.observer = { packet, direction, time in
-        do {
-            try session.packet(packet, direction: direction, at: time) { output in
-                lines += 1
-                _ = OutputLine.encode(output)
-            }
-        } catch {
-            malformed += 1
-        }
+    func emit(_ output: MonitorOutput) {
+        lines += 1
+        _ = OutputLine.encode(output)
     }
-    _ = try host.run(deadline: { nil }, onTime: { _ in }, shouldStop: { false })
+    while true {
+        switch try host.next(until: session.nextDeadline) {
+        case .packet(let packet, let direction, let time):
+            do {
+                try session.packet(packet, direction: direction, at: time, emit: emit)
+            } catch {
+                malformed += 1
+            }
+            continue
+        case .deadline(let time):
+            session.advance(to: time, emit: emit)
+            continue
+        case .end, .signal:
+            session.finish(at: host.now(), emit: emit)
+        }
+        break
+    }
     return "\(lines) lines, \(malformed) malformed packets"
 }
 print("peak resident memory: \(format(peakResidentMegabytes(), 1)) MiB (the scene itself is held in memory)")

@@ -1,6 +1,17 @@
 import BeaconCore
 import BeaconTransport
 
+/// A command that talks to a controller. `ControllerConnection.run` opens the controller, runs the
+/// command, has it leave the controller as found, and closes: the same sequence for every command.
+protocol ControllerCommand {
+    /// Brings the controller up and runs the command's loop. Returns an exit code of its own (a usage
+    /// error found only on the controller), or nil to exit by how the run ended.
+    mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode?
+    /// Undoes what `run` changed on the controller; called after `run` returned or threw, unless the
+    /// connection to the controller is gone. `failure` is what ended the run, if anything.
+    mutating func cleanUp(_ host: HCIHost, after failure: (any Error)?) throws(HostError)
+}
+
 /// The transport, the optional `--record` capture and the host that a controller-facing command
 /// works through, opened and closed in one place.
 final class ControllerConnection {
@@ -13,8 +24,38 @@ final class ControllerConnection {
         let exit: ExitCode
     }
 
+    /// Opens the controller, runs `command`, leaves the controller as found and closes.
+    /// `captureStepLimit`: in a replay, a forward jump in capture time beyond this is a clock step.
+    static func run(_ command: inout some ControllerCommand, _ common: CommonOptions, signals: SignalWatcher?,
+                    console: Console, captureStepLimit: Micros? = nil) -> ExitCode {
+        let connection: ControllerConnection
+        do {
+            connection = try ControllerConnection(common, signals: signals, console: console, captureStepLimit: captureStepLimit)
+        } catch {
+            return error.exit
+        }
+        var failure: (any Error)?
+        var exit: ExitCode?
+        do {
+            exit = try command.run(connection.host)
+        } catch .interrupted {
+            // A signal during bring-up: only cleanup is left.
+        } catch {
+            failure = error
+        }
+        if failure.map(Failure.controllerReachable) ?? true {
+            do {
+                try command.cleanUp(connection.host, after: failure)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        let closed = connection.close(after: failure, console: console)
+        return exit ?? closed
+    }
+
     /// Opens the controller and the recording; a failure is reported (one error line) before it is thrown.
-    init(_ common: CommonOptions, signals: SignalWatcher?, console: Console) throws(OpenFailure) {
+    private init(_ common: CommonOptions, signals: SignalWatcher?, console: Console, captureStepLimit: Micros?) throws(OpenFailure) {
         do {
             transport = try openTransport(common.transport, btsnoopIndex: common.captureIndex)
         } catch {
@@ -29,7 +70,8 @@ final class ControllerConnection {
             transport.close()
             throw OpenFailure(exit: Failure.report(error, console: console))
         }
-        host = HCIHost(transport: transport, recorder: recorder, signals: signals, output: console.outputDescriptor)
+        host = HCIHost(transport: transport, recorder: recorder, signals: signals, output: console.outputDescriptor,
+                       captureStepLimit: captureStepLimit, warn: console.diagnose)
     }
 
     /// For a btmon capture holding several controllers: which one was replayed and how to pick another.
@@ -48,7 +90,7 @@ final class ControllerConnection {
     /// Completes the recording and closes the transport. `failure` is what ended the run, if anything:
     /// the first failure is the one reported, so a recording that cannot be completed is reported only
     /// when nothing else was.
-    func close(after failure: (any Error)?, console: Console) -> ExitCode {
+    private func close(after failure: (any Error)?, console: Console) -> ExitCode {
         if let note = captureControllersNote { console.diagnose(note) }
         var exit = failure.map { Failure.report($0, console: console) } ?? .success
         do {

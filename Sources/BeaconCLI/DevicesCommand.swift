@@ -31,7 +31,7 @@ enum DevicesCommand {
         // Unknown capabilities (no /proc): claim nothing is usable rather than guess.
         let held = capabilities ?? ProcessCapabilities(netAdmin: false, netRaw: false)
         let time = now()
-        var output = LineOutput(console: console)
+        let output = LineOutput(console: console)
         for controller in controllers {
             output.write(OutputLine.encode(controller, capabilities: held, time: time))
         }

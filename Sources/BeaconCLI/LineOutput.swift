@@ -1,7 +1,8 @@
 import BeaconCore
 
 /// Writes JSON lines until the reader goes away, and keeps malformed-packet warnings to a bounded few.
-struct LineOutput {
+/// A class: a command's loop and the callbacks that state machines emit through write to the same one.
+final class LineOutput {
     let console: Console
     private(set) var readerGone = false
     private var malformed = 0
@@ -13,12 +14,12 @@ struct LineOutput {
         self.console = console
     }
 
-    mutating func write(_ line: String) {
+    func write(_ line: String) {
         guard !readerGone else { return }
         if !console.writeLine(line) { readerGone = true }
     }
 
-    mutating func warnMalformed(_ error: any Error) {
+    func warnMalformed(_ error: any Error) {
         malformed += 1
         if malformed <= Self.warningLimit {
             console.diagnose("Warning: skipped a malformed packet: \(error)")

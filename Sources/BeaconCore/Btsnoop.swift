@@ -9,8 +9,11 @@ public enum Btsnoop {
     public static let headerLength = 16
     /// Record header: original length, included length, flags, drops, timestamp.
     public static let recordHeaderLength = 24
-    /// Microseconds from 0000-01-01 AD (the btsnoop epoch) to 1970-01-01 (the Unix epoch).
-    public static let unixEpochOffset: Int64 = 0x00E0_3AB4_4A67_6000
+    /// The btsnoop timestamp of 1970-01-01T00:00:00Z: btsnoop counts microseconds from midnight,
+    /// 1 January of year 0, on a scale where this value is the Unix epoch (Android's snoop log,
+    /// bumble and Wireshark all use it). BlueZ writes the same scale counting from 2000-01-01 at
+    /// `0x00E03AB44A676000`, which is this value plus 946,684,800 s.
+    public static let unixEpochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
     /// Largest included length accepted: an HCI packet (up to 65535 payload bytes plus its header) and slack.
     public static let maximumRecordLength = 65536 + 4
 

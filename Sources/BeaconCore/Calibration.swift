@@ -64,6 +64,13 @@ public struct PathLossFit: Hashable, Sendable {
     public var residual: Double
     public var samples: Int
 
+    public init(exponent: Double, measuredPower: Double, residual: Double, samples: Int) {
+        self.exponent = exponent
+        self.measuredPower = measuredPower
+        self.residual = residual
+        self.samples = samples
+    }
+
     /// Exponents outside this range are not a room: the samples are mislabelled or disturbed.
     public static let plausibleExponents: ClosedRange<Double> = 1...6
     /// The farthest sample must be at least this many times farther than the nearest: over a shorter

@@ -26,11 +26,11 @@ public enum OutputLine {
                 header(&o, "exit", time, region)
             case let .range(region, time, beacons):
                 header(&o, "range", time, region)
-                o.field("beacons", array: { list in
-                    for beacon in beacons {
-                        list.object { write(beacon, to: &$0) }
-                    }
-                })
+                write(beacons, to: &o)
+            case let .partialRange(region, time, beacons):
+                header(&o, "range", time, region)
+                write(beacons, to: &o)
+                o.field("partial", true)
             }
         }
     }
@@ -42,6 +42,15 @@ public enum OutputLine {
         o.field("uuid", region.uuid.description)
         if let major = region.major { o.field("major", major) }
         if let minor = region.minor { o.field("minor", minor) }
+    }
+
+    /// `"beacons":[…]`, nearest first.
+    private static func write(_ beacons: [RangedBeacon], to o: inout JSONWriter) {
+        o.field("beacons", array: { list in
+            for beacon in beacons {
+                list.object { write(beacon, to: &$0) }
+            }
+        })
     }
 
     /// The members of one ranged beacon.

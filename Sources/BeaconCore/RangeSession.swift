@@ -41,8 +41,9 @@ public struct RangeSession {
     }
 
     /// Feeds one packet. A packet that cannot be decoded throws after being counted; the session stays usable.
+    /// `heard` sees every sighting the monitor is given (`beacon calibrate` keeps their readings).
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
-                                emit: (MonitorOutput) -> Void) throws(DecodeError) {
+                                emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
         // Far-off times are clamped first: the deadline arithmetic must not wrap around.
         let clamped = rawTime.clampedToSupportedRange
         let time = max(clamped, latest ?? clamped)
@@ -53,7 +54,7 @@ public struct RangeSession {
             case (.command, .sent):
                 try noteCommand(packet.payload)
             case (.event, .received):
-                try event(packet.payload, at: time, emit: emit)
+                try event(packet.payload, at: time, emit: emit, heard: heard)
             default:
                 break
             }
@@ -70,6 +71,14 @@ public struct RangeSession {
         monitor.tick(now: bounded, emit: emit)
     }
 
+    /// Ends a replay whose capture ran out at `now`: the deadlines up to then (bounded by the
+    /// session's end), then the last, partial interval (see `RegionMonitor.finish`).
+    public mutating func finish(at now: Timestamp, emit: (MonitorOutput) -> Void) {
+        guard anchor != nil else { return }
+        let bounded = endTime.map { min($0, now) } ?? now.clampedToSupportedRange
+        monitor.finish(at: bounded, emit: emit)
+    }
+
     private mutating func noteCommand(_ payload: ArraySlice<UInt8>) throws(DecodeError) {
         guard anchor == nil else { return }
         let command = try HCICommand.decode(payload)
@@ -77,7 +86,8 @@ public struct RangeSession {
         pendingScanEnable = command.parameters.first == 1 ? command.opcode : nil
     }
 
-    private mutating func event(_ payload: ArraySlice<UInt8>, at time: Timestamp, emit: (MonitorOutput) -> Void) throws(DecodeError) {
+    private mutating func event(_ payload: ArraySlice<UInt8>, at time: Timestamp, emit: (MonitorOutput) -> Void,
+                                heard: (Sighting) -> Void) throws(DecodeError) {
         if anchor == nil {
             if let pending = pendingScanEnable, payload.first == HCIEventCode.commandComplete.rawValue,
                case .commandComplete(_, let opcode, let parameters) = try HCIEvent.decode(payload),
@@ -90,6 +100,7 @@ public struct RangeSession {
         }
         monitor.tick(now: time, emit: emit)
         try SightingDecoder.forEachSighting(inEvent: payload, at: time) { sighting in
+            heard(sighting)
             monitor.sighting(sighting, emit: emit)
         }
     }

@@ -250,6 +250,21 @@ public struct RegionMonitor: Sendable {
 
     private mutating func rangeTick(emit: (MonitorOutput) -> Void) {
         let time = nextRangeTick
+        let reports = endInterval(at: time)
+        for i in regions.indices {
+            guard case .inside = phases[i] else { continue }
+            emit(.range(regions[i], time, reports.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }))
+        }
+        if reports.count < beacons.count {
+            let cutoff = time + Micros(-estimator.trackingAge.value)
+            forget { _, beacon in beacon.lastSeen < cutoff }
+        }
+        nextRangeTick = time + interval
+    }
+
+    /// Every beacon's entry at `time`, nearest first (those to list: heard in the interval or within the
+    /// tracking age); every beacon starts a new interval.
+    private mutating func endInterval(at time: Timestamp) -> [(key: BeaconKey, beacon: RangedBeacon)] {
         var reports: [(key: BeaconKey, beacon: RangedBeacon)] = []
         reports.reserveCapacity(beacons.count)
         var index = beacons.values.startIndex
@@ -261,15 +276,7 @@ public struct RegionMonitor: Sendable {
             beacons.values.formIndex(after: &index)
         }
         reports.sort { RangedBeacon.nearerFirst($0.beacon, $1.beacon) }
-        for i in regions.indices {
-            guard case .inside = phases[i] else { continue }
-            emit(.range(regions[i], time, reports.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }))
-        }
-        if reports.count < beacons.count {
-            let cutoff = time + Micros(-estimator.trackingAge.value)
-            forget { _, beacon in beacon.lastSeen < cutoff }
-        }
-        nextRangeTick = time + interval
+        return reports
     }
 
     private mutating func skipRangeTicks(past now: Timestamp) {
@@ -296,6 +303,21 @@ public struct RegionMonitor: Sendable {
             var smaller = Dictionary<BeaconKey, TrackedBeacon>(minimumCapacity: max(beacons.count * 2, Self.baseCapacity))
             for (key, beacon) in beacons { smaller[key] = beacon }
             beacons = smaller
+        }
+    }
+
+    /// Ends the run at `now` (a replayed capture ran out): processes every deadline up to `now`, then
+    /// reports each inside region's beacons heard since the last tick as a `.partialRange`, so nothing
+    /// heard is lost. A region with nothing heard in the partial interval prints nothing.
+    public mutating func finish(at now: Timestamp, emit: (MonitorOutput) -> Void) {
+        guard startTime != nil else { return }
+        let now = max(now.clampedToSupportedRange, latest)
+        processDeadlines(upTo: now, emit: emit)
+        let heard = endInterval(at: now).filter { $0.beacon.samples > 0 }
+        for i in regions.indices {
+            guard case .inside = phases[i] else { continue }
+            let list = heard.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }
+            if !list.isEmpty { emit(.partialRange(regions[i], now, list)) }
         }
     }
 }

@@ -7,7 +7,7 @@ public enum AdvertiserSetup {
 
     /// Reads the HCI version (Read Local Version Information) for the Bluetooth 4.x interval floor.
     public static func hciVersion(_ host: HCIHost) throws(HostError) -> UInt8 {
-        let parameters = try host.query(.readLocalVersionInformation)
+        let parameters = try host.execute(.readLocalVersionInformation).returnParameters()
         guard let version = parameters.first else {
             throw .command(CommandError(opcode: .readLocalVersionInformation, kind: .malformed("no HCI version in the answer")))
         }
@@ -18,22 +18,23 @@ public enum AdvertiserSetup {
         try stop(host, using: commands, interruptible: true, removeSet: false)
         switch commands {
         case .extended:
-            let answer = try host.query(.leSetExtendedAdvertisingParameters(
+            let answer = try host.execute(.leSetExtendedAdvertisingParameters(
                 handle: handle, properties: plan.extendedProperties,
                 intervalMin: plan.intervalSlots, intervalMax: plan.intervalSlots,
                 channelMap: 0x07, ownAddressType: 0, filterPolicy: 0, txPower: plan.txPower ?? 0x7F,
                 primaryPHY: 0x01, secondaryMaxSkip: 0, secondaryPHY: 0x01, sid: 0, scanRequestNotification: false))
+                .returnParameters()
             try host.execute(.leSetExtendedAdvertisingData(handle: handle, operation: 0x03, fragmentPreference: 0x01,
                                                            data: plan.advertisingData))
-            let (_, time) = try host.execute(.leSetExtendedAdvertisingEnable(true, sets: [(handle: handle, duration: 0, maxEvents: 0)]))
+            let time = try host.execute(.leSetExtendedAdvertisingEnable(true, sets: [(handle: handle, duration: 0, maxEvents: 0)])).time
             return AdvertisingStarted(commands: .extended, txPower: answer.first.map { Int8(bitPattern: $0) }, time: time)
         case .legacy:
             try host.execute(.leSetAdvertisingParameters(
                 intervalMin: UInt16(plan.intervalSlots), intervalMax: UInt16(plan.intervalSlots), type: plan.legacyType,
                 ownAddressType: 0, channelMap: 0x07, filterPolicy: 0))
-            let power = try host.query(.leReadAdvertisingPhysicalChannelTxPower)
+            let power = try host.execute(.leReadAdvertisingPhysicalChannelTxPower).returnParameters()
             try host.execute(.leSetAdvertisingData(plan.advertisingData))
-            let (_, time) = try host.execute(.leSetAdvertisingEnable(true))
+            let time = try host.execute(.leSetAdvertisingEnable(true)).time
             return AdvertisingStarted(commands: .legacy, txPower: power.first.map { Int8(bitPattern: $0) }, time: time)
         }
     }
@@ -57,13 +58,13 @@ public enum AdvertiserSetup {
         }
     }
 
-    /// The time of the answer, also when the answer is that advertising was already off.
+    /// The (schedule) time of the answer, also when the answer is that advertising was already off.
     @discardableResult
     private static func executeUnlessAlreadyOff(_ host: HCIHost, _ command: HCICommand, interruptible: Bool) throws(HostError) -> Timestamp {
         do {
             return try host.execute(command, interruptible: interruptible).time
         } catch .command(let error) where error.isCommandDisallowed || error.isUnknownAdvertisingSet {
-            return host.currentTime
+            return host.now()
         }
     }
 }

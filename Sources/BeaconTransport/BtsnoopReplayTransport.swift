@@ -38,7 +38,7 @@ public final class BtsnoopReplayTransport: PacketTransport {
 
     deinit { closeDescriptor(descriptor) }
 
-    public func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool {
+    public func read() throws(TransportError) -> Bool {
         guard !atEnd, descriptor >= 0 else { return false }
         let fd = descriptor
         let count: Int
@@ -57,22 +57,20 @@ public final class BtsnoopReplayTransport: PacketTransport {
             return false
         }
         reader.append(readBuffer[0..<count])
-        while true {
-            let record: BtsnoopRecord?
-            do throws(DecodeError) {
-                record = try reader.next()
-            } catch {
-                atEnd = true
-                throw TransportError.badCapture(error, path: path)
-            }
-            guard let record else { break }
-            try handle(record.packet, record.direction, record.timestamp)
-        }
         return true
     }
 
+    public func nextPacket() throws(TransportError) -> TransportPacket? {
+        do throws(DecodeError) {
+            return try reader.next().map { TransportPacket($0.packet, $0.direction, captureTime: $0.timestamp) }
+        } catch {
+            atEnd = true
+            throw TransportError.badCapture(error, path: path)
+        }
+    }
+
     /// Dropped: a recording cannot be changed.
-    public func send(_ packet: HCIPacket) throws {}
+    public func send(_ packet: HCIPacket) throws(TransportError) {}
 
     public func close() {
         closeDescriptor(descriptor)

@@ -13,10 +13,10 @@ public enum ControllerSetup {
         if host.transport.ownsController {
             try host.execute(.reset)
         }
-        let bytes = try host.query(.readLocalSupportedCommands)
+        let bytes = try host.execute(.readLocalSupportedCommands).returnParameters()
         let supported: SupportedCommands
         do {
-            supported = try SupportedCommands(bytes[...])
+            supported = try SupportedCommands(bytes)
         } catch {
             throw .command(CommandError(opcode: .readLocalSupportedCommands, kind: .malformed(error.description)))
         }

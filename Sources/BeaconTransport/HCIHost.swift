@@ -1,13 +1,24 @@
 import BeaconCore
 
-/// Why `HCIHost.run` returned.
-public enum StopReason: Equatable, Sendable {
+/// What `HCIHost.next(until:)` found.
+public enum HostEvent {
+    /// A packet sent or received, at its schedule time (`HCIHost.wallTime(at:)` gives the time to print).
+    /// The payload is a view into the transport's buffer, valid until the next call.
+    case packet(HCIPacket, PacketDirection, Timestamp)
+    /// The deadline passed; the schedule time now (live), or the deadline itself (replay).
+    case deadline(Timestamp)
     /// SIGINT or SIGTERM arrived.
     case signal(Int32)
-    /// The caller's stop condition held (for example `--duration` elapsed, or stdout closed).
-    case finished
+    /// Nothing more will come.
+    case end(HostEnd)
+}
+
+/// Why `next(until:)` has nothing more.
+public enum HostEnd: Equatable, Sendable {
     /// A replayed capture has no more packets.
     case endOfCapture
+    /// The reader of the output went away (`beacon … | head -1`).
+    case outputGone
 }
 
 /// Failures of a controller conversation, each with one line for the user.
@@ -44,78 +55,219 @@ public enum HostError: Error, CustomStringConvertible {
     }
 }
 
-/// The host side of an HCI conversation: sends commands under flow control, records every packet,
-/// and runs the one poll loop that owns the transport, the timer and the signal descriptor.
+/// The controller's answer to one command (failures are thrown instead).
+public struct CommandAnswer: Sendable {
+    /// `.completed` (Command Complete) or `.accepted` (Command Status).
+    public var outcome: CommandOutcome
+    /// Schedule time of the answer.
+    public var time: Timestamp
+
+    /// Command Complete's return parameters after the status byte; a Command Status carries none.
+    public func returnParameters() throws(HostError) -> ArraySlice<UInt8> {
+        switch outcome {
+        case .completed(_, let parameters): return parameters
+        case .accepted(let opcode):
+            throw .missingReturnParameters(opcode)
+        case .failed(let error):
+            throw .command(error)
+        }
+    }
+}
+
+/// The host side of an HCI conversation, as a pull-based event source: `next(until:)` returns the next
+/// packet (with its direction and schedule time), a passed deadline, a signal or the end; `execute`
+/// sends one command under flow control and returns its answer. Every packet is recorded (`--record`).
+///
+/// Schedules (deadlines, command timeouts) run on a `Timeline`: the monotonic clock in live runs, the
+/// capture's time with its steps taken out in replays. Wall-clock steps are told once each through `warn`.
 public final class HCIHost {
     public let transport: PacketTransport
     private let recorder: BtsnoopRecorder?
+    private var recording: Bool
     private let signals: SignalWatcher?
     /// Watched for hang-up only: the reader of our output going away ends a run that prints nothing for long.
     private let output: Int32?
-    private var recording: Bool
     private var flow: CommandFlow
     private let poller = Poller()
-    private let now: () -> Timestamp
-    /// Sees every packet sent and received, with the time it is stamped with (the capture's time on replay).
-    public var observer: (HCIPacket, PacketDirection, Timestamp) -> Void = { _, _, _ in }
-    /// Set once a signal ended a wait; later cleanup commands still run.
+    private let clock: () -> ClockReading
+    private let warn: (String) -> Void
+    public private(set) var timeline: Timeline
+    /// Set once a signal arrived; interruptible commands then fail at once, cleanup commands still run.
     public private(set) var receivedSignal: Int32?
-    private var completion: CommandOutcome?
-    private var fatal: HostError?
+
+    /// Schedule time of the latest read (live): the time of every packet it returned.
+    private var readTime: Timestamp?
+    /// Packets seen while commands waited for their answers (copies), returned by `next` first.
+    private var backlog: [(packet: HCIPacket, direction: PacketDirection, time: Timestamp)] = []
+    private var backlogStart = 0
+    /// A replayed packet later than the deadline asked for, returned by the following call.
+    private var heldBack: (packet: HCIPacket, direction: PacketDirection, time: Timestamp)?
+    /// The latest schedule time of a replay.
+    private var replayTime: Timestamp?
 
     public static let defaultCommandTimeout = Micros.seconds(3)
-
-    /// The host's clock (the wall clock, or a test's).
-    public var currentTime: Timestamp { now() }
 
     /// Packets already queued that are read before a command is declared unanswered: under a flood of
     /// reports the answer may be waiting behind them.
     static let backlogReadsBeforeTimeout = 256
 
+    /// - Parameters:
+    ///   - captureStepLimit: replays only: a forward jump in capture time beyond this is a clock step.
+    ///   - clock: both clocks (tests inject their own).
+    ///   - warn: one diagnostic line (a clock step).
     public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?, output: Int32? = nil,
-                commandTimeout: Micros = defaultCommandTimeout, now: @escaping () -> Timestamp = Clock.now) {
+                commandTimeout: Micros = defaultCommandTimeout, captureStepLimit: Micros? = nil,
+                clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
         self.recorder = recorder
         self.recording = recorder != nil
         self.signals = signals
         self.output = output
         self.flow = CommandFlow(timeout: commandTimeout)
-        self.now = now
+        self.clock = clock
+        self.warn = warn
+        self.timeline = Timeline(maximumGap: captureStepLimit)
     }
 
-    /// Sends `command` once the controller has a credit and waits for its answer. Returns the return
-    /// parameters after the status byte (empty when the controller answered with Command Status),
-    /// and the time of the answer. Other events received meanwhile go to the observer.
-    /// With `interruptible` false a pending signal does not abort the wait (used for cleanup).
+    /// Schedule time now: the monotonic clock (live), the latest capture time (replay).
+    public func now() -> Timestamp {
+        guard transport.isLive else { return replayTime ?? Timestamp(microseconds: 0) }
+        let reading = clock()
+        let (schedule, step) = timeline.live(monotonic: reading.monotonic, wall: reading.wall)
+        if let step {
+            warn("Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on")
+        }
+        return schedule
+    }
+
+    /// The wall-clock time to print for a schedule time.
+    public func wallTime(at schedule: Timestamp) -> Timestamp {
+        timeline.wallTime(at: schedule)
+    }
+
+    // MARK: - Events
+
+    /// The next event: a packet, `deadline` passing (nil: none), a signal, or the end. Live runs wait
+    /// in poll(2) on the transport, the signal descriptor and the output; replays never wait.
+    public func next(until deadline: Timestamp?) throws(HostError) -> HostEvent {
+        if backlogStart < backlog.count {
+            let (packet, direction, time) = backlog[backlogStart]
+            backlogStart += 1
+            if backlogStart == backlog.count {
+                backlog.removeAll(keepingCapacity: true)
+                backlogStart = 0
+            }
+            return .packet(packet, direction, time)
+        }
+        return transport.isLive ? try nextLive(until: deadline) : try nextReplayed(until: deadline)
+    }
+
+    private func nextLive(until deadline: Timestamp?) throws(HostError) -> HostEvent {
+        while true {
+            if let (packet, direction, time) = try takePacket() {
+                _ = try controllerEvent(packet, direction)
+                return .packet(packet, direction, time)
+            }
+            let current = now()
+            if let deadline, deadline <= current { return .deadline(current) }
+            try flushRecording()
+            var timeout = recording ? BtsnoopRecorder.flushInterval : nil
+            if let deadline { timeout = min(deadline - current, timeout ?? deadline - current) }
+            let ready = try wait(timeout: timeout)
+            if ready.signal, let signal = signals?.pendingSignal() {
+                receivedSignal = signal
+                return .signal(signal)
+            }
+            if ready.outputGone { return .end(.outputGone) }
+            if ready.transport { try fill() }
+        }
+    }
+
+    private func nextReplayed(until deadline: Timestamp?) throws(HostError) -> HostEvent {
+        while true {
+            if heldBack == nil { heldBack = try takePacket() }
+            if let held = heldBack {
+                if let deadline, held.time > deadline { return .deadline(deadline) }
+                heldBack = nil
+                return .packet(held.packet, held.direction, held.time)
+            }
+            if let signal = try pollSignalWithoutWaiting() {
+                receivedSignal = signal
+                return .signal(signal)
+            }
+            let more: Bool
+            do {
+                more = try transport.read()
+            } catch {
+                throw .transport(error)
+            }
+            if !more { return .end(.endOfCapture) }
+        }
+    }
+
+    /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
+    private func takePacket() throws(HostError) -> (packet: HCIPacket, direction: PacketDirection, time: Timestamp)? {
+        let next: TransportPacket?
+        do {
+            next = try transport.nextPacket()
+        } catch {
+            throw .transport(error)
+        }
+        guard let next else { return nil }
+        let time: Timestamp
+        if let captured = next.captureTime {
+            let (schedule, step) = timeline.capture(captured)
+            if let step {
+                warn("Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed")
+            }
+            replayTime = schedule
+            time = schedule
+        } else {
+            time = readTime ?? now()
+        }
+        try record(next.packet, next.direction, time)
+        return (next.packet, next.direction, time)
+    }
+
+    // MARK: - Commands
+
+    /// Sends `command` once the controller has a credit and waits for its answer. Packets seen
+    /// meanwhile, the command itself included, are returned by `next` afterwards. With `interruptible`
+    /// false a signal does not abort the wait (cleanup).
     @discardableResult
-    public func execute(_ command: HCICommand, interruptible: Bool = true) throws(HostError) -> (parameters: [UInt8], time: Timestamp) {
+    public func execute(_ command: HCICommand, interruptible: Bool = true) throws(HostError) -> CommandAnswer {
         try waitForCredit(for: command.opcode, interruptible: interruptible)
         let sentAt = now()
         flow.willSend(command.opcode, at: sentAt)
         let packet = command.packet
-        record(packet, .sent, sentAt)
-        observer(packet, .sent, sentAt)
+        try record(packet, .sent, sentAt)
+        backlog.append((packet, .sent, sentAt))
         do {
             try transport.send(packet)
         } catch {
-            throw Self.hostError(error)
+            throw .transport(error)
         }
-        completion = nil
-        while completion == nil {
-            if let due = flow.deadline, now() >= due {
-                try readBacklog()
-                if completion != nil { break }
-                if let error = flow.expire(at: now()) { throw .command(error) }
+        while true {
+            if let outcome = try pump(until: flow.deadline, interruptible: interruptible) {
+                return try answer(outcome)
             }
-            try waitForController(until: flow.deadline, interruptible: interruptible)
+            let current = now()
+            guard let due = flow.deadline, current >= due else { continue }
+            if let outcome = try readBacklog() { return try answer(outcome) }
+            if let error = flow.expire(at: current) { throw .command(error) }
         }
-        let outcome = completion
-        completion = nil
+    }
+
+    private func answer(_ outcome: CommandOutcome) throws(HostError) -> CommandAnswer {
+        let time = readTime ?? now()
         switch outcome {
-        case .completed(_, let parameters)?: return (Array(parameters), lastEventTime)
-        case .accepted?: return ([], lastEventTime)
-        case .failed(let error)?: throw .command(error)
-        case nil: throw .command(CommandError(opcode: command.opcode, kind: .malformed("no outcome")))
+        case .failed(let error):
+            throw .command(error)
+        case .completed(let opcode, let parameters):
+            // Copied out of the transport's buffer, which the next read reuses.
+            return CommandAnswer(outcome: .completed(opcode, returnParameters: ArraySlice(Array(parameters))), time: time)
+        case .accepted:
+            return CommandAnswer(outcome: outcome, time: time)
         }
     }
 
@@ -130,146 +282,79 @@ public final class HCIHost {
             if flow.pending != nil {
                 // Nobody waits for the abandoned command's outcome any more: only its credit matters.
                 if flow.expire(at: current) == nil {
-                    try waitForController(until: flow.deadline, interruptible: interruptible)
+                    _ = try pump(until: flow.deadline, interruptible: interruptible)
                 }
                 continue
             }
             let due = creditDeadline ?? current + flow.timeout
             creditDeadline = due
             if current >= due { throw .command(CommandError(opcode: opcode, kind: .timeout(flow.timeout))) }
-            try waitForController(until: due, interruptible: interruptible)
+            _ = try pump(until: due, interruptible: interruptible)
         }
     }
 
-    /// Like `execute`, for commands whose return parameters matter.
-    public func query(_ command: HCICommand) throws(HostError) -> [UInt8] {
-        let (parameters, _) = try execute(command)
-        // A Command Status carries no return parameters at all; Command Complete carries at least the status.
-        if parameters.isEmpty, lastOutcomeWasStatus { throw .missingReturnParameters(command.opcode) }
-        return parameters
-    }
-
-    private var lastEventTime = Timestamp(microseconds: 0)
-    private var lastOutcomeWasStatus = false
-
-    /// Reads packets that are already waiting (without blocking), so an answer queued behind a burst of
-    /// reports is seen before its command is declared unanswered.
-    private func readBacklog() throws(HostError) {
-        for _ in 0..<Self.backlogReadsBeforeTimeout where completion == nil {
-            guard try wait(timeout: Micros(0)).transport else { return }
-            try receiveOnce()
-        }
-    }
-
-    /// Runs until a signal, the end of a capture, the reader of the output going away, or `shouldStop`.
-    /// Calls `onTime` whenever `deadline` has passed, so timers and output stay in order.
-    public func run(deadline: () -> Timestamp?, onTime: (Timestamp) -> Void, shouldStop: () -> Bool) throws(HostError) -> StopReason {
-        while true {
-            if shouldStop() { return .finished }
-            if let signal = receivedSignal { return .signal(signal) }
-            if transport.isLive {
-                try flushRecording()
-                var timeout = recording ? BtsnoopRecorder.flushInterval : nil
-                if let due = deadline() {
-                    let current = now()
-                    if due <= current {
-                        onTime(current)
-                        continue
-                    }
-                    timeout = min(due - current, timeout ?? due - current)
-                }
-                let readable = try wait(timeout: timeout)
-                if readable.signal, let signal = signals?.pendingSignal() {
-                    receivedSignal = signal
-                    continue
-                }
-                if readable.outputGone { return .finished }
-                if readable.transport {
-                    try receiveOnce()
-                } else if let due = deadline(), due <= now() {
-                    onTime(now())
-                }
-            } else {
-                if let signal = try pollSignalWithoutWaiting() {
-                    receivedSignal = signal
-                    continue
-                }
-                let more = try receiveOnce()
-                if !more { return .endOfCapture }
-            }
-        }
-    }
-
-    /// Reads what the transport has and dispatches it; false at the end of a replayed capture.
-    @discardableResult
-    private func receiveOnce() throws(HostError) -> Bool {
-        let more: Bool
-        do {
-            more = try transport.receive { packet, direction, captureTime in
-                let time = captureTime ?? now()
-                handle(packet, direction, time)
-            }
-        } catch let error as HostError {
-            throw error
-        } catch {
-            throw Self.hostError(error)
-        }
-        try throwFatal()
-        if !more && transport.isLive { throw .connectionClosed("end of stream from \(transport.description)") }
-        return more
-    }
-
-    private func handle(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) {
-        record(packet, direction, time)
-        if transport.isLive, direction == .received, packet.kind == .event {
-            controllerEvent(packet.payload, at: time)
-        }
-        observer(packet, direction, time)
-    }
-
-    /// Command flow and fatal controller events; everything else is the observer's.
-    private func controllerEvent(_ payload: ArraySlice<UInt8>, at time: Timestamp) {
-        guard let code = payload.first,
-              code == HCIEventCode.commandComplete.rawValue || code == HCIEventCode.commandStatus.rawValue
-                || code == HCIEventCode.hardwareError.rawValue else { return }
-        let event: HCIEvent
-        do {
-            event = try HCIEvent.decode(payload)
-        } catch {
-            fatal = fatal ?? .command(CommandError(opcode: flow.pending ?? .nop, kind: .malformed(error.description)))
-            return
-        }
-        if case .hardwareError(let hwCode) = event {
-            fatal = fatal ?? .hardwareError(hwCode)
-            return
-        }
-        if let outcome = flow.receive(event, at: time) {
-            completion = outcome
-            lastEventTime = time
-            if case .commandStatus = event { lastOutcomeWasStatus = true } else { lastOutcomeWasStatus = false }
-        }
-    }
-
-    /// Waits once for the controller (a credit or an answer), at most until `deadline`. A fatal
-    /// condition is thrown once, so cleanup commands after it still get their answers.
-    private func waitForController(until deadline: Timestamp?, interruptible: Bool) throws(HostError) {
-        try throwFatal()
+    /// Takes what the transport has read, else waits once (at most until `deadline`) and reads; the
+    /// pending command's outcome when it arrived. Packets are kept for `next`.
+    private func pump(until deadline: Timestamp?, interruptible: Bool) throws(HostError) -> CommandOutcome? {
+        if let outcome = try drain() { return outcome }
         if interruptible, let signal = receivedSignal { throw .interrupted(signal) }
-        let readable = try wait(timeout: deadline.map { $0 - now() })
-        if readable.signal, let signal = signals?.pendingSignal() {
+        let ready = try wait(timeout: deadline.map { $0 - now() })
+        if ready.signal, let signal = signals?.pendingSignal() {
             receivedSignal = signal
             if interruptible { throw .interrupted(signal) }
         }
-        if readable.transport {
-            try receiveOnce()
-        }
+        guard ready.transport else { return nil }
+        try fill()
+        return try drain()
     }
 
-    private func throwFatal() throws(HostError) {
-        if let error = fatal {
-            fatal = nil
-            throw error
+    /// Reads packets that are already waiting (without blocking), so an answer queued behind a burst of
+    /// reports is seen before its command is declared unanswered.
+    private func readBacklog() throws(HostError) -> CommandOutcome? {
+        for _ in 0..<Self.backlogReadsBeforeTimeout {
+            if let outcome = try drain() { return outcome }
+            guard try wait(timeout: Micros(0)).transport else { return nil }
+            try fill()
         }
+        return try drain()
+    }
+
+    /// Takes every packet already read until one answers the pending command.
+    private func drain() throws(HostError) -> CommandOutcome? {
+        while let (packet, direction, time) = try takePacket() {
+            backlog.append((HCIPacket(kind: packet.kind, payload: ArraySlice(Array(packet.payload))), direction, time))
+            if let outcome = try controllerEvent(packet, direction) { return outcome }
+        }
+        return nil
+    }
+
+    /// Command flow and fatal controller events: the pending command's outcome when this answers it.
+    private func controllerEvent(_ packet: HCIPacket, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
+        guard transport.isLive, direction == .received, packet.kind == .event, let code = packet.payload.first,
+              code == HCIEventCode.commandComplete.rawValue || code == HCIEventCode.commandStatus.rawValue
+                || code == HCIEventCode.hardwareError.rawValue else { return nil }
+        let event: HCIEvent
+        do {
+            event = try HCIEvent.decode(packet.payload)
+        } catch {
+            throw .command(CommandError(opcode: flow.pending ?? .nop, kind: .malformed(error.description)))
+        }
+        if case .hardwareError(let code) = event { throw .hardwareError(code) }
+        return flow.receive(event, at: readTime ?? now())
+    }
+
+    // MARK: - I/O
+
+    /// One read from a live transport; its packets are stamped with the time it returned.
+    private func fill() throws(HostError) {
+        let more: Bool
+        do {
+            more = try transport.read()
+        } catch {
+            throw .transport(error)
+        }
+        guard more else { throw .connectionClosed("end of stream from \(transport.description)") }
+        readTime = now()
     }
 
     private func wait(timeout: Micros?) throws(HostError) -> (transport: Bool, signal: Bool, outputGone: Bool) {
@@ -280,7 +365,7 @@ public final class HCIHost {
         do {
             ready = try poller.wait(fds, hangUpOf: output, timeout: timeout)
         } catch {
-            throw Self.hostError(error)
+            throw .transport(TransportError.from(error, transport: transport.description))
         }
         return (transport.readDescriptor.map { ready.readable.contains($0) } ?? false,
                 signals.map { ready.readable.contains($0.descriptor) } ?? false,
@@ -293,19 +378,20 @@ public final class HCIHost {
         do {
             ready = try poller.wait([signals.descriptor], timeout: Micros(0))
         } catch {
-            throw Self.hostError(error)
+            throw .transport(TransportError.from(error, transport: transport.description))
         }
         return ready.isEmpty ? nil : signals.pendingSignal()
     }
 
-    /// Adds a packet to the recording. A recording that fails stops (and ends the run once), while the
-    /// conversation with the controller goes on so it can still be left as found.
-    private func record(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) {
+    /// Adds a packet to the recording, stamped with its wall-clock time. A recording that fails stops
+    /// and throws once; the conversation with the controller goes on so it can be left as found.
+    private func record(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
         guard recording, let recorder else { return }
         do {
-            try recorder.record(packet, direction: direction, timestamp: time)
+            try recorder.record(packet, direction: direction, timestamp: wallTime(at: time))
         } catch {
-            recordingFailed(error)
+            recording = false
+            throw .recording(error)
         }
     }
 
@@ -315,19 +401,8 @@ public final class HCIHost {
         do {
             try recorder.flushIfDue()
         } catch {
-            recordingFailed(error)
-            try throwFatal()
+            recording = false
+            throw .recording(error)
         }
-    }
-
-    private func recordingFailed(_ error: TransportError) {
-        recording = false
-        fatal = fatal ?? .recording(error)
-    }
-
-    static func hostError(_ error: any Error) -> HostError {
-        if let error = error as? HostError { return error }
-        if let error = error as? TransportError { return .transport(error) }
-        return .connectionClosed(String(describing: error))
     }
 }

@@ -24,6 +24,8 @@ public final class KernelHCITransport: PacketTransport {
     private var descriptor: Int32
     /// Larger than any HCI packet (ACL and ISO lengths are 16-bit).
     private var readBuffer = [UInt8](repeating: 0, count: 65536 + 8)
+    /// Bytes of the datagram in `readBuffer` not yet returned by `nextPacket()`.
+    private var pendingLength = 0
 
     /// Opens and binds a socket to controller `controller` on `channel`. On the raw channel a controller
     /// that is down is brought up (HCIDEVUP, which needs CAP_NET_ADMIN), as `hciconfig hciN up` would.
@@ -72,7 +74,7 @@ public final class KernelHCITransport: PacketTransport {
         }
     }
 
-    public func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool {
+    public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
         let fd = descriptor
         let count: Int
@@ -81,16 +83,23 @@ public final class KernelHCITransport: PacketTransport {
         } catch {
             throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }
-        guard count > 0 else { return false }
+        pendingLength = count
+        return count > 0
+    }
+
+    /// The datagram the last read returned, once.
+    public func nextPacket() throws(TransportError) -> TransportPacket? {
+        let count = pendingLength
+        guard count > 0 else { return nil }
+        pendingLength = 0
         guard let kind = HCIPacketKind(rawValue: readBuffer[0]) else {
             throw TransportError(.badStream, "\(description): unknown packet indicator 0x\(Hex.encode(readBuffer[0..<1]))")
         }
         // The raw-channel filter passes events only; the user channel carries the controller's packets.
-        try handle(HCIPacket(kind: kind, payload: readBuffer[1..<count]), .received, nil)
-        return true
+        return TransportPacket(HCIPacket(kind: kind, payload: readBuffer[1..<count]), .received)
     }
 
-    public func send(_ packet: HCIPacket) throws {
+    public func send(_ packet: HCIPacket) throws(TransportError) {
         guard descriptor >= 0 else { throw TransportError(.io, "\(description): send after close") }
         let bytes = packet.h4Bytes
         let fd = descriptor

@@ -10,11 +10,28 @@ public protocol PacketTransport: AnyObject {
     var ownsController: Bool { get }
     /// A one-line human description, e.g. "tcp:127.0.0.1:9001".
     var description: String { get }
-    /// Performs at most one read and hands every complete packet to `handle` with its direction and, for replay, its capture time.
-    /// Returns false at end of stream (peer closed, end of capture). Throws TransportError on failure.
-    func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool
-    func send(_ packet: HCIPacket) throws
+    /// The next packet of what was read so far, nil when `read()` must run first. Its payload is a view
+    /// into the transport's buffer, valid until the next `read()`.
+    func nextPacket() throws(TransportError) -> TransportPacket?
+    /// Performs one read into the transport's buffer (blocking only when nothing is readable); false
+    /// at end of stream (peer closed, end of capture).
+    func read() throws(TransportError) -> Bool
+    func send(_ packet: HCIPacket) throws(TransportError)
     func close()
+}
+
+/// One packet from a transport.
+public struct TransportPacket {
+    public var packet: HCIPacket
+    public var direction: PacketDirection
+    /// The capture's time (replay); nil for live packets, which the host stamps with its clock.
+    public var captureTime: Timestamp?
+
+    public init(_ packet: HCIPacket, _ direction: PacketDirection, captureTime: Timestamp? = nil) {
+        self.packet = packet
+        self.direction = direction
+        self.captureTime = captureTime
+    }
 }
 
 /// Opens the transport a spec names. `btsnoopIndex` picks the controller of a Linux monitor capture

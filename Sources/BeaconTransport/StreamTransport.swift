@@ -98,7 +98,7 @@ public class StreamTransport: PacketTransport {
         return StreamTransport(descriptor: fd, description: name, isSocket: true)
     }
 
-    public func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool {
+    public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
         let fd = descriptor
         let count: Int
@@ -109,20 +109,18 @@ public class StreamTransport: PacketTransport {
         }
         guard count > 0 else { return false }
         framer.append(readBuffer[0..<count])
-        while true {
-            let packet: HCIPacket?
-            do throws(DecodeError) {
-                packet = try framer.next()
-            } catch {
-                throw TransportError(.badStream, "\(description): not an H4 stream: \(error.reason ?? error.description)")
-            }
-            guard let packet else { break }
-            try handle(packet, .received, nil)
-        }
         return true
     }
 
-    public func send(_ packet: HCIPacket) throws {
+    public func nextPacket() throws(TransportError) -> TransportPacket? {
+        do throws(DecodeError) {
+            return try framer.next().map { TransportPacket($0, .received) }
+        } catch {
+            throw TransportError(.badStream, "\(description): not an H4 stream: \(error.reason ?? error.description)")
+        }
+    }
+
+    public func send(_ packet: HCIPacket) throws(TransportError) {
         guard descriptor >= 0 else { throw TransportError(.io, "\(description): send after close") }
         let bytes = packet.h4Bytes
         do throws(SystemError) {

@@ -41,7 +41,7 @@ struct BadCaptureTests {
         return w.bytes
     }
 
-    /// 0.0 to 1.9 s, then 1.0 to 1.9 s again (taken as 1.9 s, the latest seen), then 2.0 to 2.9 s.
+    /// 0.0 to 1.9 s, then 1.0 to 1.9 s again (the recording machine's clock stepped back), then 2.0 to 2.9 s.
     static let backwards = BtsnoopWriter(datalink: .h4).header + goodRecords(count: 40, timeOrder: { $0 < 20 ? $0 : $0 - 10 })
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -87,8 +87,6 @@ struct BadCaptureTests {
              error: "H4 packet indicator at offset \(tailOffset + 24): unknown packet indicator 0x07", stdoutFrom: goodH4),
         Case(name: "empty H4 record", bytes: goodH4 + recordHeader(original: 0, included: 0), exitCode: 65,
              error: "H4 packet indicator at offset \(tailOffset + 24): empty H4 record", stdoutFrom: goodH4),
-        // Times running backwards are taken as the latest time seen: tolerated, no error.
-        Case(name: "timestamps going backwards", bytes: backwards, exitCode: 0, error: nil, stdoutFrom: nil),
     ]
 
     @Test("exit code, Error line with the offset, and the lines before the bad record", arguments: cases)
@@ -113,29 +111,33 @@ struct BadCaptureTests {
             try Data(prefix).write(to: URL(fileURLWithPath: clean))
             let reference = CapturedConsole()
             #expect(reference.run(["range", "--hci", "btsnoop:\(clean)", "--uuid", Self.uuid.description]) == 0)
-            #expect(reference.stdout.count == 5, "\(reference.stdout)")
-            #expect(io.stdout == reference.stdout)
+            // The clean capture ends with the partial interval's line; a failed replay prints no more.
+            #expect(reference.stdout.count == 6, "\(reference.stdout)")
+            #expect(reference.stdout.last?.hasSuffix(#","partial":true}"#) == true, "\(reference.stdout)")
+            #expect(io.stdout == Array(reference.stdout.dropLast()))
         } else if c.exitCode != 0 {
             #expect(io.stdout.isEmpty, "\(io.stdout)")
         }
     }
 
-    @Test("times going backwards are taken as the latest time seen")
+    @Test("a capture whose clock steps back: one warning, and ranging carries on as if no time had passed")
     func timestampsGoingBackwards() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("backwards.btsnoop")
         try Data(Self.backwards).write(to: URL(fileURLWithPath: path))
         let io = CapturedConsole()
         #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description]) == 0)
-        #expect(io.stdout.count == 5, "\(io.stdout)")
-        guard io.stdout.count == 5 else { return }
-        #expect(io.stdout[0].contains("\"event\":\"state\""))
-        #expect(io.stdout[1].contains("\"event\":\"enter\""))
-        #expect(io.stdout[2].contains("\"state\":\"inside\""))
-        // The first interval heard the records at 0.0...0.9 s; the second those at 1.0...1.9 s and the
-        // ten replayed ones, all counted at 1.9 s.
-        #expect(io.stdout[3].contains("\"event\":\"range\"") && io.stdout[3].contains("\"samples\":10,"), "\(io.stdout[3])")
-        #expect(io.stdout[4].contains("\"event\":\"range\"") && io.stdout[4].contains("\"samples\":20,"), "\(io.stdout[4])")
+        #expect(io.stderr == ["Warning: the capture's clock steps back 0.900s at 2027-01-15T08:00:01.000Z; ranging carries on as if no time had passed"])
+        // Records at 0.0...1.9 s, then (schedule resumed at 1.9 s) 1.0...1.9 s and 2.0...2.9 s again: ticks
+        // every second of schedule time, printed 0.9 s earlier after the step; the last interval is partial.
+        let summary = io.stdout.map { line in
+            let time = line.firstMatch(of: /"time":"[^"]*T08:00:(\d\d\.\d\d\d)Z"/).map { String($0.1) } ?? "?"
+            let samples = line.firstMatch(of: /"samples":(\d+)/).map { String($0.1) } ?? "-"
+            let event = line.firstMatch(of: /"event":"(\w+)"/).map { String($0.1) } ?? "?"
+            return "\(event) \(time) \(samples)\(line.contains("partial") ? " partial" : "")"
+        }
+        #expect(summary == ["state 00.000 -", "enter 00.000 -", "state 00.000 -", "range 01.000 10", "range 01.100 11", "range 02.100 10",
+                            "range 02.900 9 partial"])
     }
 
     @Test("record times at the end of the 64-bit range are clamped, and the replay ends", .timeLimit(.minutes(1)))
@@ -151,9 +153,14 @@ struct BadCaptureTests {
         try Data(file).write(to: URL(fileURLWithPath: path))
         let io = CapturedConsole()
         #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description, "--interval", "10ms"]) == 0)
-        #expect(io.stderr.isEmpty, "\(io.stderr)")
+        // Clamped to the end of the supported range, then a step back to its start and one forward to 1970.
+        #expect(io.stderr.count == 2 && io.stderr.allSatisfy { $0.hasPrefix("Warning: the capture's clock steps ") }, "\(io.stderr)")
         let end = Timestamp.supportedRange.upperBound.iso8601
-        #expect(io.stdout.count == 3 && io.stdout.allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
+        #expect(io.stdout.count == 4, "\(io.stdout)")
+        #expect(io.stdout.prefix(3).allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
+        // The four sightings, printed at the capture's last time.
+        #expect(io.stdout.last?.contains(#""time":"1970-01-01T00:00:00.000Z""#) == true, "\(io.stdout)")
+        #expect(io.stdout.last?.contains(#""samples":4,"lastSeen":"1970-01-01T00:00:00.000Z"}],"partial":true}"#) == true, "\(io.stdout)")
     }
 
     @Test("a Linux monitor capture with two controllers: the first by default, the other with --index, and a warning naming them")
@@ -176,7 +183,7 @@ struct BadCaptureTests {
             #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description] + arguments) == 0)
             #expect(io.stderr == ["Warning: the capture has controllers hci0, hci1; replayed hci\(replayed) (choose another with --index)"])
             let ranges = io.stdout.filter { $0.contains("\"event\":\"range\"") }
-            #expect(ranges.count == 2, "\(io.stdout)")
+            #expect(ranges.count == 3 && ranges.last?.contains("\"partial\":true") == true, "\(io.stdout)")
             #expect(ranges.allSatisfy { $0.contains("\"minor\":\(minor),") }, "\(arguments): \(ranges)")
         }
 

@@ -3,8 +3,8 @@ import Testing
 
 /// 2023-11-14T22:13:20Z, 1_700_000_000_000_000 µs after the Unix epoch.
 private let time = Timestamp(microseconds: 1_700_000_000_000_000)
-/// The same instant in btsnoop's epoch (µs since 0000-01-01): 1_700_000_000_000_000 + 0x00E03AB44A676000.
-private let timeHex = "00E644D86285A000"
+/// The same instant as a btsnoop timestamp: 1_700_000_000_000_000 + 0x00DCDDB30F2F8000.
+private let timeHex = "00E2E7D7274DC000"
 
 private func bytes(_ hex: String) -> [UInt8] {
     guard let decoded = Hex.decode(hex) else {
@@ -54,9 +54,14 @@ private let h4Header = bytes("6274736E6F6F7000" + "00000001" + "000003EA")
         #expect(try BtsnoopHeader.decode(golden[...]).datalink == datalink)
     }
 
-    @Test func epochOffset() {
-        #expect(Btsnoop.unixTimestamp(fromBtsnoop: 0x00E0_3AB4_4A67_6000) == Timestamp(microseconds: 0))
-        #expect(Btsnoop.btsnoopTimestamp(from: time) == 0x00E6_44D8_6285_A000)
+    /// The constants other implementations use for the same scale: Wireshark's, Android's and
+    /// bumble's Unix epoch, and BlueZ's 2000-01-01 (src/shared/btsnoop.c).
+    @Test func epochsOfOtherImplementations() {
+        #expect(Btsnoop.unixTimestamp(fromBtsnoop: 0x00DC_DDB3_0F2F_8000) == Timestamp(microseconds: 0))
+        #expect(Btsnoop.unixTimestamp(fromBtsnoop: 0x00E0_3AB4_4A67_6000).iso8601 == "2000-01-01T00:00:00.000Z")
+        #expect(Btsnoop.btsnoopTimestamp(from: Timestamp(microseconds: 946_684_800_000_000)) == 0x00E0_3AB4_4A67_6000)
+        #expect(Btsnoop.btsnoopTimestamp(from: time) == 0x00E2_E7D7_274D_C000)
+        #expect(Btsnoop.unixTimestamp(fromBtsnoop: 0x00E2_E7D7_274D_C001) == time + Micros(1))
     }
 
     @Test func monitorOpcodesMatchBlueZ() {

@@ -57,23 +57,26 @@ extension MonitorOutput {
         case .enter: "enter"
         case .exit: "exit"
         case .range: "range"
+        case .partialRange: "partial"
         }
     }
 
     var time: Timestamp {
         switch self {
-        case .state(_, _, let t), .enter(_, let t), .exit(_, let t), .range(_, let t, _): t
+        case .state(_, _, let t), .enter(_, let t), .exit(_, let t), .range(_, let t, _), .partialRange(_, let t, _): t
         }
     }
 
     var region: BeaconRegion {
         switch self {
-        case .state(let r, _, _), .enter(let r, _), .exit(let r, _), .range(let r, _, _): r
+        case .state(let r, _, _), .enter(let r, _), .exit(let r, _), .range(let r, _, _), .partialRange(let r, _, _): r
         }
     }
 
     var beacons: [RangedBeacon]? {
-        if case .range(_, _, let b) = self { return b }
-        return nil
+        switch self {
+        case .range(_, _, let b), .partialRange(_, _, let b): b
+        default: nil
+        }
     }
 }

@@ -74,7 +74,8 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
             #expect(replay.skippedRecordCount == 2)
         }
         // After the end it stays ended.
-        #expect(try transport.receive { _, _, _ in Issue.record("packet after end") } == false)
+        #expect(try transport.read() == false)
+        #expect(try transport.nextPacket() == nil)
     }
 
     @Test func truncatedCaptureFailsAtTheEnd() throws {
@@ -86,7 +87,9 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         let transport = try openTransport(.btsnoop(path: path))
         var seen = 0
         let error = try #require(throws: TransportError.self) {
-            while try transport.receive({ _, _, _ in seen += 1 }) {}
+            repeat {
+                while try transport.nextPacket() != nil { seen += 1 }
+            } while try transport.read()
         }
         #expect(seen == 1)
         #expect(error.category == .badCapture)

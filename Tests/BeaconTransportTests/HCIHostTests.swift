@@ -4,11 +4,15 @@ import Testing
 @testable import BeaconTransport
 
 /// A controller played by the test: every command sent is answered with the events `answer` returns,
-/// delivered through a pipe so the host's poll loop sees them as it would a socket.
-private final class ScriptedTransport: PacketTransport {
+/// delivered through a pipe so the host's poll loop sees them as it would a socket. `deliver` adds
+/// packets of the test's own (advertising reports) the same way.
+final class ScriptedTransport: PacketTransport {
     let answer: (HCICommand) -> [HCIEvent]
     private(set) var sent: [HCIOpcode] = []
+    /// Written to the pipe, not yet read.
     private var queue: [HCIPacket] = []
+    /// Taken by the last read, not yet returned.
+    private var ready: [HCIPacket] = []
     private let readEnd: Int32
     private let writeEnd: Int32
 
@@ -29,22 +33,35 @@ private final class ScriptedTransport: PacketTransport {
     var isLive: Bool { true }
     var ownsController: Bool { true }
     var description: String { "scripted" }
+    /// Packets the host has not taken yet.
+    var hasPending: Bool { !queue.isEmpty || !ready.isEmpty }
 
-    func receive(_ handle: (HCIPacket, PacketDirection, Timestamp?) throws -> Void) throws -> Bool {
+    func read() throws(TransportError) -> Bool {
         var byte: UInt8 = 0
         _ = Glibc.read(readEnd, &byte, 1)
-        let packets = queue
+        ready += queue
         queue.removeAll()
-        for packet in packets { try handle(packet, .received, nil) }
         return true
     }
 
-    func send(_ packet: HCIPacket) throws {
-        let command = try HCICommand.decode(packet.payload)
+    func nextPacket() throws(TransportError) -> TransportPacket? {
+        ready.isEmpty ? nil : TransportPacket(ready.removeFirst(), .received)
+    }
+
+    func send(_ packet: HCIPacket) throws(TransportError) {
+        let command: HCICommand
+        do {
+            command = try HCICommand.decode(packet.payload)
+        } catch {
+            throw TransportError(.badStream, "scripted: \(error)")
+        }
         sent.append(command.opcode)
-        let events = answer(command)
-        guard !events.isEmpty else { return }
-        queue += events.map(\.packet)
+        deliver(answer(command).map(\.packet))
+    }
+
+    func deliver(_ packets: [HCIPacket]) {
+        guard !packets.isEmpty else { return }
+        queue += packets
         var byte: UInt8 = 1
         _ = Glibc.write(writeEnd, &byte, 1)
     }
@@ -86,8 +103,8 @@ struct HCIHostTests {
         #expect(throws: HostError.self) {
             try host.execute(.leSetScanParameters(active: false, interval: 160, window: 160, ownAddressType: 0, filterPolicy: 0))
         }
-        let (parameters, _) = try host.execute(scanDisable, interruptible: false)
-        #expect(parameters.isEmpty)
+        let answer = try host.execute(scanDisable, interruptible: false)
+        #expect(try answer.returnParameters().isEmpty)
         #expect(transport.sent == [.leSetScanParameters, .leSetScanEnable])
     }
 
@@ -122,8 +139,8 @@ struct HCIHostLoopTests {
         // With no time to wait at all, the answer is only found by reading what is already queued.
         let transport = try ScriptedTransport { command in [complete(command.opcode)] }
         let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: Micros(0))
-        let (parameters, _) = try host.execute(.reset)
-        #expect(parameters.isEmpty)
+        let answer = try host.execute(.reset)
+        #expect(try answer.returnParameters().isEmpty)
     }
 
     @Test func theOutputsReaderGoingAwayEndsTheRun() throws {
@@ -133,8 +150,10 @@ struct HCIHostLoopTests {
         _ = Glibc.close(output[0])
         let transport = try ScriptedTransport { _ in [] }
         let host = HCIHost(transport: transport, recorder: nil, signals: nil, output: output[1])
-        let reason = try host.run(deadline: { nil }, onTime: { _ in }, shouldStop: { false })
-        #expect(reason == .finished)
+        guard case .end(.outputGone) = try host.next(until: nil) else {
+            Issue.record("the run went on without its reader")
+            return
+        }
     }
 
     @Test func aFailedRecordingStillLetsCleanupReachTheController() {

@@ -44,22 +44,23 @@ func readExactly(_ fd: Int32, _ count: Int) throws -> [UInt8] {
     return out
 }
 
-/// Calls `receive` until `count` packets arrived or the stream ended, never waiting more than 5 s for input.
+/// Takes packets (reading when needed) until `count` arrived or the stream ended, never waiting more
+/// than 5 s for input.
 func receivePackets(_ transport: PacketTransport, count: Int) throws -> (packets: [(HCIPacket, PacketDirection, Timestamp?)], ended: Bool) {
     var packets: [(HCIPacket, PacketDirection, Timestamp?)] = []
     let poller = Poller()
-    while packets.count < count {
+    while true {
+        while packets.count < count, let next = try transport.nextPacket() {
+            // Copy the payload out of the transport's buffer, as a caller keeping packets must.
+            packets.append((HCIPacket(kind: next.packet.kind, payload: Array(next.packet.payload)), next.direction, next.captureTime))
+        }
+        if packets.count >= count { return (packets, false) }
         if let fd = transport.readDescriptor {
             let ready = try poller.wait([fd], timeout: .seconds(5))
             try #require(!ready.isEmpty, "timed out after \(packets.count) of \(count) packets")
         }
-        let more = try transport.receive { packet, direction, time in
-            // Copy the payload out of the transport's buffer, as a caller keeping packets must.
-            packets.append((HCIPacket(kind: packet.kind, payload: Array(packet.payload)), direction, time))
-        }
-        if !more { return (packets, true) }
+        if try !transport.read() { return (packets, true) }
     }
-    return (packets, false)
 }
 
 /// A listening socket made by the test, standing in for an H4 server.

@@ -17,6 +17,8 @@ not_ok() { count=$((count + 1)); failures=$((failures + 1)); echo "not ok $count
 check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 has() { grep -q -- "$2" "$1" 2> /dev/null; }
 lines() { [ "$(wc -l < "$1")" -eq "$2" ]; }
+# between N LOW HIGH: LOW <= N <= HIGH.
+between() { [ "$2" -le "$1" ] 2> /dev/null && [ "$1" -le "$3" ] 2> /dev/null; }
 show() { sed "s/^/#   $2/" "$1"; }
 # run NAME EXPECTED_RC COMMAND...: runs beacon (bounded), keeping NAME.out and NAME.err.
 run() {
@@ -75,6 +77,27 @@ check "raw: $RIG_COMMANDS advertising commands" has raw-adv.out "\"commands\":\"
 check "raw-legacy: legacy advertising commands" has raw-legacy-adv.out '"commands":"legacy","txPower"'
 run devices-up 0 beacon devices
 check "devices: both up, raw usable, user not" has devices-up.out '"name":"hci1",.*"up":true,.*"channels":{"raw":true,"user":false}'
+
+echo "# btmon -w (BlueZ's btsnoop writer, datalink 2001) records a run; beacon replays it with the run's dates"
+btmon -w /tmp/monitor.btsnoop > btmon.out 2>&1 &
+btmon_pid=$!
+wait_for btmon.out 'Bluetooth monitor' 10
+started=$(date -u +%s)
+advertise_and_range monitor hci0 hci1 $ADVERTISE_MODE
+ended=$(date -u +%s)
+kill -INT "$btmon_pid"
+wait "$btmon_pid"
+run monitor-replay 0 beacon range --hci btsnoop:/tmp/monitor.btsnoop --index 1 --uuid $UUID --major 1
+# seconds_of EVENT FILE: the Unix second of the first EVENT line's time.
+seconds_of() {
+    date -u -d "$(sed -n "s/^{\"event\":\"$1\",\"time\":\"\([0-9-]*\)T\([0-9:]*\)\..*/\1 \2/p" "$2" | head -1)" +%s
+}
+live_enter=$(seconds_of enter monitor-range.out)
+replay_enter=$(seconds_of enter monitor-replay.out)
+echo "# run $started..$ended, live enter $live_enter, replayed enter $replay_enter"
+check "monitor-replay: enter within the run" between "$replay_enter" "$started" "$ended"
+check "monitor-replay: enter within a second of the live one" between "$replay_enter" $((live_enter - 1)) $((live_enter + 1))
+check "monitor-replay: ranged 1/2" has monitor-replay.out '"event":"range".*"major":1,"minor":2'
 
 echo "# user channel: needs the controller down"
 run busy 75 beacon range --hci hci-user:0 --uuid $UUID

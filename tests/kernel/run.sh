@@ -38,7 +38,8 @@ BEACON=$1
 command -v "$QEMU" > /dev/null || missing "$QEMU (apt-get install qemu-system-x86)"
 command -v cpio > /dev/null || missing "cpio (apt-get install cpio)"
 [ -x /bin/busybox ] && /bin/busybox --list | grep -qx setpriv || missing "static busybox (apt-get install busybox-static)"
-BTATTACH=$(command -v btattach) && HCICONFIG=$(command -v hciconfig) || missing "btattach and hciconfig (apt-get install bluez)"
+BTATTACH=$(command -v btattach) && HCICONFIG=$(command -v hciconfig) && BTMON=$(command -v btmon) \
+    || missing "btattach, hciconfig and btmon (apt-get install bluez)"
 "$PYTHON" -c 'import bumble' 2> /dev/null || missing "bumble for $PYTHON (make .venv, or set BEACON_RIG_PYTHON)"
 KVER=${BEACON_RIG_KERNEL:-}
 if [ -z "$KVER" ]; then
@@ -92,7 +93,7 @@ cp /bin/busybox "$ROOT/bin/busybox"
 ln -s busybox "$ROOT/bin/sh"
 install -m 755 "$HERE/init.sh" "$ROOT/init"
 install -m 755 "$HERE/checks.sh" "$ROOT/rig/checks.sh"
-for tool in "$BTATTACH" "$HCICONFIG"; do
+for tool in "$BTATTACH" "$HCICONFIG" "$BTMON"; do
     cp "$(readlink -f "$tool")" "$ROOT/usr/bin/$(basename "$tool")"
     copy_libraries "$tool"
 done
