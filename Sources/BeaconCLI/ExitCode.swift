@@ -4,7 +4,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case success = 0
     /// Bad arguments.
     case usage = 64
-    /// A capture file that is not valid btsnoop.
+    /// A capture file that is not valid btsnoop; measurements `beacon calibrate` cannot trust.
     case dataError = 65
     /// A capture file that cannot be opened.
     case noInput = 66
@@ -26,7 +26,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success: "finished (--duration, SIGINT/SIGTERM, end of a replayed capture, stdout closed)"
         case .usage: "usage error: bad or missing arguments"
-        case .dataError: "the capture file is not valid btsnoop"
+        case .dataError: "the capture file is not valid btsnoop; calibrate: the measurements cannot be trusted"
         case .noInput: "the capture file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case .software: "internal error"

@@ -68,10 +68,15 @@ public enum RSSIFilterKind: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .intervalMean: "mean"
         case .runningMedian(let w): "median:\(w)"
-        case .trimmedMean(let w, let f): "trimmed:\(w),\(f)"
-        case .arma(let c): "arma:\(c)"
-        case .kalman(let q, let r): "kalman:\(q),\(r)"
+        case .trimmedMean(let w, let f): "trimmed:\(w),\(Self.compact(f))"
+        case .arma(let c): "arma:\(Self.compact(c))"
+        case .kalman(let q, let r): "kalman:\(Self.compact(q)),\(Self.compact(r))"
         }
+    }
+
+    /// `1` rather than `1.0`, as a user would type it.
+    private static func compact(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
 
