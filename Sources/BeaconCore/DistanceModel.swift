@@ -104,7 +104,15 @@ public struct RoomPrior: Hashable, Sendable {
 
     /// Posterior median distance (m) for `attenuation = measuredPower - rssi` (dB).
     public func medianDistance(attenuation: Double) -> Double {
-        guard attenuation.isFinite, shadowing > 0, spread > 0, typicalDistance > 0 else { return -1 }
+        guard let log = medianLogDistance(attenuation: attenuation, near: nil) else { return -1 }
+        return exp(log)
+    }
+
+    /// The posterior median of `ln d`, by safeguarded Newton iteration on the mixture's distribution
+    /// function, started at `near` when given (a neighbouring attenuation's answer); nil when the
+    /// parameters are out of range.
+    func medianLogDistance(attenuation: Double, near: Double?) -> Double? {
+        guard attenuation.isFinite, shadowing > 0, spread > 0, typicalDistance > 0 else { return nil }
         let priorMean = log(typicalDistance)
         let priorPrecision = 1 / (spread * spread)
         let noise = shadowing * shadowing
@@ -130,18 +138,30 @@ public struct RoomPrior: Hashable, Sendable {
             components[i].weight = exp(components[i].weight - largestLogWeight)
             total += components[i].weight
         }
-        func cumulative(_ x: Double) -> Double {
-            var sum = 0.0
-            for c in components { sum += c.weight * 0.5 * erfc(-(x - c.mean) / (c.deviation * 2.0.squareRoot())) }
-            return sum / total
+        // Distribution function minus one half, and the density, at x.
+        func excess(_ x: Double) -> (value: Double, slope: Double) {
+            var cumulative = 0.0, density = 0.0
+            for c in components {
+                let z = (x - c.mean) / c.deviation
+                cumulative += c.weight * 0.5 * erfc(-z / 2.0.squareRoot())
+                density += c.weight * exp(-0.5 * z * z) / (c.deviation * (2 * Double.pi).squareRoot())
+            }
+            return (cumulative / total - 0.5, density / total)
         }
         var low = components.map { $0.mean - 8 * $0.deviation }.min() ?? 0
         var high = components.map { $0.mean + 8 * $0.deviation }.max() ?? 0
-        for _ in 0..<60 {
-            let mid = (low + high) / 2
-            if cumulative(mid) < 0.5 { low = mid } else { high = mid }
+        var x = near.map { min(max($0, low), high) }
+            ?? components.reduce(0) { $0 + $1.weight * $1.mean } / total
+        for _ in 0..<100 {
+            let (value, slope) = excess(x)
+            if abs(value) < 1e-13 { break }
+            if value < 0 { low = x } else { high = x }
+            // A Newton step, or the bisection when it would leave the bracket.
+            let newton = slope > 0 ? x - value / slope : .nan
+            x = newton > low && newton < high ? newton : (low + high) / 2
+            if high - low < 1e-12 { break }
         }
-        return exp((low + high) / 2)
+        return x
     }
 }
 
@@ -159,10 +179,25 @@ public struct PreparedDistanceModel: Sendable {
     public init(_ model: DistanceModel) {
         self.model = model
         if case .room(let prior) = model {
-            logDistances = (0...Self.steps).map { log(prior.medianDistance(attenuation: Self.lowest + Double($0) * Self.step)) }
+            logDistances = prior == RoomPrior() ? Self.standardTable : Self.tabulate(prior)
         } else {
             logDistances = []
         }
+    }
+
+    /// The default model's table, computed once per process.
+    private static let standardTable = tabulate(RoomPrior())
+
+    private static func tabulate(_ prior: RoomPrior) -> [Double] {
+        var table: [Double] = []
+        table.reserveCapacity(steps + 1)
+        var previous: Double?
+        for i in 0...steps {
+            guard let log = prior.medianLogDistance(attenuation: lowest + Double(i) * step, near: previous) else { return [] }
+            table.append(log)
+            previous = log
+        }
+        return table
     }
 
     /// Estimated distance in metres; -1 when unknown.
