@@ -14,7 +14,7 @@ let package = Package(
         // Every syscall: sockets, serial lines, capture files, poll, signals; the controller driver.
         .target(name: "BeaconTransport", dependencies: ["BeaconCore", "CHCI"]),
         // Argument parsing, help, commands and exit codes.
-        .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport"]),
+        .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport", "BeaconSimulation"]),
         .executableTarget(name: "beacon", dependencies: ["BeaconCLI"]),
         // Simulated scenes (beacons, radio, receiver) as HCI packets and ground truth, for `beacon simulate`,
         // benchmarks, soak runs and tests.
