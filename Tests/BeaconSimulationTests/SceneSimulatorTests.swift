@@ -149,6 +149,23 @@ struct SceneSimulatorTests {
         #expect(packets.last?.time == start + .seconds(2))
     }
 
+    struct Enough: Error, Equatable {}
+
+    @Test("an error thrown by a callback ends the run and comes out of it")
+    func callbackErrorEndsRun() throws {
+        let simulator = try SceneSimulator(scene: oneBeaconScene(), seed: 1)
+        var sightings = 0
+        #expect(throws: Enough()) {
+            try simulator.run(
+                packet: { simulated in
+                    try SightingDecoder.forEachSighting(inEvent: simulated.packet.payload, at: simulated.time) { _ in sightings += 1 }
+                    if sightings == 10 { throw Enough() }
+                },
+                truth: { _ in })
+        }
+        #expect(sightings == 10)
+    }
+
     @Test("an invalid scene is refused before the run starts")
     func invalidScene() {
         let scene = oneBeaconScene { $0.interval = .milliseconds(5) }
