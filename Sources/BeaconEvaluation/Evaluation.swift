@@ -1,0 +1,73 @@
+/// What one part of the evaluation (the real data, the scenes) produced.
+public struct EvaluationSection: Sendable {
+    public var title: String
+    public var datasets: [DatasetResult]
+    /// Lines printed after the part's tables: its summary figures and targets.
+    public var summary: [String]
+    /// Lines printed before them: what was left out and why.
+    public var notes: [String]
+    /// Data files for the plots: name in the output directory → contents.
+    public var files: [(name: String, contents: String)]
+
+    public init(title: String, datasets: [DatasetResult] = [], summary: [String] = [], notes: [String] = [],
+                files: [(name: String, contents: String)] = []) {
+        self.title = title
+        self.datasets = datasets
+        self.summary = summary
+        self.notes = notes
+        self.files = files
+    }
+}
+
+/// `make eval`: every model on the real measurements and on every shipped scene.
+public enum Evaluation {
+    /// The real measurements through every model (`ResearchEvaluation`), and the summary figure.
+    public static func research(_ files: [ResearchFile]) -> EvaluationSection {
+        var notes: [String] = []
+        let results = ResearchEvaluation.evaluate(files, models: EvalModel.compared(), notes: &notes)
+        var section = EvaluationSection(title: "Real data: Herald \"Edison\" phone-to-phone RSSI at known distances "
+                                            + "(herald-analysis, Copyright 2020-2021 Herald Project Contributors, Apache-2.0)",
+                                        datasets: results.map(\.dataset), notes: notes)
+        section.summary.append(RealDataSummary(results)?.text ?? "Summary, real data: no file had ticks for both beacon default and AltBeacon default")
+        section.files = [("research-scatter.csv", ResearchPlotData.scatter(results)),
+                         ("research-curves.csv", ResearchPlotData.curves(results))]
+        return section
+    }
+
+    /// The printed report: each section's notes, tables and summary, then every place where beacon's
+    /// default does not win.
+    public static func report(_ sections: [EvaluationSection]) -> String {
+        var blocks: [String] = []
+        var shortfalls: [Shortfall] = []
+        for section in sections {
+            blocks.append("#### \(section.title)")
+            if !section.notes.isEmpty { blocks.append(section.notes.map { "note: \($0)" }.joined(separator: "\n")) }
+            for dataset in section.datasets {
+                blocks.append(ReportTable.render(dataset))
+                shortfalls += ReportTable.shortfalls(dataset)
+            }
+            blocks += section.summary
+        }
+        if shortfalls.isEmpty {
+            blocks.append("beacon default wins every row (ties count as wins).")
+        } else {
+            blocks.append("beacon default does NOT win \(shortfalls.count) comparisons (ties count as wins):\n"
+                          + shortfalls.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    /// A table of every dataset, model and metric, for other tools: `dataset,model,metric,value`.
+    public static func resultsCSV(_ sections: [EvaluationSection]) -> String {
+        var csv = CSVText(header: ["dataset", "model", "metric", "value"])
+        for dataset in sections.flatMap(\.datasets) {
+            for row in dataset.rows {
+                for metric in dataset.metrics {
+                    guard let value = row.scores[metric] else { continue }
+                    csv.row([dataset.name, row.model, metric.rawValue, value.isFinite ? Fixed.text(value, decimals: 4) : "inf"])
+                }
+            }
+        }
+        return csv.text
+    }
+}
