@@ -12,6 +12,7 @@ public enum BeaconTool {
       range                   Monitor beacon regions and range the beacons inside them.
       advertise               Advertise as an iBeacon until stopped.
       devices                 List the kernel's Bluetooth controllers and the channels usable on each.
+      simulate                Write a simulated scene of beacons as a capture, with its ground truth.
 
       See 'beacon help <subcommand>' for detailed help.
     """
@@ -56,6 +57,12 @@ public enum BeaconTool {
                                        list: KernelControllers.list)
                 }
             }
+        case "simulate":
+            return runCommand(SimulateOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try SimulateOptions(parsed)
+                try SimulateCommand.checkOutputs(options)
+                return { SimulateCommand.run(options, console: console) }
+            }
         default:
             return usageError(UsageError("Unknown subcommand '\(first)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
         }
@@ -63,6 +70,7 @@ public enum BeaconTool {
 
     static let helps: [String: CommandHelp] = [
         "range": RangeOptions.help, "advertise": AdvertiseOptions.help, "devices": DevicesCommand.help,
+        "simulate": SimulateOptions.help,
     ]
 
     /// Parses a subcommand's options (help wins over everything else), then runs what `prepare` returns.

@@ -36,6 +36,26 @@ func readOnce(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> In
     try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
 }
 
+/// Writes all of `buffer` to `fd`, with as many write(2) calls as it takes, and empties it (keeping its
+/// storage). When a call fails, only the bytes not yet written stay in `buffer`.
+func writeAll(_ fd: Int32, _ buffer: inout [UInt8], call: String) throws(SystemError) {
+    var offset = 0
+    do throws(SystemError) {
+        while offset < buffer.count {
+            offset += try syscall(call) {
+                buffer.withUnsafeBytes { raw in
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+                    return Glibc.write(fd, rest.baseAddress, rest.count)
+                }
+            }
+        }
+    } catch {
+        buffer.removeSubrange(0..<offset)
+        throw error
+    }
+    buffer.removeAll(keepingCapacity: true)
+}
+
 /// Releases a descriptor. Linux frees it even when close reports an error, and retrying after
 /// EINTR could close a descriptor another thread just received, so it is called exactly once.
 func closeDescriptor(_ fd: Int32) {

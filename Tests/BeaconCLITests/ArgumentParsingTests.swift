@@ -20,10 +20,11 @@ struct ArgumentParsingTests {
         #expect(!parsed.helpRequested)
     }
 
-    @Test("a negative number is a value, not an option")
+    @Test("a negative number, and - alone, are values, not options")
     func negativeNumberIsValue() throws {
         let parsed = try ParsedOptions.parse(["--measured-power", "-59"], specs: specs)
         #expect(parsed.value("measured-power") == "-59")
+        #expect(try ParsedOptions.parse(["--uuid", "-"], specs: specs).value("uuid") == "-")
     }
 
     @Test("-h and --help anywhere ask for help")
