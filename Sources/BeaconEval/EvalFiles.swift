@@ -1,7 +1,7 @@
 import BeaconTransport
 import Glibc
 
-/// The files `beacon-eval` reads and writes; failures name the call and the path.
+/// Directories and text files for `beacon-eval` (reads go through `InputFile`); failures name the call and the path.
 enum EvalFiles {
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
@@ -22,26 +22,10 @@ enum EvalFiles {
         return names.sorted()
     }
 
-    static func read(_ path: String) throws(SystemError) -> String {
-        let fd = try syscall("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { _ = close(fd) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = try syscall("read(\(path))") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
-            if count == 0 { return String(decoding: contents, as: UTF8.self) }
-            contents += chunk[0..<count]
-        }
-    }
-
     static func write(_ text: String, to path: String) throws(SystemError) {
-        let fd = try syscall("open(\(path))") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        defer { _ = close(fd) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let count = try syscall("write(\(path))") { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
-            bytes = bytes.dropFirst(count)
-        }
+        let file = try OutputFile(path: path)
+        try file.append { $0 += text.utf8 }
+        try file.close()
     }
 
     /// Creates `path` and its missing parents.

@@ -41,7 +41,7 @@ do {
     if EvalFiles.isDirectory(researchDirectory) {
         var files: [ResearchFile] = []
         for name in try EvalFiles.list(researchDirectory, suffix: ".csv") {
-            files.append(try ResearchFile.parse(name: String(name.dropLast(4)), text: EvalFiles.read("\(researchDirectory)/\(name)")))
+            files.append(try ResearchFile.parse(name: String(name.dropLast(4)), bytes: InputFile.read("\(researchDirectory)/\(name)")))
         }
         sections.append(Evaluation.research(files))
     } else {
@@ -52,6 +52,11 @@ do {
     fail("\(error)")
 }
 let researchDone = Clock.monotonic()
+do {
+    sections.append(try Evaluation.scenes())
+} catch {
+    fail("a shipped scene cannot be simulated: \(error)")
+}
 
 print(Evaluation.report(sections))
 do {

@@ -23,6 +23,8 @@ public struct EvalModel: Hashable, Sendable {
     /// beacon's default with the proximity hysteresis turned off: the flips target compares the two.
     public static let noHysteresisName = "beacon default, no hysteresis"
 
+    public static let fittedLogDistanceName = "beacon, fitted log-distance"
+
     /// node-bleacon's proximity cut between near and far (its `proximity` getter: < 0.5 m immediate, < 4 m near).
     public static let bleaconNearBelow = 4.0
 
@@ -69,7 +71,7 @@ public struct EvalModel: Hashable, Sendable {
     public static func fittedLogDistance(exponent: Double) -> EvalModel {
         var estimator = RangingEstimator()
         estimator.distance = .logDistance(exponent: exponent)
-        return EvalModel(name: "beacon, fitted log-distance", estimator: estimator)
+        return EvalModel(name: fittedLogDistanceName, estimator: estimator)
     }
 
     /// The proximity class a true distance has: the core's default thresholds, without hysteresis.

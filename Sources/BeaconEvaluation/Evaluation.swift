@@ -1,3 +1,5 @@
+import BeaconSimulation
+
 /// What one part of the evaluation (the real data, the scenes) produced.
 public struct EvaluationSection: Sendable {
     public var title: String
@@ -31,6 +33,24 @@ public enum Evaluation {
         section.summary.append(RealDataSummary(results)?.text ?? "Summary, real data: no file had ticks for both beacon default and AltBeacon default")
         section.files = [("research-scatter.csv", ResearchPlotData.scatter(results)),
                          ("research-curves.csv", ResearchPlotData.curves(results))]
+        return section
+    }
+
+    /// Every shipped scene (`Scene.allNamed`) through every model (`SceneEvaluation`), and the flips and
+    /// false-exit targets.
+    public static func scenes(_ scenes: [Scene] = Scene.allNamed) throws(SceneError) -> EvaluationSection {
+        var section = EvaluationSection(title: "Simulated scenes (beacon simulate)")
+        var malformed = 0
+        for scene in scenes {
+            let result = try SceneEvaluation.evaluate(scene, models: EvalModel.compared())
+            section.datasets.append(result.dataset)
+            section.files += result.plotFiles
+            malformed += result.malformedPackets
+        }
+        if malformed > 0 { section.notes.append("\(malformed) simulated packets could not be decoded") }
+        section.files.append(("scenes.csv", ScenePlotData.index(scenes)))
+        section.summary += [SceneEvaluation.flipsTarget(section.datasets) ?? "Flips target: no scene of beacons standing still",
+                            SceneEvaluation.falseExitTarget(section.datasets) ?? "False-exit target: no scene that is never left"]
         return section
     }
 

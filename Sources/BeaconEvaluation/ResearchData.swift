@@ -48,46 +48,43 @@ public struct ResearchFile: Hashable, Sendable {
         return value
     }
 
-    /// Parses the CSV text: a header line, then `YYYY-MM-DD HH:MM:SS,RSSI,CENTIMETRES` per line. The
+    /// Parses the CSV bytes: a header line, then `YYYY-MM-DD HH:MM:SS,RSSI,CENTIMETRES` per line. The
     /// local times are taken as UTC (only differences matter); RSSI is rounded to a whole dBm.
-    public static func parse(name: String, text: String) throws(ResearchDataError) -> ResearchFile {
+    public static func parse(name: String, bytes: [UInt8]) throws(ResearchDataError) -> ResearchFile {
         var readings: [ResearchReading] = []
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var rest = bytes[...]
+        // Readings come several a second: a time equal to the previous line's is not parsed again.
+        var lastTime: (text: ArraySlice<UInt8>, time: Timestamp)?
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+            var line = rest[..<end]
+            rest = rest[min(end + 1, rest.endIndex)...]
             lineNumber += 1
-            let line = line.hasSuffix("\r") ? line.dropLast() : line
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if lineNumber == 1 || line.isEmpty { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            func text(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
             guard fields.count == 3 else { throw ResearchDataError(file: name, line: lineNumber, "expected 3 fields") }
-            guard let time = parseTime(fields[0]) else {
-                throw ResearchDataError(file: name, line: lineNumber, "'\(fields[0])' is not YYYY-MM-DD HH:MM:SS")
+            if lastTime.map({ $0.text != fields[0] }) ?? true {
+                // `YYYY-MM-DD HH:MM:SS` is ISO 8601 with a space for the T; the zone is taken as UTC.
+                guard fields[0].count == 19, fields[0][fields[0].startIndex + 10] == UInt8(ascii: " "),
+                      let time = TimestampText.parse(text(fields[0]).replacing(" ", with: "T") + "Z") else {
+                    throw ResearchDataError(file: name, line: lineNumber, "'\(text(fields[0]))' is not YYYY-MM-DD HH:MM:SS")
+                }
+                lastTime = (fields[0], time)
             }
-            guard let rssi = Double(fields[1]), rssi.isFinite, let whole = Int8(exactly: rssi.rounded(.toNearestOrAwayFromZero)) else {
-                throw ResearchDataError(file: name, line: lineNumber, "RSSI '\(fields[1])' is not a number in -128...127")
+            guard let time = lastTime?.time else { continue }
+            guard let rssi = Double(text(fields[1])), rssi.isFinite,
+                  let whole = Int8(exactly: rssi.rounded(.toNearestOrAwayFromZero)) else {
+                throw ResearchDataError(file: name, line: lineNumber, "RSSI '\(text(fields[1]))' is not a number in -128...127")
             }
-            guard let centimetres = Int(fields[2]), centimetres >= 0 else {
-                throw ResearchDataError(file: name, line: lineNumber, "distance '\(fields[2])' is not a whole number of cm")
+            guard let centimetres = Int(text(fields[2])), centimetres >= 0 else {
+                throw ResearchDataError(file: name, line: lineNumber, "distance '\(text(fields[2]))' is not a whole number of cm")
             }
             readings.append(ResearchReading(time: time, rssi: whole, centimetres: centimetres))
         }
         return ResearchFile(name: name, readings: readings)
-    }
-
-    /// `YYYY-MM-DD HH:MM:SS` as a time (UTC).
-    static func parseTime(_ text: Substring) -> Timestamp? {
-        let parts = text.split(separator: " ")
-        guard parts.count == 2 else { return nil }
-        let date = parts[0].split(separator: "-").compactMap { Int64($0) }
-        let clock = parts[1].split(separator: ":").compactMap { Int64($0) }
-        guard date.count == 3, clock.count == 3, (1...12).contains(date[1]), (1...31).contains(date[2]),
-              (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...59).contains(clock[2]) else { return nil }
-        // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
-        let y = date[1] <= 2 ? date[0] - 1 : date[0]
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (date[1] > 2 ? date[1] - 3 : date[1] + 9) + 2) / 5 + date[2] - 1
-        let days = era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
-        return Timestamp(microseconds: (days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]) * 1_000_000)
     }
 }
 

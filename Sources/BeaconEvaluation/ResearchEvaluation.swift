@@ -103,10 +103,18 @@ public enum ResearchEvaluation {
                 let at = fileModels.firstIndex { $0.name == EvalModel.noHysteresisName }.map { $0 + 1 } ?? fileModels.count
                 fileModels.insert(.fittedLogDistance(exponent: exponent), at: at)
             }
-            let ticks = fileModels.map { scored(Self.ticks(file, measuredPower: measuredPower, estimator: $0.estimator)) }
             results.append(FileResult(file: file.name, measuredPower: measuredPower, fittedExponent: exponent,
-                                      models: fileModels, ticks: ticks, readings: file.readings))
+                                      models: fileModels, ticks: [], readings: file.readings))
         }
+        // Every (file, model) run on its own.
+        let jobs = results.indices.flatMap { r in
+            results[r].models.map { (r, ResearchFile(name: results[r].file, readings: results[r].readings),
+                                     results[r].measuredPower, $0.estimator) }
+        }
+        let ticks = Parallel.map(jobs) { _, file, measuredPower, estimator in
+            scored(Self.ticks(file, measuredPower: measuredPower, estimator: estimator))
+        }
+        for (job, scored) in zip(jobs, ticks) { results[job.0].ticks.append(scored) }
         return results
     }
 }

@@ -17,11 +17,11 @@ public enum ResearchPlotData {
         return csv.text
     }
 
-    /// `file,measured_power,model,rssi,distance_m`: for each file, each distance model its rows use
-    /// (named by the first row using it), the distance as a function of RSSI at the file's calibration,
+    /// `file,measured_power,fitted_n,model,rssi,distance_m`: for each file, each distance model its rows
+    /// use (named by the first row using it; `fitted_n` is the file's fitted exponent, empty without one), the distance as a function of RSSI at the file's calibration,
     /// from the core's own `PreparedDistanceModel`, every 0.5 dB over the file's RSSI range.
     public static func curves(_ results: [ResearchEvaluation.FileResult]) -> String {
-        var csv = CSVText(header: ["file", "measured_power", "model", "rssi", "distance_m"])
+        var csv = CSVText(header: ["file", "measured_power", "fitted_n", "model", "rssi", "distance_m"])
         for result in results {
             let rssis = result.readings.map { Int($0.rssi) }
             guard let low = rssis.min(), let high = rssis.max() else { continue }
@@ -29,21 +29,17 @@ public enum ResearchPlotData {
             for model in result.models where !seen.contains(model.estimator.distance) {
                 seen.append(model.estimator.distance)
                 let prepared = PreparedDistanceModel(model.estimator.distance)
-                let label = "\(model.name) (\(curveName(model.estimator.distance)))"
+                let label = model.name == EvalModel.fittedLogDistanceName ? model.name : "\(model.name) (\(model.estimator.distance))"
+                let fitted = result.fittedExponent.map { Fixed.text($0, decimals: 2) } ?? ""
                 for step in 0...(2 * (high - low + 4)) {
                     let rssi = Double(low - 2) + Double(step) / 2
                     let d = prepared.distance(rssi: rssi, measuredPower: Double(result.measuredPower))
                     guard d >= 0 else { continue }
-                    csv.row([result.file, String(result.measuredPower), label, Fixed.text(rssi, decimals: 1),
+                    csv.row([result.file, String(result.measuredPower), fitted, label, Fixed.text(rssi, decimals: 1),
                              Fixed.text(d, decimals: 4)])
                 }
             }
         }
         return csv.text
-    }
-
-    static func curveName(_ model: DistanceModel) -> String {
-        if case .logDistance(let n) = model { return "log n=\(Fixed.text(n, decimals: 2))" }
-        return model.description
     }
 }
