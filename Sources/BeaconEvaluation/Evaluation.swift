@@ -30,6 +30,9 @@ public enum Evaluation {
         var section = EvaluationSection(title: "Real data: Herald \"Edison\" phone-to-phone RSSI at known distances "
                                             + "(herald-analysis, Copyright 2020-2021 Herald Project Contributors, Apache-2.0)",
                                         datasets: results.map(\.dataset), notes: notes)
+        if let mean = meanTable(section.datasets, name: "real data, mean of the \(results.count) files") {
+            section.datasets.append(mean)
+        }
         section.summary.append(RealDataSummary(results)?.text ?? "Summary, real data: no file had ticks for both beacon default and AltBeacon default")
         section.files = [("research-scatter.csv", ResearchPlotData.scatter(results)),
                          ("research-curves.csv", ResearchPlotData.curves(results))]
@@ -52,6 +55,21 @@ public enum Evaluation {
         section.summary += [SceneEvaluation.flipsTarget(section.datasets) ?? "Flips target: no scene of beacons standing still",
                             SceneEvaluation.falseExitTarget(section.datasets) ?? "False-exit target: no scene that is never left"]
         return section
+    }
+
+    /// Each model's mean, over `datasets`, of each metric: models and metrics in the first table's order,
+    /// those every table has. Nil for fewer than two tables.
+    static func meanTable(_ datasets: [DatasetResult], name: String) -> DatasetResult? {
+        guard datasets.count > 1, let first = datasets.first else { return nil }
+        let rows = first.rows.compactMap { row -> (String, Scores)? in
+            let all = datasets.compactMap { $0.scores(of: row.model) }
+            guard all.count == datasets.count else { return nil }
+            var scores: Scores = [:]
+            for metric in first.metrics { scores[metric] = Statistics.mean(all.compactMap { $0[metric] }) }
+            return (row.model, scores)
+        }
+        return DatasetResult(name: name, detail: "each model's per-file figures averaged, every file weighing the same",
+                             metrics: first.metrics, rows: rows)
     }
 
     /// The printed report: each section's notes, tables and summary, then every place where beacon's

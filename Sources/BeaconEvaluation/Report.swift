@@ -2,11 +2,6 @@
 public struct ModelScores: Sendable {
     public var model: String
     public var scores: Scores
-
-    public init(model: String, scores: Scores) {
-        self.model = model
-        self.scores = scores
-    }
 }
 
 /// One dataset's table: a research file or a shipped scene.
@@ -19,15 +14,12 @@ public struct DatasetResult: Sendable {
     /// beacon's default first.
     public var rows: [ModelScores]
 
-    public init(name: String, detail: String, metrics: [Metric], rows: [ModelScores]) {
+    /// `rows`: each model's name and scores, beacon's default first.
+    public init(name: String, detail: String, metrics: [Metric], rows: [(String, Scores)]) {
         self.name = name
         self.detail = detail
         self.metrics = metrics
-        self.rows = rows
-    }
-
-    public init(name: String, detail: String, metrics: [Metric], rows: [(String, Scores)]) {
-        self.init(name: name, detail: detail, metrics: metrics, rows: rows.map { ModelScores(model: $0.0, scores: $0.1) })
+        self.rows = rows.map { ModelScores(model: $0.0, scores: $0.1) }
     }
 
     /// The row of `model`, if it was run.

@@ -27,22 +27,20 @@ public enum SceneMetrics {
     /// departure (or the end). A stay that a spurious packet began and an exit ended before the arrival
     /// does not count.
     public static func enterLatencies(_ run: SceneRun, _ recording: SceneRecording) -> [Double] {
-        var latencies: [Double] = []
-        for r in recording.scene.regions.indices {
+        recording.scene.regions.indices.flatMap { r in
             let changes = changes(recording, region: r)
-            for arrival in changes.arrivals {
-                let until = changes.departures.first { $0 > arrival } ?? recording.end
+            return changes.arrivals.map { arrival -> Double in
                 let enter: Timestamp?
                 if let before = run.enters[r].last(where: { $0 <= arrival }),
                    !run.exits[r].contains(where: { $0 > before && $0 <= arrival }) {
                     enter = before
                 } else {
+                    let until = changes.departures.first { $0 > arrival } ?? recording.end
                     enter = run.enters[r].first { $0 > arrival && $0 < until }
                 }
-                latencies.append(enter.map { ($0 - arrival).seconds } ?? .infinity)
+                return enter.map { ($0 - arrival).seconds } ?? .infinity
             }
         }
-        return latencies
     }
 
     /// Exit latency (s) of each departure: from the departure to the exit line that ended the monitor's
@@ -50,20 +48,18 @@ public enum SceneMetrics {
     /// region go before the truth did); infinity when that stay lasts until the next arrival, and left
     /// out when the scene ends less than two `exitAfter` after the departure (the exit may not be due yet).
     public static func exitLatencies(_ run: SceneRun, _ recording: SceneRecording) -> [Double] {
-        var latencies: [Double] = []
-        for r in recording.scene.regions.indices {
+        recording.scene.regions.indices.flatMap { r in
             let changes = changes(recording, region: r)
-            for departure in changes.departures {
-                guard let entered = run.enters[r].last(where: { $0 <= departure }) else { continue }
+            return changes.departures.compactMap { departure -> Double? in
+                guard let entered = run.enters[r].last(where: { $0 <= departure }) else { return nil }
                 let nextArrival = changes.arrivals.first { $0 > departure }
                 if let exit = run.exits[r].first(where: { $0 > entered }), exit < (nextArrival ?? recording.end) {
-                    latencies.append((exit - departure).seconds)
-                } else if nextArrival != nil || (recording.end - departure).value >= 2 * run.exitAfter.value {
-                    latencies.append(.infinity)
+                    return (exit - departure).seconds
                 }
+                let due = nextArrival != nil || (recording.end - departure).value >= 2 * run.exitAfter.value
+                return due ? .infinity : nil
             }
         }
-        return latencies
     }
 
     /// Exit lines at a time the truth has the region inside (at the tick the exit falls in).

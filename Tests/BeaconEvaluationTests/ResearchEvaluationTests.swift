@@ -44,9 +44,10 @@ struct ResearchEvaluationTests {
     }
 
     /// A beacon at its calibration distance ranges at 1 m with the log model; 20 dB weaker is 10 m; the
-    /// calibration distance is not scored, and every other tick is scored against the latest reading's distance.
+    /// calibration distance is not scored, and every other tick is scored against the distance of the
+    /// latest reading before it (the tick's interval holds exactly that reading).
     @Test func scoresEveryHeardTickAgainstTheTruth() throws {
-        let file = Self.file("p-A", [(100, -59, 60), (1000, -79, 61), (30, -59, 30)])
+        let file = Self.file("p-A", [(100, -59, 60), (1000, -79, 61), (30, -59, 20), (200, -59, 10)])
         let measuredPower = try #require(file.measuredPower)
         #expect(measuredPower == -59)
         let ticks = ResearchEvaluation.ticks(file, measuredPower: measuredPower, estimator: Self.logModel)
@@ -55,11 +56,13 @@ struct ResearchEvaluationTests {
         let scored = ResearchEvaluation.scored(ticks)
         #expect(scored.count == 91)
         #expect(scored.prefix(61).allSatisfy { $0.truth == 10 && abs($0.estimate - 10) < 1e-9 && $0.proximity == .far })
+        #expect(scored.suffix(30).allSatisfy { abs($0.estimate - 1) < 1e-9 && $0.proximity == .near })
+        // Errors: 61 × 0 m, 20 × 0.7 m, 10 × 1 m.
         let scores = TickScoring.scores(scored)
         #expect(abs(try #require(scores[.medianError])) < 1e-9)
-        #expect(abs(try #require(scores[.p90Error]) - 0.7) < 1e-9)
-        // 0.3 m is immediate; the estimate of 1 m is near.
-        #expect(abs(try #require(scores[.proximityAccuracy]) - 100.0 * 61 / 91) < 1e-9)
+        #expect(abs(try #require(scores[.p90Error]) - 1) < 1e-9)
+        // 0.3 m is immediate and its estimate of 1 m near; 2 m and its 1 m are both near.
+        #expect(abs(try #require(scores[.proximityAccuracy]) - 100.0 * 71 / 91) < 1e-9)
     }
 
     /// The fitted exponent of a file comes from the other phone pairs only.
