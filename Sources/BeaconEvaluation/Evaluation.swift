@@ -89,10 +89,27 @@ public enum Evaluation {
         if shortfalls.isEmpty {
             blocks.append("beacon default wins every row (ties count as wins).")
         } else {
-            blocks.append("beacon default does NOT win \(shortfalls.count) comparisons (ties count as wins):\n"
-                          + shortfalls.map { "  \($0)" }.joined(separator: "\n"))
+            blocks.append("beacon default does NOT win everywhere: \(shortfalls.count) (row, metric) pairs beat it (ties count as wins);"
+                          + " per dataset, the best on each metric where it is beaten:\n" + bestShortfalls(shortfalls))
         }
         return blocks.joined(separator: "\n\n")
+    }
+
+    /// One line per dataset: for each metric on which beacon's default is beaten, the best value and its model.
+    static func bestShortfalls(_ shortfalls: [Shortfall]) -> String {
+        var datasets: [String] = []
+        for shortfall in shortfalls where !datasets.contains(shortfall.dataset) { datasets.append(shortfall.dataset) }
+        return datasets.map { dataset in
+            let here = shortfalls.filter { $0.dataset == dataset }
+            let parts = Metric.allCases.filter { metric in here.contains { $0.metric == metric } }.compactMap { metric -> String? in
+                let beaten = here.filter { $0.metric == metric }
+                guard let best = beaten.dropFirst().reduce(beaten.first, { best, next in
+                    best.map { metric.isBetter(next.value, than: $0.value) ? next : $0 }
+                }) else { return nil }
+                return "\(metric.rawValue) \(metric.format(best.value)) by \(best.model) (default \(metric.format(best.defaultValue)))"
+            }
+            return "  \(dataset): " + parts.joined(separator: "; ")
+        }.joined(separator: "\n")
     }
 
     /// A table of every dataset, model and metric, for other tools: `dataset,model,metric,value`.

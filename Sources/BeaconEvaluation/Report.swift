@@ -29,16 +29,12 @@ public struct DatasetResult: Sendable {
 }
 
 /// A place where beacon's default does not win: another model scores better on a metric.
-public struct Shortfall: Hashable, Sendable, CustomStringConvertible {
+public struct Shortfall: Hashable, Sendable {
     public var dataset: String
     public var metric: Metric
     public var model: String
     public var value: Double
     public var defaultValue: Double
-
-    public var description: String {
-        "\(dataset): \(model) beats it on \(metric.rawValue) (\(metric.format(value)) vs \(metric.format(defaultValue)))"
-    }
 }
 
 /// The printed tables.
