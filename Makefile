@@ -8,6 +8,8 @@
 #   make deps-kernel  also install the kernel rig's packages (QEMU, Debian's kernel, busybox)
 #   make test-kernel  the kernel rig alone: beacon against a real Linux Bluetooth stack under QEMU
 #   make bench   throughput of the per-advertisement path (release build)
+#   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
+#                shipped scene (release build); prints the tables, draws docs/eval/*.png
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
@@ -30,7 +32,7 @@ APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
-.PHONY: deps apt-deps deps-kernel build test bench demo clean
+.PHONY: deps apt-deps deps-kernel build test bench eval demo clean
 
 deps: apt-deps $(VENV_STAMP)
 
@@ -78,11 +80,33 @@ bench:
 	swift build -c release --product beacon-bench
 	.build/release/beacon-bench $(BENCH_SECONDS)
 
+# make eval: the real measurements (BEACON_RESEARCH_DATA; skipped with a note when absent) and every
+# shipped scene through beacon's estimators and its peers'. The harness writes its data files to
+# .build/eval; matplotlib, in a venv of its own, draws them to docs/eval.
+BEACON_RESEARCH_DATA ?= ../shared/research-data/herald-edison-rssi-distance
+EVAL_VENV := .venv-eval
+EVAL_PYTHON := $(EVAL_VENV)/bin/python
+EVAL_STAMP := $(EVAL_VENV)/.requirements-installed
+EVAL_REQUIREMENTS := tools/eval-requirements.txt
+
+$(EVAL_PYTHON):
+	@$(PYTHON3) -m venv $(EVAL_VENV) || { rm -rf $(EVAL_VENV); exit 1; }
+
+$(EVAL_STAMP): $(EVAL_REQUIREMENTS) | $(EVAL_PYTHON)
+	@$(EVAL_PYTHON) -m pip install -q --disable-pip-version-check -r $(EVAL_REQUIREMENTS)
+	@touch $@
+
+eval: apt-deps $(EVAL_STAMP)
+	swift build -c release --product beacon-eval
+	@rm -rf .build/eval
+	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --out .build/eval
+	$(EVAL_PYTHON) tools/eval_plots.py .build/eval docs/eval
+
 demo: deps build
 	@tools/demo.sh
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build $(VENV) $(EVAL_VENV)
 
 include tests/kernel/kernel.mk
 include fuzz/fuzz.mk

@@ -24,10 +24,15 @@ let package = Package(
         // Writes a simulated day of churning beacons as a btsnoop capture, for `make soak`.
         .executableTarget(name: "beacon-soak", dependencies: ["BeaconCore", "BeaconSimulation"],
                           path: "Sources/BeaconSoak"),
+        // make eval: beacon's estimators and its peers' on the real measurements and the shipped scenes.
+        .target(name: "BeaconEvaluation", dependencies: ["BeaconCore", "BeaconSimulation"]),
+        .executableTarget(name: "beacon-eval", dependencies: ["BeaconEvaluation", "BeaconCore", "BeaconTransport"],
+                          path: "Sources/BeaconEval"),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconSimulation"]),
         .testTarget(name: "BeaconSimulationTests", dependencies: ["BeaconSimulation", "BeaconCore"]),
         .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport", "BeaconSimulation"]),
+        .testTarget(name: "BeaconEvaluationTests", dependencies: ["BeaconEvaluation", "BeaconCore", "BeaconSimulation"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BeaconCore"]),
     ]
 )
