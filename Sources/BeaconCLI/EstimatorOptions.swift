@@ -22,6 +22,9 @@ extension RangingEstimator {
         OptionSpec("hysteresis", .value(placeholder: "fraction"),
                    "How far past a proximity boundary (as a fraction of it) a beacon must be to change class (0...1).",
                    default: "0.2"),
+        OptionSpec("proximity-ticks", .value(placeholder: "n"),
+                   "Ranging reports in a row a new proximity class must hold before it is reported (1...60; 1 reports it at once).",
+                   default: "3"),
     ]
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
@@ -61,6 +64,12 @@ extension RangingEstimator {
             trackingAge = age
         }
         proximity.margin = try Self.number(parsed.value("hysteresis"), option: "hysteresis <fraction>", in: 0...1) ?? proximity.margin
+        if let ticks = try Self.number(parsed.value("proximity-ticks"), option: "proximity-ticks <n>", in: 1...60) {
+            guard ticks == ticks.rounded() else {
+                throw UsageError("Invalid value '\(ticks)' for '--proximity-ticks <n>': expected a whole number")
+            }
+            proximity.confirmations = Int(ticks)
+        }
     }
 
     private static func number(_ text: String?, option: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {

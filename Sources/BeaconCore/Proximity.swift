@@ -10,9 +10,11 @@ public enum Proximity: String, Hashable, Sendable, CaseIterable {
     case unknown
 }
 
-/// Turns an estimated distance into a proximity class, with hysteresis: a beacon that sits on a
-/// boundary keeps its class until its distance is past the boundary by `margin` (a fraction of the
-/// boundary, on either side), so noise around a threshold does not flip the class every second.
+/// Turns an estimated distance into a proximity class, with hysteresis in distance and in time: a
+/// beacon that sits on a boundary keeps its class until its distance is past the boundary by `margin`
+/// (a fraction of the boundary, on either side), and a new class is reported only once it has held
+/// for `confirmations` ranging ticks in a row, so neither noise around a threshold nor a person
+/// passing between beacon and receiver flips the class.
 public struct ProximityClassifier: Hashable, Sendable {
     /// Distances below this many metres are `.immediate` (default 0.5 m).
     public var immediateBelow: Double
@@ -20,12 +22,18 @@ public struct ProximityClassifier: Hashable, Sendable {
     public var nearBelow: Double
     /// Relative hysteresis margin (default 0.2: leaving near for far takes 3.6 m, coming back 2.5 m).
     public var margin: Double
+    /// Ticks in a row a new class must hold before it is reported (default 3; 1 reports it at once).
+    public var confirmations: Int
 
-    public init(immediateBelow: Double = 0.5, nearBelow: Double = 3.0, margin: Double = 0.2) {
+    public init(immediateBelow: Double = 0.5, nearBelow: Double = 3.0, margin: Double = 0.2, confirmations: Int = 3) {
         self.immediateBelow = immediateBelow
         self.nearBelow = nearBelow
         self.margin = margin
+        self.confirmations = max(1, confirmations)
     }
+
+    /// Both hystereses off: the class of each distance as it comes.
+    public static let plain = ProximityClassifier(margin: 0, confirmations: 1)
 
     /// The class of `distance` (metres; negative or NaN is unknown), given the class the beacon had
     /// before (`.unknown` or nil: no hysteresis applies).
@@ -49,5 +57,34 @@ public struct ProximityClassifier: Hashable, Sendable {
         case .far: 2
         case .unknown, nil: nil
         }
+    }
+}
+
+/// One beacon's proximity over time: the class it is reported in, and a different class it has been
+/// measured in for some ticks in a row but not yet long enough to be reported.
+public struct ProximityState: Hashable, Sendable {
+    /// The class last reported with a known distance; `.unknown` before the first.
+    public private(set) var reported = Proximity.unknown
+    private var candidate = Proximity.unknown
+    private var candidateTicks = 0
+
+    public init() {}
+
+    /// The class to report for this tick's distance (negative: unknown, which changes nothing).
+    public mutating func update(_ distance: Double, _ classifier: ProximityClassifier) -> Proximity {
+        let measured = classifier.classify(distance, previous: reported)
+        guard measured != .unknown else { return .unknown }
+        if reported == .unknown || measured == reported {
+            reported = measured
+            candidateTicks = 0
+            return measured
+        }
+        candidateTicks = measured == candidate ? candidateTicks + 1 : 1
+        candidate = measured
+        if candidateTicks >= classifier.confirmations {
+            reported = measured
+            candidateTicks = 0
+        }
+        return reported
     }
 }

@@ -53,8 +53,7 @@ public struct RegionMonitor: Sendable {
 
     private struct TrackedBeacon {
         var filter: ConfiguredRSSIFilter
-        /// The last class the beacon had with a known distance; the hysteresis starts from it.
-        var proximity = Proximity.unknown
+        var proximity = ProximityState()
         var lastSeen: Timestamp
         /// The last sighting counted as a sample, to recognise a scan response of the same event.
         var lastSampleTime: Timestamp?
@@ -101,8 +100,7 @@ public struct RegionMonitor: Sendable {
             if let filtered, let calibration {
                 accuracy = distance.distance(rssi: filtered + estimator.rssiOffset, measuredPower: Double(calibration))
             }
-            let classified = estimator.proximity.classify(accuracy, previous: proximity)
-            if classified != .unknown { proximity = classified }
+            let classified = proximity.update(accuracy, estimator.proximity)
             return RangedBeacon(
                 identity: key.identity, rssi: rssiCount > 0 ? Double(rssiSum) / Double(rssiCount) : nil,
                 filteredRSSI: filtered, measuredPower: measuredPower, measuredPowerValid: calibration != nil,

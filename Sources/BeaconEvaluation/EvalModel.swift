@@ -41,11 +41,10 @@ public struct EvalModel: Hashable, Sendable {
             models.append(EvalModel(name: "beacon, filter \(kind)", estimator: estimator))
         }
         var flat = standard
-        flat.proximity.margin = 0
+        flat.proximity = .plain
         models.append(EvalModel(name: noHysteresisName, estimator: flat))
         // The peers have no hysteresis; CoreLocation's classes at the core's thresholds.
-        var plain = ProximityClassifier()
-        plain.margin = 0
+        let plain = ProximityClassifier.plain
         models.append(EvalModel(name: altBeaconDefaultName,
                                 estimator: RangingEstimator(filter: .altBeaconAverage, distance: .altBeacon, proximity: plain),
                                 plotted: true))
@@ -76,8 +75,6 @@ public struct EvalModel: Hashable, Sendable {
 
     /// The proximity class a true distance has: the core's default thresholds, without hysteresis.
     public static func trueProximity(_ metres: Double) -> Proximity {
-        var classifier = ProximityClassifier()
-        classifier.margin = 0
-        return classifier.classify(metres)
+        ProximityClassifier.plain.classify(metres)
     }
 }

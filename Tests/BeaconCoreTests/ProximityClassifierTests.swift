@@ -57,3 +57,33 @@ struct ProximityClassifierTests {
         #expect(flips.hysteresis == 0)
     }
 }
+
+@Suite("ProximityState")
+struct ProximityStateTests {
+    /// The first class is reported at once; a new one only after it held for `confirmations` ticks in
+    /// a row; a tick back in the reported class, or unknown, does not count towards a change.
+    @Test func newClassIsReportedOnceItHolds() {
+        let classifier = ProximityClassifier(margin: 0, confirmations: 3)
+        var state = ProximityState()
+        #expect(state.update(1, classifier) == .near)
+        #expect(state.update(5, classifier) == .near)
+        #expect(state.update(5, classifier) == .near)
+        #expect(state.update(-1, classifier) == .unknown)   // unknown: listed as such, the count goes on
+        #expect(state.update(5, classifier) == .far)
+        #expect(state.reported == .far)
+        // A short excursion does not change the class.
+        #expect(state.update(1, classifier) == .far)
+        #expect(state.update(5, classifier) == .far)
+        #expect(state.update(1, classifier) == .far)
+        #expect(state.update(0.1, classifier) == .far)     // a different candidate starts its own count
+        #expect(state.update(0.1, classifier) == .far)
+        #expect(state.update(0.1, classifier) == .immediate)
+    }
+
+    @Test func oneConfirmationReportsEachClassAtOnce() {
+        var state = ProximityState()
+        for (distance, expected) in [(1.0, Proximity.near), (5, .far), (0.1, .immediate), (1, .near)] {
+            #expect(state.update(distance, .plain) == expected)
+        }
+    }
+}
