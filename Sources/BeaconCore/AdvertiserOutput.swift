@@ -35,7 +35,7 @@ extension OutputLine {
             switch output {
             case let .advertising(plan, started):
                 o.field("event", "advertising")
-                o.field("time", started.time.iso8601)
+                o.field("time", started.time)
                 o.field("uuid", plan.beacon.identity.uuid.description)
                 o.field("major", plan.beacon.identity.major)
                 o.field("minor", plan.beacon.identity.minor)
@@ -49,7 +49,7 @@ extension OutputLine {
                 }
             case let .stopped(time, reason):
                 o.field("event", "stopped")
-                o.field("time", time.iso8601)
+                o.field("time", time)
                 o.field("reason", reason.rawValue)
             }
         }

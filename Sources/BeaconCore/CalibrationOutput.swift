@@ -18,7 +18,7 @@ extension OutputLine {
             switch output {
             case let .calibration(time, identity, address, advertisedPower, sample):
                 o.field("event", "calibration")
-                o.field("time", time.iso8601)
+                o.field("time", time)
                 o.field("uuid", identity.uuid.description)
                 o.field("major", identity.major)
                 o.field("minor", identity.minor)
@@ -38,7 +38,7 @@ extension OutputLine {
                 let power = Int(fit.measuredPower.rounded())
                 let exponent = JSONWriter.fixed(fit.exponent, decimals: calibrationDecimals)
                 o.field("event", "fit")
-                o.field("time", time.iso8601)
+                o.field("time", time)
                 o.field("samples", fit.samples)
                 o.field("pathLossExponent", fit.exponent, decimals: calibrationDecimals)
                 o.field("measuredPower", power)

@@ -105,7 +105,7 @@ extension OutputLine {
         var w = JSONWriter()
         w.object { o in
             o.field("event", "device")
-            o.field("time", time.iso8601)
+            o.field("time", time)
             o.field("name", controller.name)
             o.field("index", controller.index)
             o.field("address", controller.address.description)

@@ -71,7 +71,12 @@ public struct JSONWriter: Sendable {
 
     public mutating func integer<T: BinaryInteger>(_ value: T) {
         beginValue()
-        bytes.append(contentsOf: String(value).utf8)
+        if let small = Int64(exactly: value) {
+            if small < 0 { bytes.append(UInt8(ascii: "-")) }
+            appendDigits(small.magnitude, width: 1)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
         needsComma = true
     }
 
@@ -81,8 +86,40 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ value: Double, decimals: Int) {
         guard value.isFinite else { return null() }
         beginValue()
-        bytes.append(contentsOf: Self.fixed(value, decimals: decimals).utf8)
+        let places = max(0, min(decimals, 9))
+        var scale: UInt64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        if abs(value) < 1e15, abs(scaled) < 9e18 {
+            // The common case, written in place: every ranged beacon has several of these.
+            let units = Int64(scaled)
+            if units < 0 { bytes.append(UInt8(ascii: "-")) }
+            appendDigits(units.magnitude / scale, width: 1)
+            if places > 0 {
+                bytes.append(UInt8(ascii: "."))
+                appendDigits(units.magnitude % scale, width: places)
+            }
+        } else {
+            bytes.append(contentsOf: Self.fixed(value, decimals: decimals).utf8)
+        }
         needsComma = true
+    }
+
+    /// The decimal digits of `value`, zero-padded to `width`.
+    private mutating func appendDigits(_ value: UInt64, width: Int) {
+        var scale: UInt64 = 1
+        var count = 1
+        while value / scale >= 10 {
+            scale *= 10
+            count += 1
+        }
+        for _ in count..<max(width, count) { bytes.append(UInt8(ascii: "0")) }
+        var rest = value
+        while scale > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / scale))
+            rest %= scale
+            scale /= 10
+        }
     }
 
     public mutating func bool(_ value: Bool) {
@@ -102,6 +139,16 @@ public struct JSONWriter: Sendable {
     public mutating func field(_ name: String, _ value: String) {
         key(name)
         string(value)
+    }
+
+    /// A time as its ISO-8601 string (`Timestamp.iso8601`), written in place.
+    public mutating func field(_ name: String, _ time: Timestamp) {
+        key(name)
+        beginValue()
+        bytes.append(UInt8(ascii: "\""))
+        time.appendISO8601(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
     }
 
     public mutating func field<T: BinaryInteger>(_ name: String, _ value: T) {
@@ -141,6 +188,12 @@ public struct JSONWriter: Sendable {
     /// copied as UTF-8.
     private mutating func appendQuoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Keys, UUIDs and addresses need no escapes: copied in one go.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for c in s.utf8 {
             switch c {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -68,13 +68,13 @@ public enum OutputLine {
         o.field("address", beacon.address.description)
         o.field("addressType", beacon.addressType.name)
         o.field("samples", beacon.samples)
-        o.field("lastSeen", beacon.lastSeen.iso8601)
+        o.field("lastSeen", beacon.lastSeen)
     }
 
     /// `"event"`, `"time"` and `"region"`, the members every monitor line starts with.
     private static func header(_ o: inout JSONWriter, _ event: String, _ time: Timestamp, _ region: BeaconRegion) {
         o.field("event", event)
-        o.field("time", time.iso8601)
+        o.field("time", time)
         o.field("region", object: { write(region, to: &$0) })
     }
 }

@@ -203,8 +203,13 @@ public struct RegionMonitor: Sendable {
 
     // MARK: - Deadlines
 
+    /// Looked up on every sighting, so it walks the phases without building anything.
     private var earliestStateChange: Timestamp? {
-        phases.compactMap { $0.deadline(exitAfter: exitAfter) }.min()
+        var earliest: Timestamp?
+        for phase in phases {
+            if let deadline = phase.deadline(exitAfter: exitAfter), earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
     }
 
     private var anyInside: Bool {

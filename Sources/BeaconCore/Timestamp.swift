@@ -21,17 +21,47 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// ISO-8601 UTC with millisecond precision, e.g. `2026-11-29T12:00:00.000Z`.
     public var iso8601: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `iso8601`'s text to `bytes` without building a string: every output line carries times.
+    public func appendISO8601(to bytes: inout [UInt8]) {
         let ms = Self.floorDivide(microseconds, 1000)
         let secs = Self.floorDivide(ms, 1000)
         let milli = ms - secs * 1000
         let days = Self.floorDivide(secs, 86400)
         let secOfDay = secs - days * 86400
         let (y, m, d) = Timestamp.civil(fromDays: days)
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        func digits(_ value: Int64, _ width: Int) {
+            var v = value.magnitude
+            var count = 1
+            var scale: UInt64 = 1
+            while v / scale >= 10 { scale *= 10; count += 1 }
+            for _ in count..<max(width, count) { bytes.append(UInt8(ascii: "0")) }
+            while scale > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(v / scale))
+                v %= scale
+                scale /= 10
+            }
         }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2)).\(pad(milli, 3))Z"
+        if y < 0 { bytes.append(UInt8(ascii: "-")) }
+        digits(y, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(m, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(d, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secOfDay % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(milli, 3)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     public var description: String { iso8601 }

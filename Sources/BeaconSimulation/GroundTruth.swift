@@ -62,7 +62,7 @@ public struct GroundTruth: Hashable, Sendable {
     public func jsonLine(regions: [NamedRegion]) -> String {
         var w = JSONWriter()
         w.object { o in
-            o.field("time", time.iso8601)
+            o.field("time", time)
             o.field("elapsed", elapsed.seconds, decimals: 3)
             o.field("beacon", beaconIndex)
             o.field("uuid", identity.uuid.description)

@@ -20,7 +20,7 @@ struct ResearchEvaluationTests {
         return ResearchFile(name: name, readings: readings)
     }
 
-    static let logModel = RangingEstimator(filter: .intervalMean, distance: .logDistance(exponent: 2))
+    static let logModel = RangingEstimator(filter: .intervalMean, distance: .logDistance(exponent: 2), proximity: .plain)
 
     @Test func parsesTheHeraldColumns() throws {
         let text = "time,rssi,distance\r\n2021-01-08 14:23:51,-38.0,10\r\n2021-01-08 14:23:53,-40.4,100\r\n"
