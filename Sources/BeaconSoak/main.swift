@@ -39,10 +39,10 @@ var presences = (0..<beaconCount).map { index -> Presence in
 presences.sort { $0.start < $1.start }
 
 /// The lines the monitor must print for one region matching every beacon, computed from the sighting
-/// times alone: a state line at the first sighting, an enter after each silence of `exitAfter`, an
-/// exit when such a silence ends inside the capture, and a range line per tick while inside. Ticks and
-/// exits are printed only when a later sighting passes them (a replay without --duration stops at the
-/// capture's last packet).
+/// times alone: a state line at the first sighting, an enter and a state line after each silence of
+/// `exitAfter`, an exit and a state line when such a silence ends inside the capture, and a range line
+/// per tick while inside. Ticks and exits are printed only when a later sighting passes them; at the
+/// capture's last packet the partial interval's beacons get one more range line.
 struct ExpectedLines {
     var count = 0
     private var inside = false
@@ -51,7 +51,7 @@ struct ExpectedLines {
 
     mutating func sighting(at time: Timestamp) {
         guard var tick = nextTick else {
-            count += 2 // state unknown, then enter
+            count += 3 // state unknown, enter, state inside
             nextTick = time + interval
             inside = true
             lastSeen = time
@@ -60,7 +60,7 @@ struct ExpectedLines {
         while true {
             let exit = lastSeen + exitAfter
             if inside, exit <= tick, exit <= time {
-                count += 1
+                count += 2 // exit, state outside
                 inside = false
             } else if tick <= time {
                 if inside { count += 1 }
@@ -70,9 +70,14 @@ struct ExpectedLines {
             }
         }
         nextTick = tick
-        if !inside { count += 1 }
+        if !inside { count += 2 } // enter, state inside
         inside = true
         lastSeen = time
+    }
+
+    /// The end of the capture: the last sighting's interval is reported as partial.
+    mutating func finish() {
+        if inside { count += 1 }
     }
 }
 
@@ -126,6 +131,7 @@ func flush(_ buffer: inout [UInt8], to file: UnsafeMutablePointer<FILE>) -> Int 
         if buffer.count >= 1 << 20 { bytes += flush(&buffer, to: file) }
     }
     bytes += flush(&buffer, to: file)
+    expected.finish()
     guard fclose(file) == 0 else {
         perror(path)
         exit(74)
