@@ -3,8 +3,11 @@
 #   make deps    system packages (apt, only when missing) and the tools venv (.venv)
 #   make build   swift build
 #   make test    deps + build, every fuzz target briefly, the kernel rig (tests/kernel) when its
-#                packages are installed, then swift test with the integration tests against
-#                emulated controllers
+#                packages are installed, then swift test: the unit tests, then the integration tests
+#                against emulated controllers
+#   make test-repeat N=5  make test N times in a row (default 5), stopping at the first failure; prints
+#                each run's result and wall time and a summary line; each run's output is kept in
+#                .build/test-repeat/run-I.log
 #   make deps-kernel  also install the kernel rig's packages (QEMU, Debian's kernel, busybox)
 #   make test-kernel  the kernel rig alone: beacon against a real Linux Bluetooth stack under QEMU
 #   make bench   throughput of the per-advertisement path (release build)
@@ -32,7 +35,7 @@ APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
-.PHONY: deps apt-deps deps-kernel build test bench eval demo clean
+.PHONY: deps apt-deps deps-kernel build test test-repeat bench eval demo clean
 
 deps: apt-deps $(VENV_STAMP)
 
@@ -70,11 +73,39 @@ build:
 	swift build
 
 # The kernel rig runs in a make of its own, so packages deps-kernel just installed are seen.
-# swift test comes last, so its summary closes the output.
+# The unit tests and the integration tests run in separate processes: Swift Testing runs synchronous
+# tests on the cooperative thread pool (one thread per core), where CPU-bound unit tests would hold
+# up every wait of the integration tests. swift test comes last, so its summary closes the output.
 test: deps build
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory test-kernel-if-available
-	BEACON_INTEGRATION=1 swift test
+	swift test --skip IntegrationTests
+	BEACON_INTEGRATION=1 swift test --filter IntegrationTests
+
+# How many times test-repeat runs make test.
+N ?= 5
+REPEAT_LOGS := .build/test-repeat
+
+test-repeat:
+	@mkdir -p $(REPEAT_LOGS)
+	@case "$(N)" in ''|*[!0-9]*|0) echo "test-repeat: N must be a positive number, not '$(N)'"; exit 2;; esac; \
+	passed=0; all_start=$$(date +%s); \
+	for run in $$(seq 1 $(N)); do \
+	  log=$(REPEAT_LOGS)/run-$$run.log; start=$$(date +%s); \
+	  if $(MAKE) --no-print-directory test > "$$log" 2>&1; then result=passed; else result=FAILED; fi; \
+	  seconds=$$(( $$(date +%s) - start )); \
+	  printf 'test-repeat: run %d/%d %s in %dm%02ds (%s)\n' $$run $(N) $$result $$((seconds / 60)) $$((seconds % 60)) "$$log"; \
+	  if [ $$result = FAILED ]; then \
+	    tail -n 40 "$$log" | sed 's/^/  | /'; \
+	    seconds=$$(( $$(date +%s) - all_start )); \
+	    printf 'test-repeat: FAILED at run %d of %d (%d passed before it), %dm%02ds in all\n' \
+	      $$run $(N) $$passed $$((seconds / 60)) $$((seconds % 60)); \
+	    exit 1; \
+	  fi; \
+	  passed=$$((passed + 1)); \
+	done; \
+	seconds=$$(( $$(date +%s) - all_start )); \
+	printf 'test-repeat: all %d runs passed, %dm%02ds in all\n' $(N) $$((seconds / 60)) $$((seconds % 60))
 
 bench:
 	swift build -c release --product beacon-bench

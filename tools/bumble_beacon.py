@@ -8,20 +8,23 @@ Used to check beacon against an implementation that shares none of its code:
       minor big-endian, last byte the calibrated RSSI at 1 m) from the
       controller's public address. Prints a JSON line when advertising starts
       and one when it stops.
-  scan --transport T [--duration S] [--active]
+  scan --transport T [--duration S] [--count N] [--active]
       Scans with duplicate filtering off and prints one JSON line per
       advertisement: address, address type, rssi, the whole advertising data
       and the manufacturer-specific data in hex, and the iBeacon fields when the
-      data carries one.
+      data carries one. With --count it stops after N advertisements.
 
 T is a bumble transport spec such as tcp-client:127.0.0.1:9001,
 unix:/tmp/hci.sock or serial:/dev/ttyUSB0. Both commands run until SIGINT,
-SIGTERM, --duration or, when stdin is a pipe, end of file on stdin.
+SIGTERM, --duration or, when stdin is a pipe, end of file on stdin. Every line
+has `event` and `time`, the wall-clock time it was printed (ISO 8601 UTC with
+milliseconds, as beacon prints it), so it can be set against beacon's lines.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import logging
 import os
@@ -87,8 +90,15 @@ class Stopper:
 STOPPER: Stopper | None = None
 
 
+def now_iso8601() -> str:
+    """The wall-clock time as beacon prints it: 2026-11-29T12:00:00.000Z (milliseconds, truncated)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return now.strftime('%Y-%m-%dT%H:%M:%S.') + f'{now.microsecond // 1000:03d}Z'
+
+
 def emit(obj: dict) -> None:
-    """One JSON object per line, flushed; a reader that went away stops the command."""
+    """One JSON object per line with its time, flushed; a reader that went away stops the command."""
+    obj = {'event': obj['event'], 'time': now_iso8601(), **obj}
     try:
         print(json.dumps(obj, separators=(',', ':')), flush=True)
     except BrokenPipeError:
@@ -173,6 +183,8 @@ async def scan(args) -> int:
         if beacons:
             line['ibeacon'] = beacons[0]
         emit(line)
+        if args.count is not None and count >= args.count:
+            STOPPER.stop('count')
 
     try:
         device.on('advertisement', on_advertisement)
@@ -226,6 +238,8 @@ def main() -> int:
                              help='advertising interval in ms, 20...10240 (default: 100)')
         else:
             sub.add_argument('--active', action='store_true', help='active scanning')
+            sub.add_argument('--count', type=int_in(1, 1_000_000),
+                             help='stop after this many advertisements (default: no limit)')
     args = parser.parse_args()
     if args.command == 'advertise' and not 20.0 <= args.interval <= 10240.0:
         parser.error('--interval must be within 20...10240 ms')

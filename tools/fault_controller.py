@@ -33,11 +33,22 @@ Run faults happen --after seconds after scanning or advertising was enabled:
                       long; the 4 missing bytes follow later, then normal reports
   flood               advertising reports as fast as the socket takes them
 
+--signal-host INT|TERM sends that signal to the host when the fault's command
+arrives (right after logging it), so the signal reaches the host while the
+command is pending however busy the machine is. The host's process id is read
+from --host-pid-file then; the test writes it before the host connects.
+
 Every command received is logged as a JSON line to --log (flushed at once):
   {"opcode":"0x200C","name":"LE_Set_Scan_Enable","params":"0100","answer":"complete",
-   "scanning":true,"advertising":false}
-scanning/advertising is the controller state after the command. The last line
+   "scanning":true,"advertising":false,"time":1234.567}
+scanning/advertising is the controller state after the command; time is
+time.monotonic() (CLOCK_MONOTONIC) in seconds. Other lines: {"event":"fault"}
+when a run fault happens, {"event":"signalled","signal":N} after --signal-host,
+{"event":"late-answer","of":NAME} when a delayed answer is sent. The last line
 is {"event":"closed","by":"host"|"controller",...} with the final state.
+
+While scanning is on, a due advertising report is always queued before a run
+fault, so the host has heard the beacon before the fault whatever the timing.
 """
 from __future__ import annotations
 
@@ -45,6 +56,7 @@ import argparse
 import json
 import os
 import select
+import signal
 import socket
 import stat
 import struct
@@ -232,9 +244,20 @@ class Controller:
             def answer_late(opcode=opcode, params=params):
                 self.send(command_complete(opcode, bytes([0]) + self.returns(opcode)))
                 self.apply(opcode, params)
+                self.record(event='late-answer', of=NAMES.get(opcode, 'unknown'))
             self.later(self.args.delay, answer_late)
         self.record(opcode=f'0x{opcode:04X}', name=NAMES.get(opcode, 'unknown'), params=params.hex().upper(),
                     answer=answer)
+        if fault and self.args.signal_host is not None:
+            self.signal_host()
+
+    def signal_host(self) -> None:
+        """Sends --signal-host to the process whose id is in --host-pid-file."""
+        with open(self.args.host_pid_file) as file:
+            pid = int(file.read().strip())
+        number = signal.SIGINT if self.args.signal_host == 'INT' else signal.SIGTERM
+        os.kill(pid, number)
+        self.record(event='signalled', signal=int(number))
 
     # Run faults -----------------------------------------------------------
 
@@ -256,14 +279,19 @@ class Controller:
             report = bytearray(advertising_report(self.extended_scanning))
             report[2] += 4  # the length field claims 4 more bytes than follow
             self.send(bytes(report))
-            self.paused_until = time.monotonic() + 0.5
-            self.later(0.5, lambda: self.send(bytes(4)))
+            # Reports wait until the missing bytes are out: a report in between would be taken for them.
+            self.reports_paused = True
+            self.later(0.5, self.complete_long_event)
         elif scenario == 'flood':
             self.flooding = True
 
+    def complete_long_event(self) -> None:
+        self.send(bytes(4))
+        self.reports_paused = False
+
     # Loop -----------------------------------------------------------------
 
-    paused_until = 0.0
+    reports_paused = False
 
     def flush_blocking(self) -> None:
         self.sock.setblocking(True)
@@ -275,7 +303,7 @@ class Controller:
         self.outbox = b''
 
     def reports(self, now: float) -> None:
-        if not self.scanning or now < self.paused_until or len(self.outbox) > CHUNK_LIMIT:
+        if not self.scanning or self.reports_paused or len(self.outbox) > CHUNK_LIMIT:
             return
         if self.flooding:
             self.send(advertising_report(self.extended_scanning) * 64)
@@ -305,12 +333,13 @@ class Controller:
             if now >= deadline:
                 self.close('controller')
                 return
+            # A due report goes out before a due run fault: the host hears the beacon first.
+            self.reports(now)
             for entry in [t for t in self.timers if t[0] <= now]:
                 self.timers.remove(entry)
                 entry[1]()
                 if self.closed:
                     return
-            self.reports(now)
             wake = min([t[0] for t in self.timers] + [deadline, now + 0.02]) - now
             readers = [self.sock] + ([stdin_fd] if stdin_fd is not None else [])
             writers = [self.sock] if self.outbox else []
@@ -376,9 +405,13 @@ def main() -> int:
     parser.add_argument('--hci-version', type=int, default=0x0B)
     parser.add_argument('--log', help='command log (default: stdout)')
     parser.add_argument('--limit', type=float, default=60.0)
+    parser.add_argument('--signal-host', choices=['INT', 'TERM'], help="signal the host when the fault's command arrives")
+    parser.add_argument('--host-pid-file', help='file holding the host process id (for --signal-host)')
     args = parser.parse_args()
     if args.scenario in COMMAND_FAULTS and args.opcode is None:
         parser.error(f'--scenario {args.scenario} needs --opcode')
+    if args.signal_host is not None and (args.host_pid_file is None or args.scenario not in COMMAND_FAULTS):
+        parser.error('--signal-host needs --host-pid-file and a command fault (--scenario with --opcode)')
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -44,6 +44,21 @@ func readExactly(_ fd: Int32, _ count: Int) throws -> [UInt8] {
     return out
 }
 
+/// Waits (at most 5 s, a hang guard: callers have already written what it waits for) until the
+/// transport's descriptor is readable, then reads once: the packets that one read completed.
+func receiveOnce(_ transport: PacketTransport) throws -> (packets: [(HCIPacket, PacketDirection, Timestamp?)], ended: Bool) {
+    if let fd = transport.readDescriptor {
+        let ready = try Poller().wait([fd], timeout: .seconds(5))
+        try #require(!ready.isEmpty, "timed out waiting for input")
+    }
+    let more = try transport.read()
+    var packets: [(HCIPacket, PacketDirection, Timestamp?)] = []
+    while let next = try transport.nextPacket() {
+        packets.append((HCIPacket(kind: next.packet.kind, payload: Array(next.packet.payload)), next.direction, next.captureTime))
+    }
+    return (packets, !more)
+}
+
 /// Takes packets (reading when needed) until `count` arrived or the stream ended, never waiting more
 /// than 5 s for input.
 func receivePackets(_ transport: PacketTransport, count: Int) throws -> (packets: [(HCIPacket, PacketDirection, Timestamp?)], ended: Bool) {

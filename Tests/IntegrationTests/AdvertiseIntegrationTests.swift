@@ -16,10 +16,14 @@ import Musl
 /// extended advertising sets go on air whatever their properties; so what is
 /// heard over the virtual radio is tested on extended-capable controllers and
 /// the legacy path by reading the controller's state.
+///
+/// Whether something is heard is decided by a count of advertisements or by
+/// beacon's printed times, never by how many a span of wall-clock time brought.
 @Suite(
     "beacon advertise against emulated controllers",
     .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
-    .timeLimit(.minutes(1)))
+    // A hang guard for each test, waiting for its emulator slot included.
+    .timeLimit(.minutes(5)))
 struct AdvertiseIntegrationTests {
     /// One advertisement beacon is asked for, and the bytes it must put on air.
     struct Case: CustomTestStringConvertible, Sendable {
@@ -73,14 +77,14 @@ struct AdvertiseIntegrationTests {
             #expect(started.major == 1 && started.minor == 2 && started.measuredPower == -59)
             #expect(started.intervalMs == 100 && started.connectable == false)
 
+            let capture = rig.scratch.appendingPathComponent("ranger.btsnoop").path
             let ranger = try BeaconProcess.start(
-                ["range", "--hci", rig.specs[1], "--uuid", TestBeacon.uuid,
-                 "--exit-after", "2s", "--duration", "25"],
-                limit: .seconds(35))
-            let enter = try await ranger.waitForLine(within: .seconds(10), "enter line") {
+                ["range", "--hci", rig.specs[1], "--uuid", TestBeacon.uuid, "--exit-after", "2s", "--record", capture],
+                limit: HangGuard.processLimit)
+            let enter = try await ranger.waitForLine(within: HangGuard.startUp, "enter line") {
                 BeaconOutputLine.event(of: $0) == "enter"
             }
-            let range = try await ranger.waitForLine(from: enter.index, within: .seconds(5), "range line with a beacon") {
+            let range = try await ranger.waitForLine(from: enter.index, within: HangGuard.step, "range line with a beacon") {
                 BeaconOutputLine.event(of: $0) == "range" && $0.contains(TestBeacon.advertiserAddress)
             }
             let ranged = try #require(try BeaconOutputLine.decode([range.line]).first?.beacons?.first)
@@ -90,21 +94,20 @@ struct AdvertiseIntegrationTests {
             #expect(ranged.address == TestBeacon.advertiserAddress && ranged.addressType == "public")
 
             advertiser.send(SIGINT)
-            #expect(try await advertiser.waitForExit(within: .seconds(5)) == .exited(0),
+            #expect(try await advertiser.waitForExit(within: HangGuard.step) == .exited(0),
                     "\(advertiser.failure("exit status"))")
-            let stopped = ContinuousClock.now
             let lines = try AdvertiserOutputLine.decode(advertiser.stdoutLines)
             #expect(lines.map(\.event) == ["advertising", "stopped"])
             #expect(lines.last?.reason == "signal")
+            let stopped = try #require(advertiser.stdoutLines.last)
 
-            // Advertising really is off: the ranger stops hearing it and exits the region.
-            try await ranger.waitForLine(from: range.index, within: .seconds(6), "exit line") {
-                BeaconOutputLine.event(of: $0) == "exit"
-            }
-            let silence = ContinuousClock.now - stopped
-            #expect(silence >= .milliseconds(1500), "exit after only \(silence)")
+            // Advertising really is off: the ranger stops hearing it and exits the region, --exit-after
+            // after the last report it heard.
+            try await ranger.waitForExitLine(from: range.index, notBefore: try PrintedEvent.milliseconds(of: stopped))
             ranger.send(SIGINT)
-            #expect(try await ranger.waitForExit(within: .seconds(5)) == .exited(0))
+            #expect(try await ranger.waitForExit(within: HangGuard.step) == .exited(0))
+            try RangerTimeline(output: ranger.stdoutLines, capture: capture)
+                .expectExitAfterSilence(exitAfter: .seconds(2), interval: .seconds(1))
             try await expectValidOutput(advertiser.stdoutLines)
             try await expectValidOutput(ranger.stdoutLines)
         }
@@ -121,9 +124,11 @@ struct AdvertiseIntegrationTests {
             #expect(started.major == advertised.major && started.minor == advertised.minor)
             #expect(started.measuredPower == advertised.measuredPower)
 
-            let heard = try await rig.scan(on: 1, seconds: 1.5).filter { $0.address == TestBeacon.advertiserAddress }
-            #expect(heard.count >= 3, "expected several advertisements in 1.5 s at 100 ms")
+            // Several in a row, each exactly as asked for.
+            let heard = try await rig.scan(on: 1, count: 3)
+            #expect(heard.count >= 3, "the scanner stopped after \(heard.count) advertisements without hearing 3")
             for advertisement in heard {
+                #expect(advertisement.address == TestBeacon.advertiserAddress)
                 #expect(advertisement.addressType == "public")
                 #expect(advertisement.data == advertised.advertisingData)
                 #expect(advertisement.manufacturerData == [advertised.manufacturerData])
@@ -133,7 +138,7 @@ struct AdvertiseIntegrationTests {
             }
 
             advertiser.send(SIGINT)
-            #expect(try await advertiser.waitForExit(within: .seconds(5)) == .exited(0))
+            #expect(try await advertiser.waitForExit(within: HangGuard.step) == .exited(0))
             try await expectValidOutput(advertiser.stdoutLines)
         }
     }
@@ -146,11 +151,11 @@ struct AdvertiseIntegrationTests {
         try await BumbleRig.with(extended: true) { rig in
             let advertiser = try Self.startAdvertiser(rig.specs[0], Self.standard.arguments)
             _ = try await Self.advertisingLine(of: advertiser)
-            let before = try await rig.scan(on: 1, seconds: 1).filter { $0.address == TestBeacon.advertiserAddress }
+            let before = try await rig.scan(on: 1, count: 1).filter { $0.address == TestBeacon.advertiserAddress }
             #expect(!before.isEmpty, "not heard while advertising")
 
             advertiser.send(signal)
-            #expect(try await advertiser.waitForExit(within: .seconds(5)) == .exited(0),
+            #expect(try await advertiser.waitForExit(within: HangGuard.step) == .exited(0),
                     "\(advertiser.failure("exit status"))")
             let lines = try AdvertiserOutputLine.decode(advertiser.stdoutLines)
             #expect(lines.map(\.event) == ["advertising", "stopped"])
@@ -165,21 +170,29 @@ struct AdvertiseIntegrationTests {
         }
     }
 
+    /// beacon's command timeout (README, exit code 76: "did not answer (3 s per command)").
+    static let commandTimeout = 3.0
+
     @Test("--duration 2 stops by itself after two seconds with reason duration")
     func stopsAfterDuration() async throws {
         try await BumbleRig.with(extended: true) { rig in
             let advertiser = try await BeaconProcess.run(
                 ["advertise", "--hci", rig.specs[0], "--uuid", TestBeacon.uuid, "--duration", "2"]
                     + Self.standard.arguments,
-                timeout: .seconds(15))
+                timeout: HangGuard.step)
             #expect(advertiser.termination == .exited(0), "\(advertiser.failure("exit status"))")
             let lines = try AdvertiserOutputLine.decode(advertiser.stdoutLines)
             #expect(lines.map(\.event) == ["advertising", "stopped"])
             let started = try #require(lines.first)
             let stopped = try #require(lines.last)
             #expect(stopped.reason == "duration")
+            // Both times are beacon's: the answers to its enable and to its last cleanup command. Not before
+            // the two seconds; and within them plus what stopping may take while still exiting 0: the
+            // cleanup's two commands (disable, remove the set) each answered inside the 3 s command
+            // timeout, and a third timeout of slack for waking at the deadline on a busy machine. A
+            // --duration misread by any factor of ten lands outside.
             let elapsed = try stopped.date().timeIntervalSince(try started.date())
-            #expect(elapsed >= 2 && elapsed < 3, "stopped \(elapsed) s after advertising started")
+            #expect(elapsed >= 2 && elapsed < 2 + 3 * Self.commandTimeout, "stopped \(elapsed) s after advertising started")
             let after = try await rig.scan(on: 1, seconds: 1).filter { $0.address == TestBeacon.advertiserAddress }
             #expect(after.isEmpty, "still heard \(after.count) advertisements after --duration ended")
             try await expectValidOutput(advertiser.stdoutLines)
@@ -192,7 +205,7 @@ struct AdvertiseIntegrationTests {
             let advertiser = try await BeaconProcess.run(
                 ["advertise", "--hci", rig.specs[0], "--uuid", TestBeacon.uuid, "--duration", "0.5"]
                     + Self.standard.arguments,
-                timeout: .seconds(15))
+                timeout: HangGuard.step)
             #expect(advertiser.termination == .exited(0), "\(advertiser.failure("exit status"))")
             let lines = try AdvertiserOutputLine.decode(advertiser.stdoutLines)
             #expect(lines.first?.commands == "legacy")
@@ -222,17 +235,21 @@ struct AdvertiseIntegrationTests {
     @Test("--legacy: the controller holds the type, interval and data, enabled, then disabled", arguments: legacyCases)
     func legacyControllerState(_ legacy: LegacyCase) async throws {
         let data = Self.standard.advertisingData
-        let checker = try ChildProcess(
-            name: "legacy_advertiser_check",
-            executable: ProjectPaths.python,
-            arguments: [ProjectPaths.tool("legacy_advertiser_check.py"),
-                        "--beacon", BeaconProcess.binaryPath,
-                        "--expect-type", String(legacy.type),
-                        "--expect-interval", String(legacy.intervalSlots),
-                        "--expect-data", data, "--signal", legacy.signal,
-                        "--", "--uuid", TestBeacon.uuid] + Self.standard.arguments + legacy.arguments,
-            limit: .seconds(40))
-        let termination = try await checker.waitForExit(within: .seconds(30))
+        // Each of its three steps (advertising line, stopped line, exit) is bounded by --timeout.
+        let step = HangGuard.step.components.seconds
+        let (checker, termination) = try await EmulatorSlots.shared.run {
+            let checker = try ChildProcess(
+                name: "legacy_advertiser_check",
+                executable: ProjectPaths.python,
+                arguments: [ProjectPaths.tool("legacy_advertiser_check.py"),
+                            "--beacon", BeaconProcess.binaryPath,
+                            "--expect-type", String(legacy.type),
+                            "--expect-interval", String(legacy.intervalSlots),
+                            "--expect-data", data, "--signal", legacy.signal, "--timeout", String(step),
+                            "--", "--uuid", TestBeacon.uuid] + Self.standard.arguments + legacy.arguments,
+                limit: HangGuard.processLimit)
+            return (checker, try await checker.waitForExit(within: HangGuard.startUp + .seconds(3 * step)))
+        }
         let report = try #require(checker.stdoutLines.last, "\(checker.failure("no report"))")
         #expect(termination == .exited(0), "\(report)\n\(checker.stderrLines.joined(separator: "\n"))")
 
@@ -282,12 +299,12 @@ struct AdvertiseIntegrationTests {
     /// Starts `beacon advertise` on `spec` for the test beacon's UUID with `arguments`.
     static func startAdvertiser(_ spec: String, _ arguments: [String]) throws -> ChildProcess {
         try BeaconProcess.start(["advertise", "--hci", spec, "--uuid", TestBeacon.uuid] + arguments,
-                                limit: .seconds(35))
+                                limit: HangGuard.processLimit)
     }
 
     /// Waits for the advertiser's `advertising` line and decodes it.
     static func advertisingLine(of advertiser: ChildProcess) async throws -> AdvertiserOutputLine {
-        let line = try await advertiser.waitForLine(within: .seconds(10), "advertising line") {
+        let line = try await advertiser.waitForLine(within: HangGuard.startUp, "advertising line") {
             BeaconOutputLine.event(of: $0) == "advertising"
         }
         return try #require(try AdvertiserOutputLine.decode([line.line]).first)

@@ -10,17 +10,23 @@ enum BeaconProcess {
         return ProjectPaths.root.appendingPathComponent(".build/debug/beacon").path
     }
 
-    /// Starts `beacon` with `arguments`; it is killed if still running after `limit`.
-    static func start(_ arguments: [String], limit: Duration = .seconds(30)) throws -> ChildProcess {
-        try ChildProcess(
-            name: "beacon " + arguments.joined(separator: " "),
-            executable: binaryPath,
-            arguments: arguments,
+    /// Starts `beacon` with `arguments`; it is killed if still running after `limit`. With `pidFile`,
+    /// its process id is in that file before beacon runs (a shell writes it, then becomes beacon), so a
+    /// fault controller can signal it the moment a command arrives.
+    static func start(_ arguments: [String], limit: Duration = HangGuard.processLimit, pidFile: String? = nil) throws -> ChildProcess {
+        let name = "beacon " + arguments.joined(separator: " ")
+        guard let pidFile else {
+            return try ChildProcess(name: name, executable: binaryPath, arguments: arguments, limit: limit)
+        }
+        return try ChildProcess(
+            name: name,
+            executable: "/bin/sh",
+            arguments: ["-c", #"echo $$ > "$1" && shift && exec "$@""#, "sh", pidFile, binaryPath] + arguments,
             limit: limit)
     }
 
     /// Runs `beacon` to completion within `timeout` (killed and thrown otherwise).
-    static func run(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ChildProcess {
+    static func run(_ arguments: [String], timeout: Duration = HangGuard.step) async throws -> ChildProcess {
         let child = try start(arguments, limit: timeout + .seconds(5))
         try await child.waitForExit(within: timeout)
         return child

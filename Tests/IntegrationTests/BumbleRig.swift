@@ -57,9 +57,9 @@ final class BumbleRig: Sendable {
             executable: ProjectPaths.python,
             arguments: [ProjectPaths.tool("bumble_controllers.py")] + (extended ? ["--extended"] : []) + arguments,
             input: .heldOpen,
-            limit: .seconds(120))
+            limit: HangGuard.processLimit)
         do {
-            let ready = try await controllers.waitForLine(within: .seconds(20), "READY") { $0 == "READY" }
+            let ready = try await controllers.waitForLine(within: HangGuard.startUp, "READY") { $0 == "READY" }
             var specs = [String](repeating: "", count: links.count)
             for line in controllers.stdoutLines.prefix(ready.index) {
                 let fields = line.split(separator: " ")
@@ -81,20 +81,22 @@ final class BumbleRig: Sendable {
         }
     }
 
-    /// Runs `body` with a fresh rig and always stops the rig afterwards.
+    /// Runs `body` with a fresh rig (holding an emulator slot) and always stops the rig afterwards.
     static func with<T>(
         _ links: [ControllerLink] = [.tcp, .tcp],
         extended: Bool = false,
         _ body: (BumbleRig) async throws -> T
     ) async throws -> T {
-        let rig = try await start(links, extended: extended)
-        do {
-            let result = try await body(rig)
-            await rig.stop()
-            return result
-        } catch {
-            await rig.stop()
-            throw error
+        try await EmulatorSlots.shared.run {
+            let rig = try await start(links, extended: extended)
+            do {
+                let result = try await body(rig)
+                await rig.stop()
+                return result
+            } catch {
+                await rig.stop()
+                throw error
+            }
         }
     }
 
@@ -124,24 +126,35 @@ final class BumbleRig: Sendable {
                 "--power", String(measuredPower),
             ],
             input: .heldOpen,
-            limit: .seconds(90))
+            limit: HangGuard.processLimit)
         helpers.withLock { $0.append(advertiser) }
-        try await advertiser.waitForLine(within: .seconds(15), "advertising started") {
+        try await advertiser.waitForLine(within: HangGuard.startUp, "advertising started") {
             $0.contains(#""event":"advertising""#)
         }
         return advertiser
     }
 
-    /// Runs bumble's own scanner on controller `index` for `seconds` and
-    /// returns the advertisements it heard, in order.
+    /// Runs bumble's own scanner on controller `index` until it has heard `count` advertisements and
+    /// returns them, in order. Stops after `HangGuard.step` of scanning whatever it heard, so a caller
+    /// that finds fewer than `count` knows nothing more was coming.
+    func scan(on index: Int, count: Int) async throws -> [ScannedAdvertisement] {
+        try await scan(on: index, ["--count", String(count), "--duration", String(HangGuard.step.components.seconds)])
+    }
+
+    /// Runs bumble's own scanner on controller `index` for `seconds` and returns the advertisements it
+    /// heard, in order. Only for checking that something is not heard: how many advertisements a span
+    /// of time brings depends on how busy the machine is.
     func scan(on index: Int, seconds: Double) async throws -> [ScannedAdvertisement] {
+        try await scan(on: index, ["--duration", String(seconds)])
+    }
+
+    private func scan(on index: Int, _ options: [String]) async throws -> [ScannedAdvertisement] {
         let scanner = try ChildProcess(
             name: "bumble_beacon scan",
             executable: ProjectPaths.python,
-            arguments: [ProjectPaths.tool("bumble_beacon.py"), "scan",
-                        "--transport", bumbleSpec(index), "--duration", String(seconds)],
-            limit: .seconds(30))
-        let termination = try await scanner.waitForExit(within: .seconds(20))
+            arguments: [ProjectPaths.tool("bumble_beacon.py"), "scan", "--transport", bumbleSpec(index)] + options,
+            limit: HangGuard.processLimit)
+        let termination = try await scanner.waitForExit(within: HangGuard.startUp + HangGuard.step)
         guard termination == .exited(0) else { throw scanner.failure("\(termination)") }
         return try scanner.stdoutLines
             .filter { $0.contains(#""event":"advertisement""#) }

@@ -119,7 +119,7 @@ final class ChildProcess: @unchecked Sendable {
         input: ChildInput = .null,
         environment: [String: String] = [:],
         currentDirectory: URL? = nil,
-        limit: Duration = .seconds(60)
+        limit: Duration = HangGuard.processLimit
     ) throws {
         self.name = name
         guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -227,20 +227,20 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits for the first stdout line at index `from` or later that satisfies
-    /// `matches`. Throws if none arrives within `timeout` or stdout ends first.
+    /// `matches`. Throws if none arrives within `timeout`, stdout ends first or `matches` throws.
     @discardableResult
     func waitForLine(
         from: Int = 0,
         within timeout: Duration,
         _ what: String,
-        where matches: (String) -> Bool
+        where matches: (String) throws -> Bool
     ) async throws -> (index: Int, line: String) {
         let deadline = ContinuousClock.now + timeout
         var next = from
         while true {
             let lines = stdout.lines
             while next < lines.count {
-                if matches(lines[next]) { return (next, lines[next]) }
+                if try matches(lines[next]) { return (next, lines[next]) }
                 next += 1
             }
             if stdout.isClosed && next >= stdout.lines.count {
@@ -249,6 +249,19 @@ final class ChildProcess: @unchecked Sendable {
             if ContinuousClock.now >= deadline {
                 throw failure("no \(what) within \(timeout)")
             }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Waits until the stdout lines so far satisfy `condition` (which may throw to fail the wait).
+    /// Throws if that does not happen within `timeout` or stdout ends first.
+    func waitForOutput(within timeout: Duration, _ what: String, until condition: ([String]) throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let closed = stdout.isClosed
+            if try condition(stdout.lines) { return }
+            if closed { throw failure("stdout ended without \(what)") }
+            if ContinuousClock.now >= deadline { throw failure("no \(what) within \(timeout)") }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -274,7 +287,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Asks the process to stop with `signal`, closes a held stdin and waits
     /// a bounded time; kills it if that was not enough. For clean-up paths.
-    func stop(with signal: Int32 = SIGTERM, within timeout: Duration = .seconds(5)) async {
+    func stop(with signal: Int32 = SIGTERM, within timeout: Duration = HangGuard.step) async {
         send(signal)
         closeInput()
         do {

@@ -18,6 +18,10 @@ final class FaultController: Sendable {
         let by: String?
         let scanning: Bool
         let advertising: Bool
+        /// When the controller logged the line: CLOCK_MONOTONIC seconds, as Python's time.monotonic().
+        let time: Double
+        /// The command a `late-answer` line answers.
+        let of: String?
 
         /// An enable command (scan or advertising) that turns the feature off.
         var isDisable: Bool {
@@ -29,12 +33,15 @@ final class FaultController: Sendable {
     /// Beacon's `--hci` spec for this controller.
     let spec: String
     let logPath: String
+    /// Where the host's process id goes for `--signal-host` (`BeaconProcess.start(_:limit:pidFile:)`).
+    let hostPidFile: String
     private let process: ChildProcess
     private let scratch: URL
 
-    private init(spec: String, logPath: String, process: ChildProcess, scratch: URL) {
+    private init(spec: String, logPath: String, hostPidFile: String, process: ChildProcess, scratch: URL) {
         self.spec = spec
         self.logPath = logPath
+        self.hostPidFile = hostPidFile
         self.process = process
         self.scratch = scratch
     }
@@ -46,32 +53,40 @@ final class FaultController: Sendable {
         }
         let scratch = try ProjectPaths.makeScratchDirectory()
         let logPath = scratch.appendingPathComponent("commands.jsonl").path
+        let hostPidFile = scratch.appendingPathComponent("host.pid").path
         let process = try ChildProcess(
             name: "fault_controller " + arguments.joined(separator: " "),
             executable: ProjectPaths.python,
-            arguments: [ProjectPaths.tool("fault_controller.py"), "--log", logPath, "--limit", "50"] + arguments,
+            arguments: [ProjectPaths.tool("fault_controller.py"), "--log", logPath, "--limit", "\(Self.limitSeconds)",
+                        "--host-pid-file", hostPidFile] + arguments,
             input: .heldOpen,
-            limit: .seconds(60))
+            limit: HangGuard.processLimit)
         do {
-            let line = try await process.waitForLine(within: .seconds(10), "LISTENING") { $0.hasPrefix("LISTENING ") }
+            let line = try await process.waitForLine(within: HangGuard.startUp, "LISTENING") { $0.hasPrefix("LISTENING ") }
             return FaultController(spec: String(line.line.dropFirst("LISTENING ".count)), logPath: logPath,
-                                   process: process, scratch: scratch)
+                                   hostPidFile: hostPidFile, process: process, scratch: scratch)
         } catch {
             await process.stop()
             throw error
         }
     }
 
-    /// Runs `body` with a fresh controller and always stops it afterwards.
+    /// The controller closes the connection itself after this long (`--limit`): a host still connected
+    /// then did not end the conversation by itself, which `closed` by `controller` in the log shows.
+    static let limitSeconds = 100
+
+    /// Runs `body` with a fresh controller (holding an emulator slot) and always stops it afterwards.
     static func with<T>(_ arguments: [String], _ body: (FaultController) async throws -> T) async throws -> T {
-        let controller = try await start(arguments)
-        do {
-            let result = try await body(controller)
-            await controller.stop()
-            return result
-        } catch {
-            await controller.stop()
-            throw error
+        try await EmulatorSlots.shared.run {
+            let controller = try await start(arguments)
+            do {
+                let result = try await body(controller)
+                await controller.stop()
+                return result
+            } catch {
+                await controller.stop()
+                throw error
+            }
         }
     }
 
@@ -100,7 +115,7 @@ final class FaultController: Sendable {
 
     /// The log once the host closed the connection (bounded wait).
     func finalLog() async throws -> [Entry] {
-        try await waitForLog(within: .seconds(10), "closed line") { $0.last?.event == "closed" }
+        try await waitForLog(within: HangGuard.step, "closed line") { $0.last?.event == "closed" }
     }
 
     func stop() async {

@@ -89,12 +89,21 @@ struct BringUpStep: Sendable {
 
 /// beacon against tools/fault_controller.py: every bring-up command failing, timing out or answered
 /// wrongly, faults while running, signals and closed or stalled stdout. Each case has its own
-/// controller, so the cases run in parallel.
+/// controller, so the cases run in parallel (as many at once as `EmulatorSlots` allows).
+///
+/// Nothing here times beacon with the test's own clock: that clock also counts the test process
+/// waiting for a CPU. Causes are shown by order instead (what the controller had logged when beacon
+/// exited), and the one bound that is the point of a test, beacon giving up an unanswered command at
+/// its timeout, is measured between two lines of the controller's own log.
 @Suite(
     "beacon against a fault-injecting controller",
     .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
-    .timeLimit(.minutes(1)))
+    // A hang guard for each case, waiting for its emulator slot included.
+    .timeLimit(.minutes(5)))
 struct FaultTests {
+    /// beacon's command timeout (README, exit code 76: "did not answer (3 s per command)").
+    static let commandTimeout = 3.0
+
     // MARK: - Tables
 
     /// Every bring-up command answered with Invalid HCI Command Parameters.
@@ -179,9 +188,10 @@ struct FaultTests {
                   exit: 76, error: ["not an H4 stream", "0xFF"], disablesAfterFault: true, outputBefore: ["advertising"]),
         FaultCase(label: "event longer than its bytes, then close", command: .range, fault: ["--scenario", "long-event-close"],
                   exit: 74, error: ["connection closed"], outputBefore: ["state", "enter"]),
+        // The default --duration: the fault (1.2 s in) and its missing bytes (0.5 s later) come well before the end.
         FaultCase(label: "event longer than its bytes, then more bytes", command: .range,
                   fault: ["--scenario", "long-event-more", "--commands", "legacy"],
-                  beaconArguments: ["--duration", "3"], exit: 0, error: nil, outputBefore: ["state", "enter"]),
+                  exit: 0, error: nil, outputBefore: ["state", "enter"]),
     ]
 
     // MARK: - Faults
@@ -198,17 +208,16 @@ struct FaultTests {
     @Test("faults while scanning or advertising", arguments: runCases)
     func runFaults(_ fault: FaultCase) async throws { try await Self.check(fault) }
 
-    /// Runs one case: bounded time, the documented exit code, one clear error line, intact output
-    /// before the fault, and the controller left off whenever beacon could still reach it.
+    /// Runs one case: beacon ends the conversation by itself, the documented exit code, one clear error
+    /// line, intact output before the fault, the controller left off whenever beacon could still reach
+    /// it, and an unanswered command given up at its timeout.
     static func check(_ fault: FaultCase) async throws {
         try await FaultController.with(fault.fault + ["--after", "1.2"]) { controller in
-            let started = ContinuousClock.now
+            // A hang guard, shorter than the controller's own --limit: a beacon that never gave up would be
+            // killed here, rather than set free by the controller closing the connection.
             let beacon = try await BeaconProcess.run(fault.command.arguments(spec: controller.spec, fault.beaconArguments),
-                                                     timeout: .seconds(15))
-            let elapsed = ContinuousClock.now - started
+                                                     timeout: HangGuard.step)
             #expect(beacon.termination == .exited(fault.exit), "\(beacon.failure("exit status"))")
-            // One command timeout (3 s), a cleanup command's timeout (3 s), and some slack.
-            #expect(elapsed < .seconds(fault.exit == 0 ? 9 : 8), "took \(elapsed)")
             expectDiagnostics(beacon, error: fault.error)
 
             let lines = try BeaconOutputLine.decode(beacon.stdoutLines)
@@ -227,6 +236,18 @@ struct FaultTests {
                 #expect(log.last?.by == "controller", "the controller closed the connection")
             } else {
                 Self.expectRestored(log)
+            }
+            if fault.error?.contains(where: { $0.contains("no answer") }) == true {
+                // The unanswered command was given up at beacon's command timeout, not a timeout later: the
+                // controller heard from the host again (the cleanup, or the close) less than two timeouts
+                // after the command. Measured between two lines of the controller's log, so neither the
+                // start of beacon nor the test process waiting for a CPU counts; beacon idles in poll(2)
+                // until its deadline, and the second timeout of margin is all scheduling slack.
+                let index = try #require(faultIndex, "no unanswered command in the log:\n\(log)")
+                let next = try #require(log.indices.contains(index + 1) ? log[index + 1] : nil, "nothing after the fault:\n\(log)")
+                let waited = next.time - log[index].time
+                #expect(waited < 2 * Self.commandTimeout,
+                        "\(log[index].name ?? "?") unanswered, then \(waited) s until the host's next packet:\n\(log)")
             }
             if fault.disablesAfterFault {
                 let index = try #require(faultIndex, "no fault in the log")
@@ -248,25 +269,37 @@ struct FaultTests {
         (.advertise, "legacy", "LE_Set_Advertising_Parameters", SIGINT, true),
     ]
 
+    /// Seconds the controller holds the late answer back: longer than any wait in the test, so an answer
+    /// in the log before the host closed the connection means beacon waited for it.
+    static let lateAnswerSeconds = 60
+
     @Test("SIGINT or SIGTERM while a bring-up answer is late: exit 0, controller off", arguments: bringUpSignals)
     func signalDuringBringUp(_ command: BeaconCommand, _ commands: String, _ delayed: String, _ signal: Int32,
                              _ cleansUp: Bool) async throws {
-        try await FaultController.with(["--scenario", "delay", "--delay", "30", "--commands", commands, "--opcode", delayed]) { controller in
-            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec), limit: .seconds(25))
-            let seen = try await controller.waitForLog(within: .seconds(10), "\(delayed) received") {
-                $0.contains { $0.name == delayed }
-            }
-            let delayedIndex = try #require(seen.firstIndex { $0.name == delayed })
-            let sent = ContinuousClock.now
-            beacon.send(signal)
-            #expect(try await beacon.waitForExit(within: .seconds(8)) == .exited(0), "\(beacon.failure("exit status"))")
-            // At most the late command's own timeout, then the cleanup.
-            #expect(ContinuousClock.now - sent < .seconds(5))
+        // The controller itself signals beacon as the delayed command arrives, so the signal is there while
+        // the command is pending, however late this test process would have got round to sending it.
+        try await FaultController.with(["--scenario", "delay", "--delay", "\(Self.lateAnswerSeconds)", "--commands", commands,
+                                        "--opcode", delayed, "--signal-host", signal == SIGINT ? "INT" : "TERM"]) { controller in
+            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec), limit: HangGuard.processLimit,
+                                                 pidFile: controller.hostPidFile)
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
             #expect(beacon.stdoutLines.isEmpty, "nothing started, nothing to report: \(beacon.stdoutLines)")
             let log = try await controller.finalLog()
             Self.expectRestored(log)
-            let after = log[(delayedIndex + 1)...]
+            let delayedIndex = try #require(log.firstIndex { $0.name == delayed }, "\(delayed) never arrived:\n\(log)")
+            #expect(log[delayedIndex].answer == "delay")
+            #expect(log.indices.contains(delayedIndex + 1) && log[delayedIndex + 1].event == "signalled",
+                    "the controller did not signal beacon as \(delayed) arrived:\n\(log)")
+            // beacon left without the late answer: the host closed the connection before it was sent.
+            #expect(!log.contains { $0.event == "late-answer" }, "beacon waited for the late answer:\n\(log)")
+            // At most the late command's own timeout, then the cleanup (answered at once): in the controller's
+            // clock, from the delayed command to the host's close. The margin is one more command timeout of
+            // pure scheduling slack, as in `check`.
+            let closed = try #require(log.last)
+            #expect(closed.time - log[delayedIndex].time < 2 * Self.commandTimeout,
+                    "\(closed.time - log[delayedIndex].time) s from \(delayed) to the close:\n\(log)")
+            let after = log[(delayedIndex + 2)...]
             if cleansUp {
                 #expect(after.contains { $0.isDisable }, "no disable command after the signal:\n\(log)")
             } else {
@@ -283,13 +316,20 @@ struct FaultTests {
     @Test("SIGINT or SIGTERM while scanning or advertising: exit 0, controller off", arguments: runningSignals)
     func signalWhileRunning(_ command: BeaconCommand, _ commands: String, _ signal: Int32) async throws {
         try await FaultController.with(["--commands", commands]) { controller in
-            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec), limit: .seconds(25))
+            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec), limit: HangGuard.processLimit)
             let expected = command == .range ? "range" : "advertising"
-            try await beacon.waitForLine(within: .seconds(10), "\(expected) line") { BeaconOutputLine.event(of: $0) == expected }
-            let sent = ContinuousClock.now
+            try await beacon.waitForLine(within: HangGuard.startUp, "\(expected) line") { BeaconOutputLine.event(of: $0) == expected }
             beacon.send(signal)
-            #expect(try await beacon.waitForExit(within: .seconds(5)) == .exited(0), "\(beacon.failure("exit status"))")
-            #expect(ContinuousClock.now - sent < .seconds(2))
+            // No --duration: only the signal can end this run, so a beacon that ignored it hits the hang guard.
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
+            // Read once beacon has exited: the controller logs a command before it answers it, and beacon
+            // waits for that answer, so the disable is in the log already if beacon turned the controller
+            // off before exiting rather than after (or never).
+            let atExit = try controller.entries()
+            let lastEnable = try #require(atExit.lastIndex { $0.name?.hasSuffix("_Enable") == true && !$0.isDisable })
+            #expect(atExit[(lastEnable + 1)...].contains { $0.isDisable && $0.answer == "complete" },
+                    "beacon exited before the controller had received and answered the disable:\n\(atExit)")
+            // Every command answered, none timed out: an error line and a non-zero exit would say otherwise.
             #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
             let lines = try BeaconOutputLine.decode(beacon.stdoutLines)
             if command == .advertise {
@@ -299,8 +339,6 @@ struct FaultTests {
             try await expectValidOutput(beacon.stdoutLines)
             let log = try await controller.finalLog()
             Self.expectRestored(log)
-            let lastEnable = try #require(log.lastIndex { $0.name?.hasSuffix("_Enable") == true && !$0.isDisable })
-            #expect(log[(lastEnable + 1)...].contains { $0.isDisable })
         }
     }
 
@@ -315,8 +353,8 @@ struct FaultTests {
             let script = "{ '\(BeaconProcess.binaryPath)' \(arguments.map { "'\($0)'" }.joined(separator: " ")); "
                 + "echo \"beacon-exit=$?\" >&2; } | head -1"
             let shell = try ChildProcess(name: "beacon \(command) | head -1", executable: "/bin/sh", arguments: ["-c", script],
-                                         limit: .seconds(20))
-            #expect(try await shell.waitForExit(within: .seconds(15)) == .exited(0), "\(shell.failure("exit status"))")
+                                         limit: HangGuard.processLimit)
+            #expect(try await shell.waitForExit(within: HangGuard.startUp) == .exited(0), "\(shell.failure("exit status"))")
             #expect(shell.stderrLines == ["beacon-exit=0"], "stderr: \(shell.stderrLines)")
             #expect(shell.stdoutLines.count == 1)
             #expect(try BeaconOutputLine.decode(shell.stdoutLines).first?.event == (command == .range ? "state" : "advertising"))
@@ -350,20 +388,20 @@ struct FaultTests {
             let arguments = BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "20ms"])
             let script = "exec '\(BeaconProcess.binaryPath)' \(arguments.map { "'\($0)'" }.joined(separator: " ")) > '\(path)'"
             let beacon = try ChildProcess(name: "beacon range > stalled fifo", executable: "/bin/sh", arguments: ["-c", script],
-                                          limit: .seconds(25))
-            // Wait for the pipe to fill, then a little longer so beacon is stuck on it.
-            let deadline = ContinuousClock.now + .seconds(10)
+                                          limit: HangGuard.processLimit)
+            // Wait until more than one page is queued: both pipe buffers are then in use, poll(2) calls the
+            // pipe unwritable, and beacon, printing a line every 20 ms, is stuck on stdout from now on.
+            let deadline = ContinuousClock.now + HangGuard.startUp
             var queued: Int32 = 0
-            while queued < 4000 {
+            while queued <= 4096 {
                 try #require(ContinuousClock.now < deadline, "stdout never filled (\(queued) bytes queued)")
                 try await Task.sleep(for: .milliseconds(50))
                 _ = ioctl(held, 0x541B /* FIONREAD */, &queued)
             }
-            try await Task.sleep(for: .milliseconds(500))
             #expect(beacon.isRunning)
             let memory = Self.residentKilobytes(beacon.pid)
             beacon.send(SIGTERM)
-            #expect(try await beacon.waitForExit(within: .seconds(5)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
             #expect((memory ?? 0) < 200_000, "resident memory \(memory ?? -1) kB")
             let log = try await controller.finalLog()
@@ -373,19 +411,24 @@ struct FaultTests {
         }
     }
 
+    /// Reports beacon takes in before the first memory reading, and between the two readings. Counted
+    /// from its range lines, so a slow machine takes longer but measures the same amount of work.
+    static let floodWarmUpReports = 20_000
+    static let floodMeasuredReports = 100_000
+
     @Test("a flood of advertising reports: memory stays bounded, SIGINT ends the run")
     func flood() async throws {
         try await FaultController.with(["--scenario", "flood", "--after", "0"]) { controller in
             let beacon = try BeaconProcess.start(BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "100ms"]),
-                                                 limit: .seconds(25))
-            try await beacon.waitForLine(within: .seconds(10), "range line") { BeaconOutputLine.event(of: $0) == "range" }
-            try await Task.sleep(for: .seconds(1))
+                                                 limit: HangGuard.processLimit)
+            let warm = try await Self.waitForRangedReports(of: beacon, atLeast: Self.floodWarmUpReports)
             let early = try #require(Self.residentKilobytes(beacon.pid))
-            try await Task.sleep(for: .seconds(3))
+            let measured = try await Self.waitForRangedReports(of: beacon, atLeast: warm + Self.floodMeasuredReports)
             let late = try #require(Self.residentKilobytes(beacon.pid))
-            #expect(late < early + 16_000, "resident memory grew from \(early) kB to \(late) kB")
+            #expect(late < early + 16_000,
+                    "resident memory grew from \(early) kB to \(late) kB over \(measured - warm) reports")
             beacon.send(SIGINT)
-            #expect(try await beacon.waitForExit(within: .seconds(5)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
             let lines = try BeaconOutputLine.decode(beacon.stdoutLines)
             let samples = lines.compactMap { $0.beacons?.first?.samples }.max() ?? 0
@@ -398,6 +441,18 @@ struct FaultTests {
     }
 
     // MARK: - Helpers
+
+    /// Waits until beacon's range lines account for at least `count` reports (the sum of their
+    /// `samples`) and returns that sum.
+    static func waitForRangedReports(of beacon: ChildProcess, atLeast count: Int) async throws -> Int {
+        var total = 0
+        try await beacon.waitForOutput(within: HangGuard.step, "range lines counting \(count) reports") { lines in
+            let ranges = try BeaconOutputLine.decode(lines.filter { BeaconOutputLine.event(of: $0) == "range" })
+            total = ranges.reduce(0) { sum, line in sum + (line.beacons ?? []).reduce(0) { $0 + ($1.samples ?? 0) } }
+            return total >= count
+        }
+        return total
+    }
 
     /// Exactly one `Error:` line containing every part (or none when `error` is nil); the rest are warnings.
     static func expectDiagnostics(_ beacon: ChildProcess, error parts: [String]?,

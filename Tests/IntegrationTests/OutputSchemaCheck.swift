@@ -10,8 +10,8 @@ enum OutputSchemaCheck {
             executable: ProjectPaths.python,
             arguments: [ProjectPaths.tool("validate_output.py")],
             input: .bytes(input),
-            limit: .seconds(40))
-        let termination = try await validator.waitForExit(within: .seconds(30))
+            limit: HangGuard.processLimit)
+        let termination = try await validator.waitForExit(within: HangGuard.startUp)
         if termination == .exited(0) { return nil }
         return "\(termination):\n" + validator.stderrLines.joined(separator: "\n")
     }

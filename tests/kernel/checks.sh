@@ -5,6 +5,8 @@
 # ("extended") or only the legacy ones ("legacy"). The emulated legacy advertiser sends only connectable
 # ADV_IND, so on legacy controllers beacon advertises with --connectable.
 # Prints TAP-style `ok` / `not ok` lines with the key output, and exits with the number of failures.
+# Long-running beacons are stopped by a signal once what is checked has been printed, never by a
+# --duration that a slow guest might outlast or cut short; times below are hang guards only.
 . /rig/rig.env
 UUID=E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
 if [ "$RIG_COMMANDS" = legacy ]; then ADVERTISE_MODE=--connectable; else ADVERTISE_MODE=; fi
@@ -20,11 +22,14 @@ lines() { [ "$(wc -l < "$1")" -eq "$2" ]; }
 # between N LOW HIGH: LOW <= N <= HIGH.
 between() { [ "$2" -le "$1" ] 2> /dev/null && [ "$1" -le "$3" ] 2> /dev/null; }
 show() { sed "s/^/#   $2/" "$1"; }
+# Hang guards: a beacon run is killed after GUARD seconds, a wait for its output gives up after WAIT.
+GUARD=90
+WAIT=60
 # run NAME EXPECTED_RC COMMAND...: runs beacon (bounded), keeping NAME.out and NAME.err.
 run() {
     local label=$1 want=$2 rc
     shift 2
-    timeout -s KILL 30 "$@" > "$label.out" 2> "$label.err"
+    timeout -s KILL $GUARD "$@" > "$label.out" 2> "$label.err"
     rc=$?
     show "$label.out" "$label> "
     show "$label.err" "$label! "
@@ -32,34 +37,41 @@ run() {
 }
 # As uid 65534: leaving uid 0 drops every capability.
 AS_NOBODY="su -s /bin/sh nobody -c"
-# wait_for FILE TEXT SECONDS: until FILE contains TEXT.
+# wait_for FILE TEXT: until FILE contains TEXT (a line matching it); gives up after $WAIT seconds.
 wait_for() {
-    local tries=$(($3 * 10))
+    local tries=$((WAIT * 10))
     while [ "$tries" -gt 0 ]; do has "$1" "$2" && return 0; sleep 0.1; tries=$((tries - 1)); done
     return 1
 }
+# stop NAME PID: SIGINT to a background beacon, then its exit status is checked to be 0.
+stop() {
+    local rc
+    kill -INT "$2"
+    wait "$2"
+    rc=$?
+    show "$1.out" "$1> "
+    show "$1.err" "$1! "
+    check "$1 exits 0 on SIGINT (got $rc)" [ "$rc" -eq 0 ]
+}
+RANGED_ADVERTISER='"event":"range".*"major":1,"minor":2,.*"address":"F0:F1:F2:F3:F4:01","addressType":"public"'
 # advertise_and_range NAME ADVERTISE_HCI RANGE_HCI [ADVERTISE OPTIONS...]: advertises 1/2 on one
 # controller while ranging on the other; the ranger must enter the region and range 1/2 from :01.
 advertise_and_range() {
-    local name=$1 adv=$2 scan=$3 pid rc
+    local name=$1 adv=$2 scan=$3 advertiser ranger
     shift 3
-    timeout -s KILL 30 beacon advertise --hci "$adv" --uuid $UUID --major 1 --minor 2 --interval 100ms \
-        --duration 20s "$@" > "$name-adv.out" 2> "$name-adv.err" &
-    pid=$!
-    wait_for "$name-adv.out" '"event":"advertising"' 10
-    run "$name-range" 0 beacon range --hci "$scan" --uuid $UUID --major 1 --duration 2.5s
-    kill -INT "$pid"
-    wait "$pid"
-    rc=$?
-    show "$name-adv.out" "$name-adv> "
-    show "$name-adv.err" "$name-adv! "
-    check "$name: advertise exits 0 on SIGINT (got $rc)" [ "$rc" -eq 0 ]
-    check "$name: advertising line" has "$name-adv.out" '"event":"advertising".*"major":1,"minor":2'
+    timeout -s KILL $GUARD beacon advertise --hci "$adv" --uuid $UUID --major 1 --minor 2 --interval 100ms \
+        "$@" > "$name-adv.out" 2> "$name-adv.err" &
+    advertiser=$!
+    check "$name: advertising line" wait_for "$name-adv.out" '"event":"advertising".*"major":1,"minor":2'
+    timeout -s KILL $GUARD beacon range --hci "$scan" --uuid $UUID --major 1 > "$name-range.out" 2> "$name-range.err" &
+    ranger=$!
+    check "$name: ranged 1/2 from F0:F1:F2:F3:F4:01" wait_for "$name-range.out" "$RANGED_ADVERTISER"
+    stop "$name-range" "$ranger"
+    stop "$name-adv" "$advertiser"
+
     check "$name: stopped line, reason signal" has "$name-adv.out" '"event":"stopped".*"reason":"signal"'
     check "$name: state unknown" has "$name-range.out" '"event":"state".*"state":"unknown"'
     check "$name: enter" has "$name-range.out" '"event":"enter".*"major":1'
-    check "$name: ranged 1/2 from F0:F1:F2:F3:F4:01" has "$name-range.out" \
-        '"event":"range".*"major":1,"minor":2,.*"address":"F0:F1:F2:F3:F4:01","addressType":"public"'
     check "$name: nothing on stderr" lines "$name-range.err" 0
 }
 
@@ -109,14 +121,12 @@ advertise_and_range user hci-user:0 hci-user:1 $ADVERTISE_MODE
 check "user: $RIG_COMMANDS advertising commands" has user-adv.out "\"commands\":\"$RIG_COMMANDS\""
 
 echo "# a user channel already held by another program"
-timeout -s KILL 30 beacon range --hci hci-user:1 --uuid $UUID --duration 10s > holder.out 2> holder.err &
+timeout -s KILL $GUARD beacon range --hci hci-user:1 --uuid $UUID > holder.out 2> holder.err &
 holder=$!
-wait_for holder.out '"event":"state"' 10
+check "held: holder ranging" wait_for holder.out '"event":"state"'
 run held 75 beacon range --hci hci-user:1 --uuid $UUID
-check "held: holder ranging" has holder.out '"event":"state"'
 check "held: up or in use" has held.err '^Error: hci-user:1: hci1 is up or in use: stop bluetoothd or `sudo hciconfig hci1 down`$'
-kill -INT "$holder"
-wait "$holder"
+stop holder "$holder"
 
 echo "# missing controller"
 run missing 69 beacon range --hci hci7 --uuid $UUID
@@ -138,9 +148,9 @@ check "nobody-raw: CAP_NET_RAW" has nobody-raw.err '^Error: hci1: sending HCI co
 check "nobody-raw: one line" lines nobody-raw.err 1
 
 echo "# the controller goes away mid-run"
-timeout -s KILL 30 beacon range --hci hci1 --uuid $UUID --duration 20s > gone.out 2> gone.err &
+timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID > gone.out 2> gone.err &
 ranger=$!
-wait_for gone.out '"event":"state"' 10
+check "gone: ranging" wait_for gone.out '"event":"state"'
 kill "$(cat /tmp/btattach1.pid)"
 wait "$ranger"
 rc=$?

@@ -31,8 +31,8 @@ while [ "$n" -le "$RIG_CONTROLLERS" ]; do
     stty -F "/dev/ttyS$n" raw -echo
     btattach -B "/dev/ttyS$n" -P h4 > "/tmp/btattach$index.log" 2>&1 &
     echo $! > "/tmp/btattach$index.pid"
-    waited=0
-    while [ ! -e "/sys/class/bluetooth/hci$index" ] && [ "$waited" -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+    waited=0  # tenths of a second; a hang guard of 60 s for btattach on a slow guest
+    while [ ! -e "/sys/class/bluetooth/hci$index" ] && [ "$waited" -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
     if [ ! -e "/sys/class/bluetooth/hci$index" ]; then
         note "hci$index did not appear on ttyS$n: $(cat "/tmp/btattach$index.log")"; ready=0
     elif ! hciconfig "hci$index" up 2>/tmp/up.err; then

@@ -11,7 +11,8 @@
 #   BEACON_RIG_KERNEL   kernel version under /lib/modules (default: the newest with bluetooth.ko)
 #   BEACON_RIG_COMMANDS extended (default): the controllers announce the LE extended advertising and
 #                       scanning commands; legacy: they announce only the legacy ones (bumble's stock list)
-#   BEACON_RIG_TIMEOUT  wall-clock limit for the VM in seconds (default 150)
+#   BEACON_RIG_TIMEOUT  wall-clock limit for the VM in seconds (default 300; a hang guard: a run takes
+#                       16 to 45 s, and far longer only on a starved host)
 #   BEACON_RIG_CACHE    where the extracted vmlinux is kept (default /tmp/beacon-kernel-rig-cache)
 #   BEACON_RIG_LOG      console log file (default: in the work directory, printed on failure)
 #   BEACON_RIG_KEEP=1   keep the work directory
@@ -22,7 +23,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 PYTHON=${BEACON_RIG_PYTHON:-$REPO/.venv/bin/python}
-TIMEOUT=${BEACON_RIG_TIMEOUT:-150}
+TIMEOUT=${BEACON_RIG_TIMEOUT:-300}
 CACHE=${BEACON_RIG_CACHE:-/tmp/beacon-kernel-rig-cache}
 CONTROLLERS=2
 COMMANDS=${BEACON_RIG_COMMANDS:-extended}
