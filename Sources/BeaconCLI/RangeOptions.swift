@@ -37,8 +37,9 @@ struct RangeOptions {
         and for --tracking-age those just lost (proximity unknown). "rssi" is the interval's mean reading;
         "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis.
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
-        Output: one JSON object per line with "event" state, enter, exit or range (see docs/output.md).
-        """
+        Output: one JSON object per line with "event" state, enter, exit or range (fields in beacon(1), OUTPUT).
+        """,
+        exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError, .busy, .controllerError, .noPermission]
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
