@@ -11,6 +11,8 @@
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
+#   make install install the binary, man page, completions and systemd unit (install.mk; also
+#                install-caps, uninstall, test-install)
 #   make clean   remove build products and the venv
 
 SHELL := bash
@@ -87,3 +89,4 @@ clean:
 include tests/kernel/kernel.mk
 include fuzz/fuzz.mk
 include soak/soak.mk
+include install.mk
