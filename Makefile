@@ -27,8 +27,10 @@ VENV_PYTHON := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.requirements-installed
 REQUIREMENTS := tools/requirements.txt
 # libbluetooth-dev: kernel HCI headers for CHCI; bluez: btmon reads our captures; tshark: Wireshark's
-# reader checks their dates; python3-venv: the tools venv; time: make soak measures peak memory with it.
-APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time
+# reader checks their dates; python3-venv: the tools venv; time: make soak measures peak memory with it;
+# libmosquitto-dev: the MQTT sink's client library; mosquitto, mosquitto-clients: the broker and
+# subscriber the MQTT tests run.
+APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time libmosquitto-dev mosquitto mosquitto-clients
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
