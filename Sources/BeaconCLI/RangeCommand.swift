@@ -28,6 +28,8 @@ struct RangeCommand: ControllerCommand {
                                                           interval: options.interval, estimator: options.estimator),
                                    duration: options.common.duration)
         let output = output
+        let progress = ReplayProgress(host.transport, console: output.console)
+        defer { progress?.finish() }
         // Schedule times become wall-clock times only here, as each line is printed.
         func emit(_ line: MonitorOutput) {
             output.write(line.shifted(by: host.timeline.wallOffset))
@@ -35,6 +37,7 @@ struct RangeCommand: ControllerCommand {
         while !output.readerGone {
             switch try host.next(until: session.nextDeadline) {
             case .packet(let packet, let direction, let time):
+                progress?.packet()
                 do {
                     try session.packet(packet, direction: direction, at: time, emit: emit)
                 } catch {
