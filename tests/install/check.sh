@@ -53,6 +53,10 @@ check "make uninstall removes every installed file" same "" "$(find "$dest" -typ
 prefix=$scratch/prefix
 make --no-print-directory install PREFIX="$prefix" >/dev/null 2>&1 || { echo "install: make install PREFIX failed"; exit 1; }
 beacon=$prefix/bin/beacon
+caps_log=$(make --no-print-directory install-caps PREFIX="$prefix" 2>&1)
+check "make install-caps grants CAP_NET_RAW and CAP_NET_ADMIN" \
+    bash -c "getcap '$prefix/bin/beacon' | grep -q 'cap_net_admin,cap_net_raw=eip'"
+check "make install-caps says what it granted" grep -q "granted CAP_NET_RAW and CAP_NET_ADMIN" <<<"$caps_log"
 version=$(sed -n 's/.*static let number = "\(.*\)"/\1/p' Sources/BeaconCLI/Version.swift)
 check "beacon --version prints the version set in Version.swift" same "$version" "$("$beacon" --version)"
 check "beacon version prints it too" same "$version" "$("$beacon" version)"
