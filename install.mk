@@ -51,6 +51,6 @@ uninstall:
 test-install: deps
 	tests/install/check.sh
 
-# What the install checks and the shell completions need: fish and bash-completion to run the
-# completions, mandoc and groff to lint the man page, systemd for systemd-analyze verify.
-APT_PACKAGES += fish bash-completion mandoc groff-base man-db libcap2-bin systemd
+# What the install checks, the completions and the README examples need: fish and bash-completion to run the
+# completions, mandoc and groff to lint the man page, systemd for systemd-analyze verify, jq for the recipes.
+APT_PACKAGES += fish bash-completion mandoc groff-base man-db libcap2-bin systemd jq
