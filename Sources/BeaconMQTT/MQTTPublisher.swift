@@ -7,16 +7,14 @@ import Synchronization
 /// Publishes messages to a broker through libmosquitto, on a thread of its own so a slow or absent
 /// broker never holds up ranging or standard output.
 ///
-/// Messages wait in a bounded queue (`queueCapacity`; when it is full the oldest are dropped and
+/// Messages wait in a bounded queue (`PublishBounds.queueCapacity` by default; when it is full the oldest are dropped and
 /// counted) until the broker acknowledges them (QoS 1): a message sent when the connection broke is
 /// sent again on the next one. A broker that is down at the start, or goes away, is tried again
 /// after 1 s, then 2, 4, … up to 30 s, each failure reported through `warn`. On each connection,
 /// `PREFIX/status` is set to `online` (retained), with a last will that sets it to `offline`, and
 /// the retained messages (the regions' states) are sent again, since a restarted broker may have
-/// lost them. `finish` waits at most `flushLimit` for what is queued, then sets `offline` itself.
+/// lost them. `finish` waits at most `PublishBounds.flushLimit` for what is queued, then sets `offline` itself.
 public final class MQTTPublisher: Sendable {
-    public static let defaultQueueCapacity = 10_000
-    public static let flushLimit = Micros.seconds(3)
     static let keepAliveSeconds: Int32 = 30
     /// Messages handed to libmosquitto at once; the rest wait in the queue.
     static let window = 100
@@ -39,7 +37,7 @@ public final class MQTTPublisher: Sendable {
 
     var statusTopic: String { "\(address.prefix)/status" }
 
-    public init(address: BrokerAddress, caFile: String?, queueCapacity: Int = defaultQueueCapacity,
+    public init(address: BrokerAddress, caFile: String?, queueCapacity: Int = PublishBounds.queueCapacity,
                 warn: @escaping @Sendable (String) -> Void) throws(SystemError) {
         self.address = address
         self.caFile = caFile
@@ -78,9 +76,9 @@ public final class MQTTPublisher: Sendable {
         wakeup.signal()
     }
 
-    /// Sends what is queued (for at most `flushLimit`), sets the status offline and disconnects.
+    /// Sends what is queued (for at most `PublishBounds.flushLimit`), sets the status offline and disconnects.
     public func finish() {
-        shared.withLock { $0.stopDeadline = Micros(Clock.monotonic().value + Self.flushLimit.value) }
+        shared.withLock { $0.stopDeadline = Micros(Clock.monotonic().value + PublishBounds.flushLimit.value) }
         wakeup.signal()
         thread.withLock { $0 }?.join()
         let (dropped, left, capacity) = shared.withLock { ($0.queue.dropped, $0.queue.count, $0.queue.capacity) }
