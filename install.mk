@@ -54,6 +54,6 @@ test-install: deps
 # make test runs the install checks too (before its own recipe, so swift test still closes the output).
 test: test-install
 
-# What the install checks, the completions and the README examples need: fish and bash-completion to run the
+# What the install checks, the completions and the README examples need: fish, zsh and bash-completion for the
 # completions, mandoc and groff to lint the man page, systemd for systemd-analyze verify, jq for the recipes.
-APT_PACKAGES += fish bash-completion mandoc groff-base man-db libcap2-bin systemd jq
+APT_PACKAGES += fish zsh bash-completion mandoc groff-base man-db libcap2-bin systemd jq

@@ -115,10 +115,10 @@ check "fish completes a capture file after btsnoop:" same "btsnoop:$scratch/day.
     "$(fish_complete "beacon range --hci btsnoop:$scratch/day.b")"
 check "fish completes report kinds" same "extended legacy mixed" "$(fish_complete 'beacon simulate --reports ')"
 
-# zsh is not installed by the test deps; its script is at least checked for syntax when zsh is here.
-if command -v zsh >/dev/null; then
-    check "the zsh completion parses" zsh -n "$prefix/share/zsh/site-functions/_beacon"
-fi
+# zsh: the function parses, and compinit finds it for beacon in the installed site-functions.
+check "the zsh completion parses" zsh -n "$prefix/share/zsh/site-functions/_beacon"
+check "zsh's compinit registers it for beacon" same "_beacon" \
+    "$(zsh -f -c "fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -Uz compinit && compinit -u -d '$scratch/zcompdump'; print \${_comps[beacon]}")"
 
 echo "install: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
