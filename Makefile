@@ -16,6 +16,8 @@
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
+#   make install install the binary, man page, completions and systemd unit (install.mk; also
+#                install-caps, uninstall, test-install)
 #   make clean   remove build products and the venv
 
 SHELL := bash
@@ -30,8 +32,10 @@ VENV_PYTHON := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.requirements-installed
 REQUIREMENTS := tools/requirements.txt
 # libbluetooth-dev: kernel HCI headers for CHCI; bluez: btmon reads our captures; tshark: Wireshark's
-# reader checks their dates; python3-venv: the tools venv; time: make soak measures peak memory with it.
-APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time
+# reader checks their dates; python3-venv: the tools venv; time: make soak measures peak memory with it;
+# libmosquitto-dev: the MQTT sink's client library; mosquitto, mosquitto-clients: the broker and
+# subscriber the MQTT tests run.
+APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time libmosquitto-dev mosquitto mosquitto-clients
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
@@ -142,3 +146,4 @@ clean:
 include tests/kernel/kernel.mk
 include fuzz/fuzz.mk
 include soak/soak.mk
+include install.mk

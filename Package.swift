@@ -14,8 +14,12 @@ let package = Package(
         // Every syscall: sockets, serial lines, capture files, poll, signals; the controller driver.
         .target(name: "BeaconTransport", dependencies: ["BeaconCore", "CHCI"]),
         // Argument parsing, help, commands and exit codes.
-        .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport", "BeaconSimulation"]),
+        .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport", "BeaconSimulation", "BeaconMQTT"]),
         .executableTarget(name: "beacon", dependencies: ["BeaconCLI"]),
+        // Debian's libmosquitto (libmosquitto-dev), through a module map only.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // Publishing output lines to an MQTT broker; the core and the commands never see a broker.
+        .target(name: "BeaconMQTT", dependencies: ["BeaconCore", "BeaconTransport", "CMosquitto"]),
         // Simulated scenes (beacons, radio, receiver) as HCI packets and ground truth, for `beacon simulate`,
         // benchmarks, soak runs and tests.
         .target(name: "BeaconSimulation", dependencies: ["BeaconCore"]),
@@ -33,6 +37,7 @@ let package = Package(
         .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport", "BeaconSimulation"]),
         .testTarget(name: "BeaconEvaluationTests", dependencies: ["BeaconEvaluation", "BeaconCore", "BeaconSimulation"]),
+        .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "BeaconCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BeaconCore"]),
     ]
 )

@@ -21,7 +21,10 @@ FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=64
 FUZZ_SWIFTFLAGS := -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
 FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
 FUZZ_CLI_SOURCES := $(addprefix Sources/BeaconCLI/,ArgumentParser.swift CommandHelp.swift CommonOptions.swift \
-	RangeOptions.swift AdvertiseOptions.swift ExitCode.swift)
+	RangeOptions.swift AdvertiseOptions.swift ExitCode.swift EstimatorOptions.swift NearestMatch.swift MQTTOptions.swift)
+# The pure part of BeaconMQTT, for the options range reads (--mqtt, --room); the publisher needs libmosquitto.
+FUZZ_MQTT_SOURCES := $(addprefix Sources/BeaconMQTT/,BrokerAddress.swift MQTTMessage.swift MonitorTopics.swift PublishBounds.swift)
+FUZZ_MQTT_LIB := $(FUZZ_BUILD)/lib/libBeaconMQTT.a
 FUZZ_CORE_LIB := $(FUZZ_BUILD)/lib/libBeaconCore.a
 
 # The target file of each fuzz target (one file per target).
@@ -32,6 +35,8 @@ fuzz_source_beacon_decoders := fuzz/FuzzBeaconDecoders.swift
 fuzz_source_btsnoop_reader := fuzz/FuzzBtsnoopReader.swift
 fuzz_source_transport_spec := fuzz/FuzzTransportSpec.swift
 fuzz_source_arguments := fuzz/FuzzArguments.swift $(FUZZ_CLI_SOURCES)
+# Instrumented libraries a target links besides BeaconCore.
+fuzz_libs_arguments := $(FUZZ_MQTT_LIB)
 fuzz_source_range_session := fuzz/FuzzRangeSession.swift
 
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-seeds $(addprefix fuzz-,$(FUZZ_TARGETS))
@@ -43,12 +48,20 @@ $(FUZZ_CORE_LIB): $(FUZZ_CORE_SOURCES)
 		-emit-library -static -o $@ $(FUZZ_CORE_SOURCES) 2>&1 | grep -v 'Cannot export local symbol' || true
 	@test -f $@
 
-# One link rule per target: the shared support file, the target file(s), the instrumented BeaconCore.
+$(FUZZ_MQTT_LIB): $(FUZZ_CORE_LIB) $(FUZZ_MQTT_SOURCES)
+	@mkdir -p $(FUZZ_BUILD)/lib && rm -f $@
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -module-name BeaconMQTT -I $(FUZZ_BUILD)/lib -emit-module \
+		-emit-module-path $(FUZZ_BUILD)/lib/BeaconMQTT.swiftmodule -emit-library -static -o $@ $(FUZZ_MQTT_SOURCES) \
+		2>&1 | grep -v 'Cannot export local symbol' || true
+	@test -f $@
+
+# One link rule per target: the shared support file, the target file(s), the instrumented BeaconCore
+# (and the target's other instrumented libraries).
 define fuzz_binary_rule
-$(FUZZ_BUILD)/bin/fuzz-$(1): $(FUZZ_CORE_LIB) fuzz/FuzzSupport.swift $(fuzz_source_$(1))
+$(FUZZ_BUILD)/bin/fuzz-$(1): $(FUZZ_CORE_LIB) $(fuzz_libs_$(1)) fuzz/FuzzSupport.swift $(fuzz_source_$(1))
 	@mkdir -p $(FUZZ_BUILD)/bin && rm -f $$@
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -module-name Fuzz -I $(FUZZ_BUILD)/lib fuzz/FuzzSupport.swift $(fuzz_source_$(1)) \
-		$(FUZZ_CORE_LIB) -o $$@ 2>&1 | grep -v 'Cannot export local symbol' || true
+		$(fuzz_libs_$(1)) $(FUZZ_CORE_LIB) -o $$@ 2>&1 | grep -v 'Cannot export local symbol' || true
 	@test -x $$@
 endef
 $(foreach target,$(FUZZ_TARGETS),$(eval $(call fuzz_binary_rule,$(target))))

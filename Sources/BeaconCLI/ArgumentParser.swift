@@ -72,7 +72,8 @@ struct ParsedOptions {
                 name = String(name[..<eq])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError("Unknown option '--\(name)'")
+                throw UsageError(NearestMatch.message("Unknown option '--\(name)'", typed: "--\(name)",
+                                                      among: specs.map { "--\($0.name)" }))
             }
             if !spec.takesValue {
                 if inlineValue != nil { throw UsageError("Option '--\(name)' takes no value") }

@@ -3,20 +3,34 @@ import BeaconTransport
 
 /// The `beacon` command line: dispatches to a subcommand and returns the process exit code.
 public enum BeaconTool {
-    static let overview = """
-    OVERVIEW: Advertise and range iBeacons through a Bluetooth controller's HCI, printing JSON lines.
+    /// The subcommands, in the order help, the man page and completions list them.
+    static let subcommands: [Subcommand] = [
+        Subcommand(RangeOptions.help, summary: "Monitor beacon regions and range the beacons inside them."),
+        Subcommand(AdvertiseOptions.help, summary: "Advertise as an iBeacon until stopped."),
+        Subcommand(CalibrateOptions.help, summary: "Measure a beacon at a known distance, or fit a site's path-loss exponent."),
+        Subcommand(DevicesCommand.help, summary: "List the kernel's Bluetooth controllers and the channels usable on each."),
+        Subcommand(SimulateOptions.help, summary: "Write a simulated scene of beacons as a capture, with its ground truth."),
+        Subcommand(VersionCommand.help, summary: "Print the version."),
+    ]
 
-    USAGE: beacon <subcommand> [<options>]
+    static let overview: String = {
+        let width = 24
+        let rows = subcommands.map { "  " + $0.help.name + String(repeating: " ", count: width - $0.help.name.count) + $0.summary }
+        return """
+        OVERVIEW: Advertise and range iBeacons through a Bluetooth controller's HCI, printing JSON lines.
 
-    SUBCOMMANDS:
-      range                   Monitor beacon regions and range the beacons inside them.
-      advertise               Advertise as an iBeacon until stopped.
-      calibrate               Measure a beacon at a known distance, or fit a site's path-loss exponent.
-      devices                 List the kernel's Bluetooth controllers and the channels usable on each.
-      simulate                Write a simulated scene of beacons as a capture, with its ground truth.
+        USAGE: beacon <subcommand> [<options>]
 
-      See 'beacon help <subcommand>' for detailed help.
-    """
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+        \(rows.joined(separator: "\n"))
+
+          See 'beacon help <subcommand>' for detailed help.
+        """
+    }()
 
     /// Runs `arguments` (without the program name). `signals` delivers SIGINT/SIGTERM to the run loop.
     public static func run(arguments: [String], environment: [String: String], console: Console,
@@ -31,13 +45,19 @@ public enum BeaconTool {
         case "-h", "--help":
             _ = console.writeLine(overview)
             return ExitCode.success.rawValue
+        case "--version", "version":
+            return runCommand(VersionCommand.help, rest, console: console) { _ throws(UsageError) in
+                return { VersionCommand.run(console: console) }
+            }
+        case GeneratedFiles.manPageCommand, GeneratedFiles.completionCommand:
+            return GeneratedFiles.run(first, rest, console: console)
         case "help":
             guard let name = rest.first else {
                 _ = console.writeLine(overview)
                 return ExitCode.success.rawValue
             }
-            guard let help = helps[name] else {
-                return usageError(UsageError("Unknown subcommand '\(name)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
+            guard let help = subcommands.first(where: { $0.help.name == name })?.help else {
+                return usageError(unknownSubcommand(name), usage: "Usage: beacon <subcommand> [<options>]", console: console)
             }
             _ = console.writeLine(help.render())
             return ExitCode.success.rawValue
@@ -70,15 +90,14 @@ public enum BeaconTool {
                 return { SimulateCommand.run(options, console: console) }
             }
         default:
-            return usageError(UsageError("Unknown subcommand '\(first)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
+            return usageError(unknownSubcommand(first), usage: "Usage: beacon <subcommand> [<options>]", console: console)
         }
     }
 
-    static let helps: [String: CommandHelp] = [
-        "range": RangeOptions.help, "advertise": AdvertiseOptions.help, "devices": DevicesCommand.help,
-        "calibrate": CalibrateOptions.help,
-        "simulate": SimulateOptions.help,
-    ]
+    static func unknownSubcommand(_ name: String) -> UsageError {
+        UsageError(NearestMatch.message("Unknown subcommand '\(name)'", typed: name,
+                                        among: subcommands.map(\.help.name) + ["help"]))
+    }
 
     /// Parses a subcommand's options (help wins over everything else), then runs what `prepare` returns.
     static func runCommand(_ help: CommandHelp, _ arguments: [String], console: Console,

@@ -6,6 +6,8 @@ struct CommonOptions {
     var duration: Micros?
     var recordPath: String?
     var captureIndex: UInt16?
+    /// Where the controller was named when not by --hci, for errors it causes ("BEACON_HCI=hci1").
+    var transportOrigin: String?
 
     static let hciEnvironmentVariable = "BEACON_HCI"
 
@@ -20,11 +22,13 @@ struct CommonOptions {
     ]
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
-        let specText = parsed.value("hci") ?? environment[Self.hciEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "hci0"
+        let fromEnvironment = parsed.value("hci") == nil ? environment[Self.hciEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 } : nil
+        let specText = parsed.value("hci") ?? fromEnvironment ?? "hci0"
+        transportOrigin = fromEnvironment.map { "\(Self.hciEnvironmentVariable)=\($0)" }
         do {
             transport = try TransportSpec.parse(specText)
         } catch {
-            throw UsageError("Invalid controller '\(specText)': \(error)")
+            throw UsageError("Invalid controller '\(specText)'\(transportOrigin.map { " (from \($0))" } ?? ""): \(error)")
         }
         duration = try parsed.value("duration").map { text throws(UsageError) in
             try Self.positiveDuration(text, option: "duration")

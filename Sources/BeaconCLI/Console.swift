@@ -8,10 +8,14 @@ public struct Console {
     /// The descriptor `writeLine` writes to, watched so a run that prints nothing for long still
     /// notices its reader going away (`beacon advertise … | head -1`).
     public var outputDescriptor: Int32?
+    /// Writes text as is to a terminal's standard error, for progress; nil when stderr is no terminal.
+    public var progress: ((String) -> Void)?
 
-    public init(writeLine: @escaping (String) -> Bool, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil) {
+    public init(writeLine: @escaping (String) -> Bool, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil,
+                progress: ((String) -> Void)? = nil) {
         self.writeLine = writeLine
         self.diagnose = diagnose
         self.outputDescriptor = outputDescriptor
+        self.progress = progress
     }
 }

@@ -59,7 +59,7 @@ final class ControllerConnection {
         do {
             transport = try openTransport(common.transport, btsnoopIndex: common.captureIndex)
         } catch {
-            let code = Failure.report(error, console: console)
+            let code = Failure.report(error, console: console, origin: common.transportOrigin)
             // A capture file that cannot be opened is missing input, not a missing controller.
             if case .btsnoop = common.transport, code == .unavailable || code == .noPermission { throw OpenFailure(exit: .noInput) }
             throw OpenFailure(exit: code)

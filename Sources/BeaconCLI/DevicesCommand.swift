@@ -9,12 +9,13 @@ enum DevicesCommand {
         usage: "beacon devices",
         options: [],
         discussion: """
-        Prints one "device" line per controller (see docs/output.md), from the kernel's device list
+        Prints one "device" line per controller (fields in beacon(1), OUTPUT), from the kernel's device list
         (HCIGETDEVLIST, HCIGETDEVINFO). "channels" says what this process can use now:
           raw   --hci hciN: needs CAP_NET_RAW, and the controller up (or CAP_NET_ADMIN to bring it up).
           user  --hci hci-user:N: needs CAP_NET_ADMIN and the controller down (`sudo hciconfig hciN down`).
         Fails with exit 69 when the kernel has no Bluetooth support.
-        """
+        """,
+        exitCodes: [.success, .usage, .unavailable, .ioError, .noPermission]
     )
 
     static func run(console: Console, capabilities: ProcessCapabilities?, now: () -> Timestamp,

@@ -34,7 +34,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .ioError: "the connection to the controller failed or closed, or a file could not be written"
         case .busy: "the controller is in use by another program"
         case .controllerError: "the controller failed a command, did not answer, or sent an unframeable stream"
-        case .noPermission: "not permitted to open the controller (see the capabilities in the README)"
+        case .noPermission: "not permitted to open the controller: hciN needs CAP_NET_RAW, hci-user:N CAP_NET_ADMIN"
         }
     }
 }

@@ -3,8 +3,9 @@ import BeaconTransport
 
 /// Maps a runtime failure to its one stderr line and exit code.
 enum Failure {
-    static func report(_ error: any Error, console: Console) -> ExitCode {
-        console.diagnose("Error: \(error)")
+    /// `origin` says where the controller was named when not on the command line ("BEACON_HCI=hci1").
+    static func report(_ error: any Error, console: Console, origin: String? = nil) -> ExitCode {
+        console.diagnose("Error: \(error)" + (origin.map { " (controller from \($0))" } ?? ""))
         return exitCode(for: error)
     }
 

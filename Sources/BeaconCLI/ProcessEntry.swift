@@ -20,7 +20,8 @@ extension BeaconTool {
                                           alreadyInterrupted: { signals.received != nil })
             },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
-            outputDescriptor: STDOUT_FILENO)
+            outputDescriptor: STDOUT_FILENO,
+            progress: Terminal.isTerminal(STDERR_FILENO) ? { Terminal.write($0, to: STDERR_FILENO) } : nil)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
                        environment: StandardStreams.environment(),
                        console: console, signals: signals)

@@ -8,7 +8,13 @@ struct RangeCommand: ControllerCommand {
     private var scanning = Scanning()
 
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
-        var command = RangeCommand(options: options, output: LineOutput(console: console))
+        let sinks: [any LineSink]
+        do {
+            sinks = try options.mqtt.map { options throws(SystemError) in [try MQTTSink(options, console: console)] } ?? []
+        } catch {
+            return Failure.report(error, console: console)
+        }
+        var command = RangeCommand(options: options, output: LineOutput(console: console, sinks: sinks))
         // A capture whose time leaps further than a region could stay inside unheard has a clock step in it.
         let code = ControllerConnection.run(&command, options.common, signals: signals, console: console,
                                             captureStepLimit: max(options.exitAfter, options.interval))
@@ -22,13 +28,16 @@ struct RangeCommand: ControllerCommand {
                                                           interval: options.interval, estimator: options.estimator),
                                    duration: options.common.duration)
         let output = output
+        let progress = ReplayProgress(host.transport, console: output.console)
+        defer { progress?.finish() }
         // Schedule times become wall-clock times only here, as each line is printed.
         func emit(_ line: MonitorOutput) {
-            output.write(OutputLine.encode(line.shifted(by: host.timeline.wallOffset)))
+            output.write(line.shifted(by: host.timeline.wallOffset))
         }
         while !output.readerGone {
             switch try host.next(until: session.nextDeadline) {
             case .packet(let packet, let direction, let time):
+                progress?.packet()
                 do {
                     try session.packet(packet, direction: direction, at: time, emit: emit)
                 } catch {

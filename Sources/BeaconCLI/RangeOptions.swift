@@ -8,6 +8,8 @@ struct RangeOptions {
     var interval: Micros
     var estimator: RangingEstimator
     var scan: ScanParameters
+    /// A broker the lines are also published to.
+    var mqtt: MQTTOptions?
 
     static let defaultExitAfter = Micros.seconds(10)
     static let defaultInterval = Micros.seconds(1)
@@ -27,7 +29,7 @@ struct RangeOptions {
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
-        ] + RangingEstimator.specs + CommonOptions.specs,
+        ] + RangingEstimator.specs + CommonOptions.specs + MQTTOptions.specs,
         discussion: """
         A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are
         optional; an absent value matches any beacon and 0 is a real value. Each region starts unknown; the
@@ -37,8 +39,9 @@ struct RangeOptions {
         and for --tracking-age those just lost (proximity unknown). "rssi" is the interval's mean reading;
         "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis.
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
-        Output: one JSON object per line with "event" state, enter, exit or range (see docs/output.md).
-        """
+        Output: one JSON object per line with "event" state, enter, exit or range (fields in beacon(1), OUTPUT).
+        """,
+        exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError, .busy, .controllerError, .noPermission]
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
@@ -83,6 +86,7 @@ struct RangeOptions {
         }
         estimator = try RangingEstimator(parsed)
         scan = try ScanParameters(parsed)
+        mqtt = try MQTTOptions.parse(parsed)
     }
 
     static func uint16(_ text: String, option: String) throws(UsageError) -> UInt16 {

@@ -89,6 +89,9 @@ enum SimulateCommand {
         let truthFile = try truthPath.flatMap { path throws(SystemError) in path == "-" ? nil : try OutputFile(path: path) }
         var stdout = LineOutput(console: console)
         let regions = simulator.scene.regions
+        let progress = ProgressMeter(console, label: "simulate")
+        defer { progress?.finish() }
+        let duration = simulator.scene.duration
         try simulator.run(
             packet: { (simulated) throws(SystemError) in
                 try capture.append {
@@ -96,6 +99,7 @@ enum SimulateCommand {
                 }
             },
             truth: { (row) throws(SystemError) in
+                progress?.update(row.elapsed.seconds / max(duration.seconds, 1e-6), "(\(row.elapsed) of \(duration) simulated)")
                 guard truthPath != nil else { return }
                 let line = row.jsonLine(regions: regions)
                 if let truthFile {

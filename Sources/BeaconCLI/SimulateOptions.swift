@@ -36,7 +36,7 @@ struct SimulateOptions {
         usage: "beacon simulate (--scene <name|file> | --uuid <uuid> --major <major> --minor <minor>) --out <capture> [<options>]",
         options: [
             OptionSpec("scene", .value(placeholder: "name|file"),
-                       "A built-in scene (see --list) or a scene file (JSON, see docs/simulate.md); ./NAME reads a file called NAME."),
+                       "A built-in scene (see --list) or a scene file (JSON, as --print-scene writes it); ./NAME reads a file called NAME."),
             OptionSpec("list", .flag, "List the built-in scenes."),
             OptionSpec("print-scene", .flag, "Print the scene as a scene file instead of simulating it (a start for your own)."),
             OptionSpec("out", .value(placeholder: "capture"), "Write the capture to this file (btsnoop, datalink 1002 H4; btmon -r reads it)."),
@@ -65,7 +65,7 @@ struct SimulateOptions {
         discussion: """
         A scene is beacons (identity, advertising interval, when they advertise, how they move), the radio
         between them and the receiver (path loss, shadowing, per-channel and fast fading, bodies in the way,
-        loss, interference) and the receiver (sensitivity, reports); docs/simulate.md describes scene files.
+        loss, interference) and the receiver (sensitivity, reports); --print-scene writes a scene file to start from.
         The capture replays with `beacon range --hci btsnoop:CAPTURE --uuid UUID`. The ground truth has one
         JSON line per beacon and tick: true distance, advertising or not, and whether each region of the
         scene is inside — while a matching beacon advertises with a mean power at its true distance at or
@@ -74,7 +74,8 @@ struct SimulateOptions {
         Example:
           beacon simulate --scene walk-away --out walk.btsnoop --truth walk.jsonl
           beacon range --hci btsnoop:walk.btsnoop --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
-        """
+        """,
+        exitCodes: [.success, .usage, .dataError, .noInput, .ioError]
     )
 
     init(_ parsed: ParsedOptions) throws(UsageError) {

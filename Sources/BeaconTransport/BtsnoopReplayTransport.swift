@@ -19,6 +19,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
     public var selectedIndex: UInt16? { reader.selectedIndex }
     /// Records passed over: monitor notes and index events, other controllers' packets.
     public var skippedRecordCount: Int { reader.skippedRecordCount }
+    /// Bytes of the capture read so far, and its size when opened (0 when unknown, such as a pipe), for progress.
+    public private(set) var bytesRead: Int64 = 0
+    public private(set) var size: Int64 = 0
 
     private var descriptor: Int32
     private var reader: BtsnoopReader
@@ -31,6 +34,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
         self.reader = BtsnoopReader(indexFilter: indexFilter)
         do throws(SystemError) {
             descriptor = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+            // Best effort: without a size, only progress goes unshown.
+            var status = stat()
+            if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG { size = Int64(status.st_size) }
         } catch {
             throw TransportError.from(error, transport: TransportSpec.btsnoop(path: path).description)
         }
@@ -57,6 +63,7 @@ public final class BtsnoopReplayTransport: PacketTransport {
             return false
         }
         reader.append(readBuffer[0..<count])
+        bytesRead += Int64(count)
         return true
     }
 

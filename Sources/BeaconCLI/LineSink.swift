@@ -1,0 +1,10 @@
+import BeaconCore
+
+/// Where lines go besides standard output (an MQTT broker). A command writes to its `LineOutput`
+/// and never learns which sinks there are; a command with a new kind of line adds a method here.
+protocol LineSink: AnyObject {
+    /// A monitoring line (`beacon range`) and its JSON text.
+    func monitor(_ output: MonitorOutput, line: String)
+    /// Delivers what is pending, within the sink's own bound, and closes.
+    func finish()
+}

@@ -1,0 +1,45 @@
+import BeaconCore
+import BeaconMQTT
+
+/// `--mqtt`, `--mqtt-ca` and `--room`: an MQTT broker the lines are also published to.
+struct MQTTOptions {
+    var address: BrokerAddress
+    var caFile: String?
+    var room: String?
+
+    static let specs: [OptionSpec] = [
+        OptionSpec("mqtt", .value(placeholder: "url"),
+                   "Also publish the lines to this MQTT broker: \(BrokerAddress.forms). Topics: PREFIX/REGION/state "
+                   + "(inside or outside, retained), PREFIX/REGION/enter, /exit and /range, and PREFIX/status (online, "
+                   + "or offline as the last will). A broker that is away is tried again with backoff; up to "
+                   + "\(PublishBounds.queueCapacity) messages wait for it, then the oldest are dropped."),
+        OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
+                   default: "the system's certificates"),
+        OptionSpec("room", .value(placeholder: "room"),
+                   "The room this receiver is in: also publish Home Assistant mqtt_room messages "
+                   + "{\"id\",\"name\",\"distance\"} on \(MonitorTopics.roomPresencePrefix)/ROOM (needs --mqtt)."),
+    ]
+
+    /// The broker options given, or nil without `--mqtt`.
+    static func parse(_ parsed: ParsedOptions) throws(UsageError) -> MQTTOptions? {
+        guard let text = parsed.value("mqtt") else {
+            for name in ["mqtt-ca", "room"] where parsed.value(name) != nil {
+                throw UsageError("'--\(name)' needs '--mqtt'")
+            }
+            return nil
+        }
+        let address: BrokerAddress
+        switch BrokerAddress.parse(text) {
+        case .success(let parsed): address = parsed
+        case .failure(let error):
+            throw UsageError("Invalid value for '--mqtt <url>': \(error); expected \(BrokerAddress.forms)")
+        }
+        let caFile = parsed.value("mqtt-ca")
+        if caFile != nil, !address.tls { throw UsageError("'--mqtt-ca' applies only to an mqtts:// broker") }
+        let room = parsed.value("room")
+        if let room, !BeaconRegion.isValidName(room) {
+            throw UsageError("Invalid value '\(room)' for '--room <room>': expected 1 to 64 characters without control characters, '=', '/', '+' or '#'")
+        }
+        return MQTTOptions(address: address, caFile: caFile, room: room)
+    }
+}

@@ -1,0 +1,16 @@
+/// `beacon version` and `beacon --version`: the version alone, as the Swift argument parser prints it.
+enum VersionCommand {
+    static let help = CommandHelp(
+        name: "version",
+        overview: "Print beacon's version.",
+        usage: "beacon version",
+        options: [],
+        discussion: "",
+        exitCodes: [.success, .usage]
+    )
+
+    static func run(console: Console) -> ExitCode {
+        _ = console.writeLine(BeaconVersion.number)
+        return .success
+    }
+}

@@ -1,0 +1,279 @@
+import BeaconCore
+import BeaconTransport
+import CMosquitto
+import Glibc
+import Synchronization
+
+/// Publishes messages to a broker through libmosquitto, on a thread of its own so a slow or absent
+/// broker never holds up ranging or standard output.
+///
+/// Messages wait in a bounded queue (`PublishBounds.queueCapacity` by default; when it is full the oldest are dropped and
+/// counted) until the broker acknowledges them (QoS 1): a message sent when the connection broke is
+/// sent again on the next one. A broker that is down at the start, or goes away, is tried again
+/// after 1 s, then 2, 4, … up to 30 s, each failure reported through `warn`. On each connection,
+/// `PREFIX/status` is set to `online` (retained), with a last will that sets it to `offline`, and
+/// the retained messages (the regions' states) are sent again, since a restarted broker may have
+/// lost them. `finish` waits at most `PublishBounds.flushLimit` for what is queued, then sets `offline` itself.
+public final class MQTTPublisher: Sendable {
+    static let keepAliveSeconds: Int32 = 30
+    /// Messages handed to libmosquitto at once; the rest wait in the queue.
+    static let window = 100
+
+    let address: BrokerAddress
+    let caFile: String?
+    private let warn: @Sendable (String) -> Void
+    private let shared: Mutex<Shared>
+    private let wakeup: Wakeup
+    private let thread: Mutex<BackgroundThread?>
+
+    struct Shared {
+        var queue: PublishQueue
+        /// The latest payload of each retained topic, sent again on every connection.
+        var retained: [String: String] = [:]
+        var retainedOrder: [String] = []
+        /// Set by `finish`: until when queued messages may still be delivered.
+        var stopDeadline: Micros?
+    }
+
+    var statusTopic: String { "\(address.prefix)/status" }
+
+    public init(address: BrokerAddress, caFile: String?, queueCapacity: Int = PublishBounds.queueCapacity,
+                warn: @escaping @Sendable (String) -> Void) throws(SystemError) {
+        self.address = address
+        self.caFile = caFile
+        self.warn = warn
+        shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity)))
+        wakeup = try Wakeup()
+        thread = Mutex(nil)
+        _ = Self.libraryInitialized
+        let started = try BackgroundThread { [self] in run() }
+        thread.withLock { $0 = started }
+    }
+
+    private static let libraryInitialized: Bool = {
+        mosquitto_lib_init()
+        return true
+    }()
+
+    /// Queues `messages` for the broker; never waits for it.
+    public func publish(_ messages: [MQTTMessage]) {
+        guard !messages.isEmpty else { return }
+        let firstDrop = shared.withLock { shared -> Bool in
+            let before = shared.queue.dropped
+            for message in messages {
+                if message.retain {
+                    if shared.retained.updateValue(message.payload, forKey: message.topic) == nil {
+                        shared.retainedOrder.append(message.topic)
+                    }
+                }
+                shared.queue.append(message)
+            }
+            return before == 0 && shared.queue.dropped > 0
+        }
+        if firstDrop {
+            warn("Warning: MQTT: \(shared.withLock { $0.queue.capacity }) lines wait for \(address); dropping the oldest from now on")
+        }
+        wakeup.signal()
+    }
+
+    /// Sends what is queued (for at most `PublishBounds.flushLimit`), sets the status offline and disconnects.
+    public func finish() {
+        shared.withLock { $0.stopDeadline = Micros(Clock.monotonic().value + PublishBounds.flushLimit.value) }
+        wakeup.signal()
+        thread.withLock { $0 }?.join()
+        let (dropped, left, capacity) = shared.withLock { ($0.queue.dropped, $0.queue.count, $0.queue.capacity) }
+        var losses: [String] = []
+        if left > 0 { losses.append("\(left) lines not delivered at exit") }
+        if dropped > 0 { losses.append("\(dropped) dropped when \(capacity) were waiting") }
+        if !losses.isEmpty { warn("Warning: MQTT: \(address): " + losses.joined(separator: "; ")) }
+    }
+
+    // MARK: - The publishing thread
+
+    private func run() {
+        var backoff = ReconnectBackoff()
+        var outage = false
+        while true {
+            let end = BrokerSession(self).run(onConnected: {
+                if outage {
+                    let (waiting, dropped) = shared.withLock { ($0.queue.count, $0.queue.dropped) }
+                    warn("Warning: MQTT: connected to \(address) again; \(waiting) lines waiting, \(dropped) dropped so far")
+                    outage = false
+                }
+                backoff.reset()
+            })
+            guard case .failed(let reason, let wasConnected) = end, stopDeadline == nil else { return }
+            let delay = backoff.nextDelay()
+            if wasConnected || !outage {
+                warn("Warning: MQTT: \(wasConnected ? "lost" : "cannot reach") \(address): \(reason); trying again in \(delay), "
+                     + "lines wait meanwhile (at most \(shared.withLock { $0.queue.capacity }))")
+            }
+            outage = true
+            sleep(delay)
+        }
+    }
+
+    fileprivate var stopDeadline: Micros? { shared.withLock { $0.stopDeadline } }
+
+    /// Waits `delay`, or less when asked to stop.
+    private func sleep(_ delay: Micros) {
+        let end = Clock.monotonic().value + delay.value
+        while Clock.monotonic().value < end, stopDeadline == nil {
+            _ = wakeup.wait(socket: nil, wantWrite: false, timeout: Micros(end - Clock.monotonic().value))
+        }
+    }
+
+    // What BrokerSession reads and changes, under the lock.
+    fileprivate func withShared<T>(_ body: (inout Shared) -> T) -> T { shared.withLock { body(&$0) } }
+    fileprivate var wakeupSource: Wakeup { wakeup }
+}
+
+/// One connection to the broker (one libmosquitto instance), from connecting until it fails or the
+/// publisher finishes. Lives on the publishing thread only.
+private final class BrokerSession {
+    enum End {
+        case failed(String, wasConnected: Bool)
+        case finished
+    }
+
+    private let publisher: MQTTPublisher
+    private var handle: OpaquePointer?
+    private var connected = false
+    private var refusal: Int32?
+    private var acknowledged: [Int32] = []
+    /// The id of the `offline` status message sent while finishing.
+    private var offlineMessage: Int32?
+    private var offlineAcknowledged = false
+
+    init(_ publisher: MQTTPublisher) {
+        self.publisher = publisher
+    }
+
+    deinit {
+        if let handle { mosquitto_destroy(handle) }
+    }
+
+    /// Connects and publishes until the connection fails, or until the publisher finishes: the
+    /// queue delivered and the status set offline, or the stop deadline passed.
+    func run(onConnected: () -> Void) -> End {
+        if let failure = connect() { return .failed(failure, wasConnected: false) }
+        var announced = false
+        while true {
+            let deadline = publisher.stopDeadline
+            if let deadline {
+                // Not connected when asked to stop: nobody to deliver to.
+                if !connected || Clock.monotonic() >= deadline { return close() }
+            }
+            if connected {
+                if !announced {
+                    announced = true
+                    onConnected()
+                    sendSessionMessages()
+                }
+                if deadline != nil, publisher.withShared({ $0.queue.isEmpty }) {
+                    if offlineMessage == nil {
+                        offlineMessage = send(MQTTMessage(topic: publisher.statusTopic, payload: "offline", retain: true))
+                    }
+                    if offlineAcknowledged { return close() }
+                }
+                sendQueued()
+            }
+            let wait = min(Micros.seconds(1), deadline.map { Micros($0.value - Clock.monotonic().value) } ?? Micros.seconds(1))
+            let ready = publisher.wakeupSource.wait(socket: mosquitto_socket(handle), wantWrite: mosquitto_want_write(handle),
+                                                    timeout: max(Micros(0), wait))
+            var rc = Int32(MOSQ_ERR_SUCCESS.rawValue)
+            if ready.readable { rc = mosquitto_loop_read(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue, ready.writable || mosquitto_want_write(handle) { rc = mosquitto_loop_write(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = mosquitto_loop_misc(handle) }
+            let acks = acknowledged
+            acknowledged.removeAll()
+            publisher.withShared { shared in for id in acks { shared.queue.acknowledged(id) } }
+            if let offlineMessage, acks.contains(offlineMessage) { offlineAcknowledged = true }
+            if let refusal {
+                return lost("refused: " + String(cString: mosquitto_connack_string(refusal)))
+            }
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                return lost(Self.describe(rc))
+            }
+        }
+    }
+
+    /// Creates the instance and starts connecting; a message when that fails at once.
+    private func connect() -> String? {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let handle = mosquitto_new(nil, true, context) else { return "cannot create a libmosquitto client" }
+        self.handle = handle
+        let address = publisher.address
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        var rc = mosquitto_username_pw_set(handle, address.username, address.password)
+        if rc == MOSQ_ERR_SUCCESS.rawValue {
+            rc = "offline".withCString { payload in
+                mosquitto_will_set(handle, publisher.statusTopic, 7, payload, 1, true)
+            }
+        }
+        if rc == MOSQ_ERR_SUCCESS.rawValue, address.tls {
+            // Without a CA file, the system's certificates (ca-certificates) vouch for the broker.
+            rc = mosquitto_tls_set(handle, publisher.caFile, publisher.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
+        }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return Self.describe(rc) }
+        mosquitto_connect_callback_set(handle) { _, context, code in
+            let session = Unmanaged<BrokerSession>.fromOpaque(context!).takeUnretainedValue()
+            if code == 0 { session.connected = true } else { session.refusal = code }
+        }
+        mosquitto_publish_callback_set(handle) { _, context, messageID in
+            Unmanaged<BrokerSession>.fromOpaque(context!).takeUnretainedValue().acknowledged.append(messageID)
+        }
+        rc = mosquitto_connect_async(handle, address.host, address.port, MQTTPublisher.keepAliveSeconds)
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : Self.describe(rc)
+    }
+
+    /// `online`, and the latest retained messages, which a restarted broker may have lost.
+    private func sendSessionMessages() {
+        _ = send(MQTTMessage(topic: publisher.statusTopic, payload: "online", retain: true))
+        let retained = publisher.withShared { shared in shared.retainedOrder.map { ($0, shared.retained[$0] ?? "") } }
+        for (topic, payload) in retained {
+            _ = send(MQTTMessage(topic: topic, payload: payload, retain: true))
+        }
+    }
+
+    /// Hands queued messages to libmosquitto, up to the window.
+    private func sendQueued() {
+        while true {
+            let next = publisher.withShared { shared -> (Int, MQTTMessage)? in
+                guard shared.queue.inFlight < MQTTPublisher.window else { return nil }
+                return shared.queue.nextUnsent()
+            }
+            guard let (index, message) = next, let id = send(message) else { return }
+            publisher.withShared { $0.queue.sent(at: index, messageID: id) }
+        }
+    }
+
+    /// Publishes one message at QoS 1; its message id, or nil when libmosquitto refused it.
+    private func send(_ message: MQTTMessage) -> Int32? {
+        var id: Int32 = 0
+        var payload = message.payload
+        let rc = payload.withUTF8 { bytes in
+            mosquitto_publish(handle, &id, message.topic, Int32(bytes.count), bytes.baseAddress, 1, message.retain)
+        }
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? id : nil
+    }
+
+    private func lost(_ reason: String) -> End {
+        publisher.withShared { $0.queue.connectionLost() }
+        return .failed(reason, wasConnected: connected)
+    }
+
+    private func close() -> End {
+        if connected {
+            mosquitto_disconnect(handle)
+            _ = mosquitto_loop_write(handle, 1)
+        }
+        publisher.withShared { $0.queue.connectionLost() }
+        return .finished
+    }
+
+    static func describe(_ rc: Int32) -> String {
+        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        return String(cString: mosquitto_strerror(rc))
+    }
+}

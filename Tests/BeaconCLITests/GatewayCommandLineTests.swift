@@ -1,0 +1,96 @@
+@testable import BeaconCLI
+import BeaconCore
+import Testing
+
+@Suite("version, suggestions, exit codes per command, BEACON_HCI, MQTT options")
+struct GatewayCommandLineTests {
+    @Test("--version and version print the version alone", arguments: [["--version"], ["version"]])
+    func version(arguments: [String]) {
+        let io = CapturedConsole()
+        #expect(io.run(arguments) == 0)
+        #expect(io.stdout == [BeaconVersion.number])
+        #expect(io.stderr.isEmpty)
+    }
+
+    @Test("version takes no options")
+    func versionUsage() {
+        let io = CapturedConsole()
+        #expect(io.run(["version", "--short"]) == 64)
+        #expect(io.stderr.first == "Error: Unknown option '--short'")
+    }
+
+    @Test("a mistyped subcommand or option suggests the nearest valid one", arguments: [
+        (["rnage"], "Error: Unknown subcommand 'rnage'. Did you mean 'range'?"),
+        (["advertize"], "Error: Unknown subcommand 'advertize'. Did you mean 'advertise'?"),
+        (["help", "simulat"], "Error: Unknown subcommand 'simulat'. Did you mean 'simulate'?"),
+        (["range", "--uiud", "x"], "Error: Unknown option '--uiud'. Did you mean '--uuid'?"),
+        (["range", "--dur", "3"], "Error: Unknown option '--dur'. Did you mean '--duration'?"),
+        (["advertise", "--exit-after", "3"], "Error: Unknown option '--exit-after'"),
+        (["scan"], "Error: Unknown subcommand 'scan'"),
+    ])
+    func suggestions(arguments: [String], error: String) {
+        let io = CapturedConsole()
+        #expect(io.run(arguments) == 64)
+        #expect(io.stderr.first == error)
+    }
+
+    @Test("the nearest word: abbreviations, one typo in short words, two in long ones")
+    func nearest() {
+        #expect(NearestMatch.suggestion(for: "devcies", among: ["devices", "range"]) == "devices")
+        #expect(NearestMatch.suggestion(for: "rang", among: ["devices", "range"]) == "range")
+        #expect(NearestMatch.suggestion(for: "xyz", among: ["devices", "range"]) == nil)
+        #expect(NearestMatch.suggestion(for: "--m", among: ["--major", "--minor"]) == nil)
+        #expect(NearestMatch.editDistance(Array("ab"), Array("ba")) == 1)
+    }
+
+    @Test("each command's help lists only the exit codes it can produce")
+    func exitCodes() {
+        let expected: [String: [Int32]] = [
+            "range": [0, 64, 65, 66, 69, 70, 74, 75, 76, 77], "advertise": [0, 64, 69, 70, 74, 75, 76, 77],
+            "calibrate": [0, 64, 65, 66, 69, 70, 74, 75, 76, 77], "devices": [0, 64, 69, 74, 77],
+            "simulate": [0, 64, 65, 66, 74], "version": [0, 64],
+        ]
+        for (command, codes) in expected {
+            let io = CapturedConsole()
+            #expect(io.run([command, "--help"]) == 0)
+            let text = io.stdout.joined(separator: "\n")
+            let listed = text.split(separator: "\n").drop { $0 != "EXIT CODES:" }.dropFirst()
+                .compactMap { Int32($0.split(separator: " ").first ?? "") }
+            #expect(listed == codes, "\(command)")
+        }
+    }
+
+    @Test("help points at no repository file an install does not carry")
+    func helpFitsAnInstall() {
+        for subcommand in BeaconTool.subcommands {
+            let text = subcommand.help.render()
+            #expect(!text.contains("docs/") && !text.contains("README") && !text.contains(".md"), "\(subcommand.help.name)")
+        }
+        #expect(!BeaconTool.overview.contains("docs/"))
+    }
+
+    @Test("an invalid or failing controller from BEACON_HCI names the variable")
+    func hciEnvironment() {
+        let bad = CapturedConsole()
+        #expect(bad.run(["range", "--uuid", appleUUID], environment: ["BEACON_HCI": "bogus"]) == 64)
+        #expect(bad.stderr.first?.hasPrefix("Error: Invalid controller 'bogus' (from BEACON_HCI=bogus): ") == true, "\(bad.stderr)")
+        let missing = CapturedConsole()
+        #expect(missing.run(["range", "--uuid", appleUUID], environment: ["BEACON_HCI": "btsnoop:/nonexistent/x.btsnoop"]) == 66)
+        #expect(missing.stderr.first?.hasSuffix("(controller from BEACON_HCI=btsnoop:/nonexistent/x.btsnoop)") == true, "\(missing.stderr)")
+        let given = CapturedConsole()
+        #expect(given.run(["range", "--uuid", appleUUID, "--hci", "btsnoop:/nonexistent/x.btsnoop"], environment: ["BEACON_HCI": "hci0"]) == 66)
+        #expect(given.stderr.first?.contains("BEACON_HCI") == false, "--hci wins, and the message says nothing of the variable")
+    }
+
+    @Test("MQTT options: usage errors", arguments: [
+        (["--room", "hall"], "'--room' needs '--mqtt'"),
+        (["--mqtt", "http://h"], "Invalid value for '--mqtt <url>': 'http://h' does not start with mqtt://"),
+        (["--mqtt", "mqtt://h", "--mqtt-ca", "/x.pem"], "'--mqtt-ca' applies only to an mqtts:// broker"),
+        (["--mqtt", "mqtt://h", "--room", "a/b"], "Invalid value 'a/b' for '--room <room>'"),
+    ])
+    func mqttUsage(arguments: [String], fragment: String) {
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--uuid", appleUUID] + arguments) == 64)
+        #expect(io.stderr.first?.contains(fragment) == true, "\(io.stderr)")
+    }
+}

@@ -1,0 +1,56 @@
+@testable import BeaconMQTT
+import Testing
+
+@Suite("MQTT publish queue")
+struct PublishQueueTests {
+    func message(_ n: Int) -> MQTTMessage { MQTTMessage(topic: "t", payload: "\(n)") }
+
+    @Test("full: the oldest are dropped and counted, the newest kept")
+    func dropsOldest() {
+        var queue = PublishQueue(capacity: 3)
+        for n in 1...5 { queue.append(message(n)) }
+        #expect(queue.count == 3)
+        #expect(queue.dropped == 2)
+        #expect(queue.nextUnsent()?.message == message(3))
+    }
+
+    @Test("a message stays until acknowledged, and is sent again after a lost connection")
+    func acknowledgement() {
+        var queue = PublishQueue(capacity: 10)
+        queue.append(message(1))
+        queue.append(message(2))
+        queue.sent(at: 0, messageID: 7)
+        #expect(queue.nextUnsent()?.message == message(2))
+        #expect(queue.inFlight == 1)
+        queue.connectionLost()
+        #expect(queue.inFlight == 0)
+        #expect(queue.nextUnsent()?.message == message(1))
+        queue.sent(at: 0, messageID: 8)
+        queue.acknowledged(7)  // from the lost connection: no longer in flight
+        #expect(queue.count == 2)
+        queue.acknowledged(8)
+        #expect(queue.count == 1)
+        #expect(queue.nextUnsent()?.message == message(2))
+    }
+
+    @Test("an acknowledgement for a message dropped meanwhile is ignored")
+    func droppedInFlight() {
+        var queue = PublishQueue(capacity: 1)
+        queue.append(message(1))
+        queue.sent(at: 0, messageID: 1)
+        queue.append(message(2))
+        queue.acknowledged(1)
+        #expect(queue.count == 1)
+        #expect(queue.dropped == 1)
+        #expect(queue.nextUnsent()?.message == message(2))
+    }
+
+    @Test("reconnect waits double up to 30 s, and start again at 1 s once connected")
+    func backoff() {
+        var backoff = ReconnectBackoff()
+        let delays = (0..<7).map { _ in backoff.nextDelay().description }
+        #expect(delays == ["1s", "2s", "4s", "8s", "16s", "30s", "30s"])
+        backoff.reset()
+        #expect(backoff.nextDelay().description == "1s")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `beacon range --mqtt` against a real mosquitto broker on loopback, checked by a subscriber:
+/// retained state for a late subscriber, the last will, and a broker restart mid-run.
+@Suite(
+    "beacon range --mqtt against a mosquitto broker",
+    .enabled(if: IntegrationGate.isEnabled && MosquittoBroker.isInstalled, IntegrationGate.reason),
+    .timeLimit(.minutes(1)))
+struct MQTTIntegrationTests {
+    private static let uuid = TestBeacon.uuid
+
+    /// Runs `body` with a broker and a scratch directory, stopping and removing both afterwards.
+    private func withBroker(_ body: (MosquittoBroker, URL) async throws -> Void) async throws {
+        let scratch = try ProjectPaths.makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let broker = try await MosquittoBroker(directory: scratch)
+        do {
+            try await body(broker, scratch)
+            await broker.stop()
+        } catch {
+            await broker.stop()
+            throw error
+        }
+    }
+
+    @Test("a replayed capture: every line on its topic, mqtt_room messages, and the retained state and status for a late subscriber")
+    func replayPublishes() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("desk.btsnoop").path
+            let simulate = try await BeaconProcess.run(["simulate", "--scene", "desk", "--out", capture])
+            #expect(simulate.termination == .exited(0))
+            let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["site/#", "room_presence/#"])
+            let beacon = try await BeaconProcess.run(
+                ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--name", "desk",
+                 "--mqtt", broker.url(prefix: "site"), "--room", "office"])
+            #expect(beacon.termination == .exited(0), "\(beacon.failure("exit status"))")
+
+            let ranges = beacon.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "range" }
+            #expect(ranges.count > 100)
+            // The offline status is the last message beacon sends before it disconnects.
+            try await waitUntil("the offline status", subscriber) {
+                MQTTSubscriber.messages(subscriber).contains { $0.topic == "site/status" && $0.payload == "offline" }
+            }
+            let received = MQTTSubscriber.messages(subscriber)
+            #expect(received.filter { $0.topic == "site/desk/range" }.map(\.payload) == ranges)
+            #expect(received.filter { $0.topic == "site/desk/enter" }.count == 1)
+            #expect(received.filter { $0.topic == "site/desk/state" }.map(\.payload) == ["inside"])
+            #expect(received.map(\.topic).filter { $0 == "site/status" }.count == 2)
+            let rooms = received.filter { $0.topic == "room_presence/office" }
+            #expect(!rooms.isEmpty)
+            let presence = try #require(rooms.first.map { try JSONSerialization.jsonObject(with: Data($0.payload.utf8)) } as? [String: Any])
+            #expect(presence["id"] as? String == "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1")
+            #expect(presence["name"] as? String == "desk")
+            #expect(presence["distance"] is Double)
+            await subscriber.stop()
+
+            let late = try await MQTTSubscriber.start(port: broker.port, topics: ["site/#"])
+            try await waitUntil("the retained messages", late) { MQTTSubscriber.messages(late).count >= 2 }
+            let retained = MQTTSubscriber.messages(late)
+            #expect(retained.allSatisfy { $0.retained })
+            #expect(Set(retained.map { "\($0.topic) \($0.payload)" }) == ["site/desk/state inside", "site/status offline"])
+            await late.stop()
+        }
+    }
+
+    @Test("beacon killed: the broker publishes the last will, status offline")
+    func lastWill() async throws {
+        try await withBroker { broker, _ in
+            try await BumbleRig.with { rig in
+                let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["beacon/status"])
+                let beacon = try BeaconProcess.start(["range", "--hci", rig.specs[1], "--uuid", Self.uuid,
+                                                      "--mqtt", broker.url(prefix: "beacon")], limit: .seconds(40))
+                try await waitUntil("status online", subscriber) {
+                    MQTTSubscriber.messages(subscriber).last?.payload == "online"
+                }
+                beacon.send(SIGKILL)
+                try await beacon.waitForExit(within: .seconds(5))
+                try await waitUntil("the last will", subscriber) {
+                    MQTTSubscriber.messages(subscriber).last?.payload == "offline"
+                }
+                #expect(MQTTSubscriber.messages(subscriber).map(\.payload) == ["online", "offline"])
+                await subscriber.stop()
+            }
+        }
+    }
+
+    @Test("the broker restarts mid-run: ranging and stdout go on, and every line reaches the subscriber")
+    func brokerRestart() async throws {
+        try await withBroker { broker, _ in
+            try await BumbleRig.with { rig in
+                let advertiser = try await rig.advertise(on: 0, uuid: Self.uuid, major: TestBeacon.major, minor: TestBeacon.minor)
+                // A persistent session: the broker keeps what arrives for it while it is away.
+                let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["beacon/+/range"], session: "restart-check")
+                let beacon = try BeaconProcess.start(["range", "--hci", rig.specs[1], "--uuid", Self.uuid, "--interval", "100ms",
+                                                      "--mqtt", broker.url(prefix: "beacon")], limit: .seconds(50))
+                try await waitUntil("range messages", subscriber) { MQTTSubscriber.messages(subscriber).count >= 5 }
+
+                try await broker.stopAndWait()
+                try await waitUntil("beacon noticing", beacon) { beacon.stderrLines.contains { $0.contains("Warning: MQTT: lost") } }
+                let whileAway = beacon.stdoutLines.count
+                // Ranging goes on without the broker.
+                try await beacon.waitForLine(from: whileAway + 10, within: .seconds(10), "range lines while the broker is away") {
+                    BeaconOutputLine.event(of: $0) == "range"
+                }
+                try await broker.restart()
+                try await waitUntil("beacon reconnecting", beacon) {
+                    beacon.stderrLines.contains { $0.contains("Warning: MQTT: connected to") && $0.contains("again") }
+                }
+                try await beacon.waitForLine(from: beacon.stdoutLines.count + 5, within: .seconds(10), "range lines after the restart") {
+                    BeaconOutputLine.event(of: $0) == "range"
+                }
+                beacon.send(SIGINT)
+                #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0))
+                await advertiser.stop()
+
+                let printed = Set(beacon.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "range" })
+                try await waitUntil("every range line", subscriber, within: .seconds(20)) {
+                    printed.isSubset(of: Set(MQTTSubscriber.messages(subscriber).map(\.payload)))
+                }
+                // Well within the queue bound: nothing dropped, and everything delivered by the exit.
+                #expect(beacon.stderrLines.contains { $0.contains("again;") && $0.hasSuffix(", 0 dropped so far") }, "\(beacon.stderrLines)")
+                #expect(!beacon.stderrLines.contains { $0.contains("not delivered") || $0.contains("dropped when") }, "\(beacon.stderrLines)")
+                await subscriber.stop()
+            }
+        }
+    }
+
+    /// Polls `condition` every 50 ms; throws with `process`'s output if it does not hold within `timeout`.
+    private func waitUntil(_ what: String, _ process: ChildProcess, within timeout: Duration = .seconds(10),
+                           _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now >= deadline { throw process.failure("no \(what) within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+# Install beacon on a Debian box (GNU make; included from the top-level Makefile).
+#   make install [PREFIX=/usr/local] [DESTDIR=…]   a release binary with the Swift standard library linked
+#                  in statically, the man page, bash, zsh and fish completions, and the systemd unit
+#   make install-caps   grants the installed binary CAP_NET_RAW and CAP_NET_ADMIN (setcap)
+#   make uninstall      removes what make install put there
+#   make test-install   installs into a scratch directory and checks it (tests/install/check.sh)
+# The man page and completions are written by the binary itself (beacon generate-manpage,
+# beacon generate-completion SHELL), from the option table that parses its arguments.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BIN_DIR := $(PREFIX)/bin
+INSTALL_MAN_DIR := $(PREFIX)/share/man/man1
+INSTALL_BASH_DIR := $(PREFIX)/share/bash-completion/completions
+INSTALL_ZSH_DIR := $(PREFIX)/share/zsh/site-functions
+INSTALL_FISH_DIR := $(PREFIX)/share/fish/vendor_completions.d
+INSTALL_UNIT_DIR := $(PREFIX)/lib/systemd/system
+RELEASE_BINARY := .build/release/beacon
+GENERATED_DIR := .build/generated
+
+INSTALLED_FILES := $(INSTALL_BIN_DIR)/beacon $(INSTALL_MAN_DIR)/beacon.1 $(INSTALL_BASH_DIR)/beacon \
+	$(INSTALL_ZSH_DIR)/_beacon $(INSTALL_FISH_DIR)/beacon.fish $(INSTALL_UNIT_DIR)/beacon.service
+
+.PHONY: install install-caps uninstall test-install
+
+install:
+	swift build -c release --static-swift-stdlib --product beacon
+	@rm -rf $(GENERATED_DIR) && mkdir -p $(GENERATED_DIR)
+	$(RELEASE_BINARY) generate-manpage > $(GENERATED_DIR)/beacon.1
+	$(RELEASE_BINARY) generate-completion bash > $(GENERATED_DIR)/beacon.bash
+	$(RELEASE_BINARY) generate-completion zsh > $(GENERATED_DIR)/_beacon
+	$(RELEASE_BINARY) generate-completion fish > $(GENERATED_DIR)/beacon.fish
+	sed 's|^ExecStart=/usr/local/bin/beacon |ExecStart=$(INSTALL_BIN_DIR)/beacon |' dist/systemd/beacon.service \
+	  > $(GENERATED_DIR)/beacon.service
+	install -D -m 0755 $(RELEASE_BINARY) $(DESTDIR)$(INSTALL_BIN_DIR)/beacon
+	install -D -m 0644 $(GENERATED_DIR)/beacon.1 $(DESTDIR)$(INSTALL_MAN_DIR)/beacon.1
+	install -D -m 0644 $(GENERATED_DIR)/beacon.bash $(DESTDIR)$(INSTALL_BASH_DIR)/beacon
+	install -D -m 0644 $(GENERATED_DIR)/_beacon $(DESTDIR)$(INSTALL_ZSH_DIR)/_beacon
+	install -D -m 0644 $(GENERATED_DIR)/beacon.fish $(DESTDIR)$(INSTALL_FISH_DIR)/beacon.fish
+	install -D -m 0644 $(GENERATED_DIR)/beacon.service $(DESTDIR)$(INSTALL_UNIT_DIR)/beacon.service
+	@echo "installed beacon $$($(RELEASE_BINARY) --version) in $(DESTDIR)$(PREFIX); 'make install-caps' lets it open the kernel's HCI sockets without root"
+
+# The raw channel (hciN) needs CAP_NET_RAW; the user channel (hci-user:N) and bringing a controller up need CAP_NET_ADMIN.
+install-caps:
+	setcap cap_net_raw,cap_net_admin+eip $(DESTDIR)$(INSTALL_BIN_DIR)/beacon
+	@echo "granted CAP_NET_RAW and CAP_NET_ADMIN to $(DESTDIR)$(INSTALL_BIN_DIR)/beacon: $$(getcap $(DESTDIR)$(INSTALL_BIN_DIR)/beacon)"
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+
+test-install: deps
+	tests/install/check.sh
+
+# make test runs the install checks too (before its own recipe, so swift test still closes the output).
+test: test-install
+
+# What the install checks, the completions and the README examples need: fish, zsh and bash-completion for the
+# completions, mandoc and groff to lint the man page, systemd for systemd-analyze verify, jq for the recipes.
+APT_PACKAGES += fish zsh bash-completion mandoc groff-base man-db libcap2-bin systemd jq
