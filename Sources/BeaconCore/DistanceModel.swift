@@ -94,7 +94,7 @@ public struct RoomPrior: Hashable, Sendable {
     public var spread: Double
 
     public init(exponents: ClosedRange<Double> = 2...4, exponentSteps: Int = 9, shadowing: Double = 6,
-                typicalDistance: Double = 1.5, spread: Double = 0.8) {
+                typicalDistance: Double = 1.5, spread: Double = 1.2) {
         self.exponents = exponents
         self.exponentSteps = max(1, exponentSteps)
         self.shadowing = shadowing
