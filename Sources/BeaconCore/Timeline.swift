@@ -86,7 +86,9 @@ public struct Timeline: Sendable {
             wallOffset = Micros(0)
             return (time, nil)
         }
-        let jump = time - previous
+        // Only a forward jump across the whole supported range overflows.
+        let (difference, jumpOverflows) = time.microseconds.subtractingReportingOverflow(previous.microseconds)
+        let jump = Micros(jumpOverflows ? .max : difference)
         if jump.value < 0, jump.value.magnitude <= stepThreshold.value.magnitude {
             return (schedule, nil)
         }
