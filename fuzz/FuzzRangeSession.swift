@@ -10,7 +10,7 @@ let uuids = [BeaconUUID(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0)
 
 func outputTime(_ output: MonitorOutput) -> Timestamp {
     switch output {
-    case .state(_, _, let time), .enter(_, let time), .exit(_, let time), .range(_, let time, _): time
+    case .state(_, _, let time), .enter(_, let time), .exit(_, let time), .range(_, let time, _), .partialRange(_, let time, _): time
     }
 }
 
@@ -119,6 +119,9 @@ public func fuzzRangeSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         }
         checkEmitted()
     }
+    // A replay's end: the last, partial interval.
+    session.finish(at: now, emit: emit)
+    checkEmitted()
     require(session.malformedPackets == failures, "\(session.malformedPackets) malformed counted, \(failures) thrown")
     return 0
 }

@@ -44,7 +44,7 @@ public enum HCIEvent: Hashable, Sendable {
             let opcode = HCIOpcode(rawValue: try r.u16("Command Complete opcode"))
             event = .commandComplete(numCommandPackets: num, opcode: opcode, returnParameters: r.rest())
         case .commandStatus:
-            let status = HCIStatus(raw: try r.u8("Command Status status"))
+            let status = HCIStatus(rawValue: try r.u8("Command Status status"))
             let num = try r.u8("Command Status Num_HCI_Command_Packets")
             let opcode = HCIOpcode(rawValue: try r.u16("Command Status opcode"))
             event = .commandStatus(status: status, numCommandPackets: num, opcode: opcode)
@@ -75,7 +75,7 @@ public enum HCIEvent: Hashable, Sendable {
             w.u16(opcode.rawValue)
             w.append(returnParameters)
         case .commandStatus(let status, let num, let opcode):
-            w.u8(status.raw)
+            w.u8(status.rawValue)
             w.u8(num)
             w.u16(opcode.rawValue)
         case .hardwareError(let code):
