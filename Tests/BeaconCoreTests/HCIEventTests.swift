@@ -304,20 +304,6 @@ import Testing
         #expect(calls == 2)
     }
 
-    struct Stop: Error, Equatable {}
-
-    @Test func visitorPassesTheBodysErrorThrough() throws {
-        let payload = try bytes(Self.legacyTwoReports)
-        var calls = 0
-        #expect(throws: Stop()) {
-            try HCIEvent.forEachAdvertisingReport(inEvent: payload[...]) { _ in
-                calls += 1
-                throw Stop()
-            }
-        }
-        #expect(calls == 1)
-    }
-
     @Test func packetHasTheEventKind() throws {
         let event = HCIEvent.hardwareError(code: 1)
         #expect(event.packet.h4Bytes == [0x04, 0x10, 0x01, 0x01])
