@@ -53,22 +53,6 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// RSSI in dBm, nil when the controller reported 127 ("not available").
     public var rssiValue: Int8? { rssi == Self.notAvailable ? nil : rssi }
 
-    /// Whether `data` is all of the advertisement (Core Vol 4 Part E 7.7.65.13, Event_Type bits 5-6).
-    public enum DataStatus: UInt8, Hashable, Sendable {
-        case complete = 0
-        /// More fragments follow in later reports.
-        case incomplete = 1
-        /// The controller dropped the rest.
-        case truncated = 2
-        case reserved = 3
-    }
-
-    /// Always complete for legacy reports.
-    public var dataStatus: DataStatus {
-        guard isExtended else { return .complete }
-        return DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> 5) & 0x03)) ?? .reserved
-    }
-
     /// Reads one legacy report: event type, address type, address, data length, data, RSSI
     /// (each report's fields together, as controllers and the Linux host lay them out).
     static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {

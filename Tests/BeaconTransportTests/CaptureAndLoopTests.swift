@@ -50,7 +50,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
             file += BtsnoopWriter.rawRecord(flags: 0xFFFF_000C, data: Array("note\0".utf8), timestamp: start)
         }
         for (packet, direction, time) in packets {
-            file += writer.record(packet, direction: direction, timestamp: time, controllerIndex: 2)
+            file += writer.recordBytes(packet, direction: direction, timestamp: time, controllerIndex: 2)
         }
         #expect(file.count > 512 * 1024)
         try writeFile(path, file)
@@ -82,7 +82,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         let path = temporaryPath("truncated.btsnoop")
         defer { unlink(path) }
         let writer = BtsnoopWriter()
-        let first = writer.record(HCIPacket(kind: .event, payload: hexBytes("0E0401030C00")), direction: .received, timestamp: start)
+        let first = writer.recordBytes(HCIPacket(kind: .event, payload: hexBytes("0E0401030C00")), direction: .received, timestamp: start)
         try writeFile(path, writer.header + first + first.prefix(30))
         let transport = try openTransport(.btsnoop(path: path))
         var seen = 0
@@ -119,8 +119,8 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         let writer = BtsnoopWriter(datalink: .linuxMonitor)
         let event = HCIPacket(kind: .event, payload: hexBytes("0E0401030C00"))
         let file = writer.header
-            + writer.record(event, direction: .received, timestamp: start, controllerIndex: 0)
-            + writer.record(event, direction: .received, timestamp: start + .seconds(1), controllerIndex: 1)
+            + writer.recordBytes(event, direction: .received, timestamp: start, controllerIndex: 0)
+            + writer.recordBytes(event, direction: .received, timestamp: start + .seconds(1), controllerIndex: 1)
         try writeFile(path, file)
         let transport = try openTransport(.btsnoop(path: path), btsnoopIndex: 1)
         let (received, _) = try receivePackets(transport, count: 5)
@@ -215,5 +215,15 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         let error = #expect(throws: SystemError.self) { try syscall("close(-1)") { Glibc.close(-1) } }
         #expect(error == SystemError(call: "close(-1)", errno: EBADF))
         #expect(error?.description == "close(-1): Bad file descriptor")
+    }
+}
+
+extension BtsnoopWriter {
+    /// One record as bytes (the product only ever appends records to a buffer).
+    func recordBytes(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp,
+                     controllerIndex: UInt16 = 0) -> [UInt8] {
+        var out: [UInt8] = []
+        appendRecord(packet, direction: direction, timestamp: timestamp, controllerIndex: controllerIndex, to: &out)
+        return out
     }
 }
