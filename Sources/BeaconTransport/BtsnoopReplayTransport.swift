@@ -40,13 +40,7 @@ public final class BtsnoopReplayTransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard !atEnd, descriptor >= 0 else { return false }
-        let fd = descriptor
-        let count: Int
-        do throws(SystemError) {
-            count = try readOnce(fd, into: &readBuffer)
-        } catch {
-            throw TransportError.from(error, transport: description)
-        }
+        let count = try readOnce(descriptor, into: &readBuffer) { TransportError.from($0, transport: description) }
         if count == 0 {
             atEnd = true
             do throws(DecodeError) {

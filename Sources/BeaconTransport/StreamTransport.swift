@@ -99,14 +99,7 @@ public class StreamTransport: PacketTransport {
     }
 
     public func read() throws(TransportError) -> Bool {
-        guard descriptor >= 0 else { return false }
-        let fd = descriptor
-        let count: Int
-        do throws(SystemError) {
-            count = try readOnce(fd, into: &readBuffer)
-        } catch {
-            throw TransportError.from(error, transport: description)
-        }
+        let count = try readOnce(descriptor, into: &readBuffer) { TransportError.from($0, transport: description) }
         guard count > 0 else { return false }
         framer.append(readBuffer[0..<count])
         return true

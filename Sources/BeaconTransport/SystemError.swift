@@ -31,9 +31,16 @@ public func syscall<Result: FixedWidthInteger & SignedInteger>(_ name: String, _
     }
 }
 
-/// One read(2) into the whole of `buffer`: the byte count, 0 at the end of the stream.
-func readOnce(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
-    try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+/// One read(2) into `buffer`: the byte count, 0 at end of stream or on a closed (negative) descriptor.
+/// A failure becomes the transport's own error through `failure`.
+func readOnce(_ fd: Int32, into buffer: inout [UInt8],
+              failure: (SystemError) -> TransportError) throws(TransportError) -> Int {
+    guard fd >= 0 else { return 0 }
+    do throws(SystemError) {
+        return try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+    } catch {
+        throw failure(error)
+    }
 }
 
 /// Releases a descriptor. Linux frees it even when close reports an error, and retrying after
