@@ -14,9 +14,10 @@ let package = Package(
         // Every syscall: sockets, serial lines, capture files, poll, signals; the controller driver.
         .target(name: "BeaconTransport", dependencies: ["BeaconCore", "CHCI"]),
         // Argument parsing, help, commands and exit codes.
-        .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport"]),
+        .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport", "BeaconSimulation"]),
         .executableTarget(name: "beacon", dependencies: ["BeaconCLI"]),
-        // Simulated advertisements for benchmarks, soak runs and tests.
+        // Simulated scenes (beacons, radio, receiver) as HCI packets and ground truth, for `beacon simulate`,
+        // benchmarks, soak runs and tests.
         .target(name: "BeaconSimulation", dependencies: ["BeaconCore"]),
         .executableTarget(name: "beacon-bench", dependencies: ["BeaconCore", "BeaconSimulation", "BeaconTransport"],
                           path: "Sources/BeaconBench"),
@@ -24,6 +25,7 @@ let package = Package(
         .executableTarget(name: "beacon-soak", dependencies: ["BeaconCore", "BeaconSimulation"],
                           path: "Sources/BeaconSoak"),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconSimulation"]),
+        .testTarget(name: "BeaconSimulationTests", dependencies: ["BeaconSimulation", "BeaconCore"]),
         .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport", "BeaconSimulation"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BeaconCore"]),

@@ -98,9 +98,9 @@ struct ParsedOptions {
         return parsed
     }
 
-    /// `--x` looks like an option; `-59` (a negative number) does not.
+    /// `--x` looks like an option; `-59` (a negative number) and `-` (standard output) do not.
     private static func isOptionLike(_ text: String) -> Bool {
-        guard text.hasPrefix("-") else { return false }
+        guard text.hasPrefix("-"), text != "-" else { return false }
         return !(text.dropFirst().first.map { $0.isNumber } ?? false)
     }
 }

@@ -11,7 +11,9 @@ public enum BeaconTool {
     SUBCOMMANDS:
       range                   Monitor beacon regions and range the beacons inside them.
       advertise               Advertise as an iBeacon until stopped.
+      calibrate               Measure a beacon at a known distance, or fit a site's path-loss exponent.
       devices                 List the kernel's Bluetooth controllers and the channels usable on each.
+      simulate                Write a simulated scene of beacons as a capture, with its ground truth.
 
       See 'beacon help <subcommand>' for detailed help.
     """
@@ -49,12 +51,23 @@ public enum BeaconTool {
                 let options = try AdvertiseOptions(parsed, environment: environment)
                 return { AdvertiseCommand.run(options, console: console, signals: signals) }
             }
+        case "calibrate":
+            return runCommand(CalibrateOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try CalibrateOptions(parsed, environment: environment)
+                return { CalibrateCommand.run(options, console: console, signals: signals) }
+            }
         case "devices":
             return runCommand(DevicesCommand.help, rest, console: console) { _ throws(UsageError) in
                 return {
                     DevicesCommand.run(console: console, capabilities: ProcessCapabilities.current(), now: Clock.now,
                                        list: KernelControllers.list)
                 }
+            }
+        case "simulate":
+            return runCommand(SimulateOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try SimulateOptions(parsed)
+                try SimulateCommand.checkOutputs(options)
+                return { SimulateCommand.run(options, console: console) }
             }
         default:
             return usageError(UsageError("Unknown subcommand '\(first)'"), usage: "Usage: beacon <subcommand> [<options>]", console: console)
@@ -63,6 +76,8 @@ public enum BeaconTool {
 
     static let helps: [String: CommandHelp] = [
         "range": RangeOptions.help, "advertise": AdvertiseOptions.help, "devices": DevicesCommand.help,
+        "calibrate": CalibrateOptions.help,
+        "simulate": SimulateOptions.help,
     ]
 
     /// Parses a subcommand's options (help wins over everything else), then runs what `prepare` returns.

@@ -4,9 +4,10 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case success = 0
     /// Bad arguments.
     case usage = 64
-    /// A capture file that is not valid btsnoop.
+    /// A capture file that is not valid btsnoop, a scene file that is not a valid scene, or measurements
+    /// `beacon calibrate` cannot trust.
     case dataError = 65
-    /// A capture file that cannot be opened.
+    /// A capture or scene file that cannot be opened.
     case noInput = 66
     /// No controller to talk to: no Bluetooth in the kernel, no such device, connection refused.
     case unavailable = 69
@@ -26,8 +27,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success: "finished (--duration, SIGINT/SIGTERM, end of a replayed capture, stdout closed)"
         case .usage: "usage error: bad or missing arguments"
-        case .dataError: "the capture file is not valid btsnoop"
-        case .noInput: "the capture file cannot be opened"
+        case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, or (calibrate) the measurements cannot be trusted"
+        case .noInput: "the capture or scene file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case .software: "internal error"
         case .ioError: "the connection to the controller failed or closed, or a file could not be written"

@@ -5,8 +5,7 @@ import BeaconTransport
 struct RangeCommand: ControllerCommand {
     let options: RangeOptions
     let output: LineOutput
-    /// The scanning commands, once scanning may be on.
-    private var scanning: LECommandSet?
+    private var scanning = Scanning()
 
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         var command = RangeCommand(options: options, output: LineOutput(console: console))
@@ -18,13 +17,9 @@ struct RangeCommand: ControllerCommand {
     }
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
-        if host.transport.isLive {
-            let commands = LECommandSet.forScanning(try ControllerSetup.prepare(host))
-            scanning = commands
-            try ControllerSetup.startScanning(host, options.scan, using: commands)
-        }
+        try scanning.start(host, options.scan)
         var session = RangeSession(monitor: RegionMonitor(regions: options.regions, exitAfter: options.exitAfter,
-                                                          interval: options.interval, model: DistanceModel()),
+                                                          interval: options.interval, estimator: options.estimator),
                                    duration: options.common.duration)
         let output = output
         // Schedule times become wall-clock times only here, as each line is printed.
@@ -58,7 +53,6 @@ struct RangeCommand: ControllerCommand {
     }
 
     mutating func cleanUp(_ host: HCIHost, after failure: (any Error)?) throws(HostError) {
-        guard let scanning else { return }
-        try ControllerSetup.stopScanning(host, using: scanning)
+        try scanning.stop(host)
     }
 }

@@ -6,6 +6,7 @@ struct RangeOptions {
     var regions: [BeaconRegion]
     var exitAfter: Micros
     var interval: Micros
+    var estimator: RangingEstimator
     var scan: ScanParameters
 
     static let defaultExitAfter = Micros.seconds(10)
@@ -14,23 +15,27 @@ struct RangeOptions {
     static let help = CommandHelp(
         name: "range",
         overview: "Monitor beacon regions and range the beacons inside them, printing JSON lines.",
-        usage: "beacon range --uuid <uuid> [--major <major> [--minor <minor>]] [--region <region> ...] [<options>]",
+        usage: "beacon range --uuid <uuid> [--major <major> [--minor <minor>]] [--name <name>] [--region <region> ...] [<options>]",
         options: [
             OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID of the region to monitor (8-4-4-4-12 hex digits)."),
             OptionSpec("major", .value(placeholder: "major"), "Only beacons with this major (0...65535); absent means any."),
             OptionSpec("minor", .value(placeholder: "minor"), "Only beacons with this minor (0...65535; needs --major); absent means any."),
-            OptionSpec("region", .repeatedValue(placeholder: "uuid[:major[:minor]]"), "Another region to monitor; repeat for several."),
+            OptionSpec("name", .value(placeholder: "name"), "Name of the --uuid region, repeated in every line about it (needs --uuid)."),
+            OptionSpec("region", .repeatedValue(placeholder: "[name=]uuid[:major[:minor]]"), "Another region to monitor, optionally named; repeat for several."),
             OptionSpec("exit-after", .value(placeholder: "duration"), "A region is exited when none of its beacons was heard for this long.", default: "10s"),
             OptionSpec("interval", .value(placeholder: "duration"), "Time between ranging reports.", default: "1s"),
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
-        ] + CommonOptions.specs,
+        ] + RangingEstimator.specs + CommonOptions.specs,
         discussion: """
         A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are
         optional; an absent value matches any beacon and 0 is a real value. Each region starts unknown; the
-        first matching advertisement enters it; silence for --exit-after exits it. While a region is inside,
-        a "range" line every --interval lists the beacons heard in that interval, nearest first.
+        first matching advertisement enters it (state inside); silence for --exit-after exits it (state
+        outside), and a region not heard within --exit-after of the start becomes outside. While a region is
+        inside, a "range" line every --interval lists its beacons, nearest first: those heard in the interval,
+        and for --tracking-age those just lost (proximity unknown). "rssi" is the interval's mean reading;
+        "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis.
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
         Output: one JSON object per line with "event" state, enter, exit or range (see docs/output.md).
         """
@@ -46,16 +51,23 @@ struct RangeOptions {
             let major = try parsed.value("major").map { text throws(UsageError) in try Self.uint16(text, option: "major") }
             let minor = try parsed.value("minor").map { text throws(UsageError) in try Self.uint16(text, option: "minor") }
             if minor != nil, major == nil { throw UsageError("'--minor' needs '--major' (a region constrains minor only within a major)") }
-            regions.append(BeaconRegion(uuid: uuid, major: major, minor: minor))
-        } else if parsed.value("major") != nil || parsed.value("minor") != nil {
-            throw UsageError("'--major' and '--minor' need '--uuid'")
+            let name = parsed.value("name")
+            if let name, !BeaconRegion.isValidName(name) {
+                throw UsageError("Invalid value '\(name)' for '--name <name>': expected 1 to 64 characters without control characters, '=', '/', '+' or '#'")
+            }
+            regions.append(BeaconRegion(name: name, uuid: uuid, major: major, minor: minor))
+        } else if parsed.value("major") != nil || parsed.value("minor") != nil || parsed.value("name") != nil {
+            throw UsageError("'--major', '--minor' and '--name' need '--uuid'")
         }
         for text in parsed.all("region") {
             switch BeaconRegion.parse(text) {
             case .success(let region):
+                if let name = region.name, regions.contains(where: { $0.name == name && $0 != region }) {
+                    throw UsageError("Region name '\(name)' is given to two different regions")
+                }
                 if !regions.contains(region) { regions.append(region) }
             case .failure(let error):
-                throw UsageError("Invalid value for '--region <uuid[:major[:minor]]>': \(error)")
+                throw UsageError("Invalid value for '--region <[name=]uuid[:major[:minor]]>': \(error)")
             }
         }
         guard !regions.isEmpty else { throw UsageError("Missing expected argument '--uuid <uuid>' (or '--region')") }
@@ -69,6 +81,7 @@ struct RangeOptions {
         if interval < Micros.milliseconds(10) {
             throw UsageError("'--interval' must be at least 10ms")
         }
+        estimator = try RangingEstimator(parsed)
         scan = try ScanParameters(parsed)
     }
 

@@ -50,8 +50,18 @@ public struct AdvertisingReport: Hashable, Sendable {
         self.data = data
     }
 
-    /// RSSI in dBm, nil when the controller reported 127 ("not available").
-    public var rssiValue: Int8? { rssi == Self.notAvailable ? nil : rssi }
+    /// The RSSI values a controller can report (Core Vol 4 Part E 7.7.65.2: -127 to +20 dBm).
+    public static let rssiRange: ClosedRange<Int8> = -127...20
+
+    /// RSSI in dBm, nil when the controller reported 127 ("not available") or any other value outside
+    /// -127...+20 dBm, which no controller measures.
+    public var rssiValue: Int8? { Self.rssiRange.contains(rssi) ? rssi : nil }
+
+    /// A scan response (legacy SCAN_RSP, or the extended Scan Response bit 3): the second report of an
+    /// advertising event whose advertisement was reported first.
+    public var isScanResponse: Bool {
+        isExtended ? eventType & 0x0008 != 0 : eventType == 0x04
+    }
 
     /// Reads one legacy report: event type, address type, address, data length, data, RSSI
     /// (each report's fields together, as controllers and the Linux host lay them out).

@@ -35,8 +35,10 @@ public enum OutputLine {
         }
     }
 
-    /// `{"uuid":…}` with `major` and `minor` only when the region constrains them.
+    /// `{"name":…,"uuid":…}` with `name` only for a named region, `major` and `minor` only when the
+    /// region constrains them.
     public static func write(_ region: BeaconRegion, to o: inout JSONWriter) {
+        if let name = region.name { o.field("name", name) }
         o.field("uuid", region.uuid.description)
         if let major = region.major { o.field("major", major) }
         if let minor = region.minor { o.field("minor", minor) }
@@ -56,13 +58,17 @@ public enum OutputLine {
         o.field("uuid", beacon.identity.uuid.description)
         o.field("major", beacon.identity.major)
         o.field("minor", beacon.identity.minor)
-        o.field("rssi", beacon.rssi, decimals: rssiDecimals)
+        o.field("rssi", beacon.rssi ?? 0, decimals: rssiDecimals)
+        o.key("filteredRssi")
+        if let filtered = beacon.filteredRSSI { o.number(filtered, decimals: rssiDecimals) } else { o.null() }
         o.field("measuredPower", beacon.measuredPower)
+        o.field("measuredPowerValid", beacon.measuredPowerValid)
         o.field("accuracy", beacon.accuracy >= 0 ? beacon.accuracy : -1, decimals: accuracyDecimals)
         o.field("proximity", beacon.proximity.rawValue)
         o.field("address", beacon.address.description)
         o.field("addressType", beacon.addressType.name)
         o.field("samples", beacon.samples)
+        o.field("lastSeen", beacon.lastSeen.iso8601)
     }
 
     /// `"event"`, `"time"` and `"region"`, the members every monitor line starts with.

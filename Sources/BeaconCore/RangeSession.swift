@@ -41,8 +41,9 @@ public struct RangeSession {
     }
 
     /// Feeds one packet. A packet that cannot be decoded throws after being counted; the session stays usable.
+    /// `heard` sees every sighting the monitor is given (`beacon calibrate` keeps their readings).
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
-                                emit: (MonitorOutput) -> Void) throws(DecodeError) {
+                                emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
         // Far-off times are clamped first: the deadline arithmetic must not wrap around.
         let clamped = rawTime.clampedToSupportedRange
         let time = max(clamped, latest ?? clamped)
@@ -53,7 +54,7 @@ public struct RangeSession {
             case (.command, .sent):
                 try noteCommand(packet.payload)
             case (.event, .received):
-                try event(packet.payload, at: time, emit: emit)
+                try event(packet.payload, at: time, emit: emit, heard: heard)
             default:
                 break
             }
@@ -85,7 +86,8 @@ public struct RangeSession {
         pendingScanEnable = command.parameters.first == 1 ? command.opcode : nil
     }
 
-    private mutating func event(_ payload: ArraySlice<UInt8>, at time: Timestamp, emit: (MonitorOutput) -> Void) throws(DecodeError) {
+    private mutating func event(_ payload: ArraySlice<UInt8>, at time: Timestamp, emit: (MonitorOutput) -> Void,
+                                heard: (Sighting) -> Void) throws(DecodeError) {
         if anchor == nil {
             if let pending = pendingScanEnable, payload.first == HCIEventCode.commandComplete.rawValue,
                case .commandComplete(_, let opcode, let parameters) = try HCIEvent.decode(payload),
@@ -98,6 +100,7 @@ public struct RangeSession {
         }
         monitor.tick(now: time, emit: emit)
         try SightingDecoder.forEachSighting(inEvent: payload, at: time) { sighting in
+            heard(sighting)
             monitor.sighting(sighting, emit: emit)
         }
     }

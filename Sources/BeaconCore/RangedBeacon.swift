@@ -1,12 +1,16 @@
 /// One beacon as reported by a ranging tick, summarising the advertisements heard from one
-/// (identity, device address) pair during the interval, as CoreLocation's CLBeacon.
+/// (identity, device address) pair, as CoreLocation's CLBeacon.
 public struct RangedBeacon: Hashable, Sendable {
     public var identity: BeaconIdentity
-    /// Mean of the interval's RSSI readings in dBm; 0 when none carried an RSSI (as CoreLocation).
-    public var rssi: Double
-    /// Calibrated RSSI at 1 m from the latest advertisement (dBm).
+    /// Mean of the interval's RSSI readings in dBm; nil when none was usable (printed as 0, as CoreLocation).
+    public var rssi: Double?
+    /// The RSSI filter's value that `accuracy` was estimated from; nil when the beacon was not heard in the interval.
+    public var filteredRSSI: Double?
+    /// Calibrated RSSI at 1 m from the latest advertisement (dBm), as advertised.
     public var measuredPower: Int8
-    /// Estimated distance in metres from the `DistanceModel`; -1 when unknown.
+    /// False when the advertised measured power is not a plausible calibration and no override was given.
+    public var measuredPowerValid: Bool
+    /// Estimated distance in metres; -1 when unknown.
     public var accuracy: Double
     public var proximity: Proximity
     public var address: DeviceAddress
@@ -14,17 +18,23 @@ public struct RangedBeacon: Hashable, Sendable {
     public var addressType: AddressType
     /// Advertisements heard in the interval, with or without an RSSI.
     public var samples: Int
+    /// When the beacon was last heard.
+    public var lastSeen: Timestamp
 
-    public init(identity: BeaconIdentity, rssi: Double, measuredPower: Int8, accuracy: Double, proximity: Proximity,
-                address: DeviceAddress, addressType: AddressType, samples: Int) {
+    public init(identity: BeaconIdentity, rssi: Double?, filteredRSSI: Double? = nil, measuredPower: Int8,
+                measuredPowerValid: Bool = true, accuracy: Double, proximity: Proximity,
+                address: DeviceAddress, addressType: AddressType, samples: Int, lastSeen: Timestamp) {
         self.identity = identity
         self.rssi = rssi
+        self.filteredRSSI = filteredRSSI
         self.measuredPower = measuredPower
+        self.measuredPowerValid = measuredPowerValid
         self.accuracy = accuracy
         self.proximity = proximity
         self.address = address
         self.addressType = addressType
         self.samples = samples
+        self.lastSeen = lastSeen
     }
 
     /// Ranging order: nearest first (ascending accuracy), unknown accuracy last, then by identity

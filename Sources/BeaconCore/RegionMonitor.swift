@@ -1,9 +1,16 @@
 /// CoreLocation-style monitoring and ranging of beacon regions, driven only by its inputs.
 ///
-/// Monitoring: a region is entered on the first matching sighting and exited when no matching
-/// sighting has arrived for `exitAfter` (the exit time is the last sighting plus `exitAfter`).
-/// Ranging: while a region is inside, every `interval` from the start time it reports the beacons
-/// heard since the previous tick, nearest first (an empty list when none were heard).
+/// Monitoring: every region starts `unknown`. The first matching sighting enters it (`enter`, then
+/// `state inside`); no matching sighting for `exitAfter` exits it (`exit`, then `state outside`, at the
+/// last sighting plus `exitAfter`). A region with no matching sighting within `exitAfter` of the start
+/// becomes `outside` (`state outside` at the start plus `exitAfter`).
+/// Ranging: while a region is inside, every `interval` from the start time it reports its beacons,
+/// nearest first: those heard in the interval, and those heard within the estimator's tracking age
+/// (listed with unknown proximity, as iOS lists a beacon it has just lost).
+///
+/// Per beacon (identity at one address) the estimator's pipeline runs: readings feed an RSSI filter,
+/// whose value at a tick gives the distance, whose proximity class has hysteresis. A beacon's state
+/// lives until it has not been heard for the tracking age.
 ///
 /// Time is an input: `start(at:)`, each sighting's time and `tick(now:)`. Outputs carry the
 /// scheduled deadline times rather than the time a tick happened to run, so a capture replayed at
@@ -11,9 +18,8 @@
 /// the latest time seen; times outside `Timestamp.supportedRange` are clamped into it, so the deadline
 /// arithmetic cannot wrap around (a capture can hold any 64-bit time).
 ///
-/// Memory is bounded by the beacons heard within one interval: the per-interval accumulators are
-/// emptied at every tick and nothing is kept per beacon beyond that. A sighting allocates nothing
-/// once the accumulators have grown to the busiest interval's size.
+/// A sighting of a beacon already tracked allocates nothing; memory is bounded by the beacons heard
+/// within the tracking age.
 public struct RegionMonitor: Sendable {
     /// The monitored regions, in the order outputs for the same instant are emitted.
     public let regions: [BeaconRegion]
@@ -21,44 +27,97 @@ public struct RegionMonitor: Sendable {
     public let exitAfter: Micros
     /// Ranging period, anchored at the start time.
     public let interval: Micros
-    public let model: DistanceModel
+    public let estimator: RangingEstimator
 
     private enum Phase {
-        case unknown
+        /// Not determined yet; becomes outside at `deadline` unless a matching beacon is heard first.
+        case unknown(deadline: Timestamp)
         case inside(lastSeen: Timestamp)
         case outside
+
+        /// When this phase ends by itself, if it does.
+        func deadline(exitAfter: Micros) -> Timestamp? {
+            switch self {
+            case .unknown(let deadline): deadline
+            case .inside(let lastSeen): lastSeen + exitAfter
+            case .outside: nil
+            }
+        }
     }
 
-    /// One beacon (identity at one address) within one region during the current interval.
+    /// One beacon: an identity heard at one address.
     private struct BeaconKey: Hashable {
         var identity: BeaconIdentity
         var address: DeviceAddress
     }
 
-    private struct Accumulator {
-        var rssiSum: Int = 0
-        var rssiCount: Int = 0
-        var samples: Int = 0
+    private struct TrackedBeacon {
+        var filter: ConfiguredRSSIFilter
+        /// The last class the beacon had with a known distance; the hysteresis starts from it.
+        var proximity = Proximity.unknown
+        var lastSeen: Timestamp
+        /// The last sighting counted as a sample, to recognise a scan response of the same event.
+        var lastSampleTime: Timestamp?
         var measuredPower: Int8 = 0
-        var addressType: AddressType = .publicDevice
+        var addressType = AddressType.publicDevice
+        // This interval's readings.
+        var rssiSum = 0
+        var rssiCount = 0
+        var samples = 0
 
-        mutating func add(_ s: Sighting) {
+        /// A scan response answers a scan request within the advertising event it belongs to; two events
+        /// are at least 20 ms apart (Core Vol 6 Part B 4.4.2.2.1), so anything closer is the same event.
+        static let sameEvent = Micros.milliseconds(10)
+
+        mutating func record(_ s: Sighting, at now: Timestamp) {
+            lastSeen = now
+            measuredPower = s.measuredPower
+            addressType = s.addressType
+            if s.isScanResponse, let last = lastSampleTime, now - last < Self.sameEvent { return }
+            lastSampleTime = now
             samples += 1
             if let rssi = s.rssi {
                 rssiSum += Int(rssi)
                 rssiCount += 1
+                filter.add(Double(rssi), at: now)
             }
-            measuredPower = s.measuredPower
-            addressType = s.addressType
+        }
+
+        /// The entry a ranging tick lists: the beacon was heard in the interval or within the tracking age
+        /// (nil otherwise). Starts the next interval either way.
+        mutating func report(key: BeaconKey, at time: Timestamp, estimator: RangingEstimator,
+                             distance: PreparedDistanceModel) -> RangedBeacon? {
+            defer {
+                rssiSum = 0
+                rssiCount = 0
+                samples = 0
+                filter.endInterval()
+            }
+            guard samples > 0 || time - lastSeen <= estimator.trackingAge else { return nil }
+            let calibration = estimator.measuredPower(advertised: measuredPower)
+            // Only a reading in this interval gives a distance: a beacon not heard is listed as unknown.
+            let filtered = rssiCount > 0 ? filter.value(at: time) : nil
+            var accuracy = -1.0
+            if let filtered, let calibration {
+                accuracy = distance.distance(rssi: filtered + estimator.rssiOffset, measuredPower: Double(calibration))
+            }
+            let classified = estimator.proximity.classify(accuracy, previous: proximity)
+            if classified != .unknown { proximity = classified }
+            return RangedBeacon(
+                identity: key.identity, rssi: rssiCount > 0 ? Double(rssiSum) / Double(rssiCount) : nil,
+                filteredRSSI: filtered, measuredPower: measuredPower, measuredPowerValid: calibration != nil,
+                accuracy: accuracy, proximity: classified, address: key.address, addressType: addressType,
+                samples: samples, lastSeen: lastSeen)
         }
     }
 
-    /// Initial accumulator capacity. A table grown beyond 16 times this is shrunk at a tick when the
-    /// interval filled less than an eighth of it, so one burst does not pin memory for the rest of the run.
+    /// Initial table capacity. A table grown beyond 16 times this is shrunk at a tick when it holds
+    /// less than an eighth of its capacity, so one burst does not pin memory for the rest of the run.
     private static let baseCapacity = 64
 
+    private let distance: PreparedDistanceModel
     private var phases: [Phase]
-    private var accumulators: [[BeaconKey: Accumulator]]
+    private var beacons: [BeaconKey: TrackedBeacon] = Dictionary(minimumCapacity: baseCapacity)
     private var startTime: Timestamp?
     private var nextRangeTick = Timestamp(microseconds: 0)
     /// Latest time seen on any input; earlier times are clamped to it.
@@ -68,17 +127,17 @@ public struct RegionMonitor: Sendable {
     ///   - regions: regions to monitor; outputs for one instant follow this order.
     ///   - exitAfter: silence after which an inside region is exited (AltBeacon's default is 10 s); must not be negative.
     ///   - interval: ranging period (CoreLocation's is 1 s); must be positive.
-    ///   - model: turns mean RSSI into accuracy and proximity.
+    ///   - estimator: turns readings into filtered RSSI, distance and proximity.
     public init(regions: [BeaconRegion], exitAfter: Micros = .seconds(10), interval: Micros = .seconds(1),
-                model: DistanceModel = DistanceModel()) {
+                estimator: RangingEstimator = RangingEstimator()) {
         precondition(interval.value > 0, "ranging interval must be positive")
         precondition(exitAfter.value >= 0, "exitAfter must not be negative")
         self.regions = regions
         self.exitAfter = exitAfter
         self.interval = interval
-        self.model = model
-        phases = Array(repeating: .unknown, count: regions.count)
-        accumulators = (0..<regions.count).map { _ in Dictionary(minimumCapacity: Self.baseCapacity) }
+        self.estimator = estimator
+        distance = PreparedDistanceModel(estimator.distance)
+        phases = Array(repeating: .outside, count: regions.count)
     }
 
     /// Anchors the ranging schedule at `time` (ticks at `time + k * interval`, k ≥ 1) and reports
@@ -90,37 +149,45 @@ public struct RegionMonitor: Sendable {
         startTime = time
         latest = time
         nextRangeTick = time + interval
-        for region in regions {
-            emit(.state(region, .unknown, time))
+        for i in regions.indices {
+            phases[i] = .unknown(deadline: time + exitAfter)
+            emit(.state(regions[i], .unknown, time))
         }
     }
 
     /// Processes every deadline up to the sighting's time, then enters each matching region that
-    /// is not inside and adds the advertisement to that region's interval accumulator.
+    /// is not inside and adds the advertisement to its beacon's readings.
     public mutating func sighting(_ s: Sighting, emit: (MonitorOutput) -> Void) {
         if startTime == nil { start(at: s.time, emit: emit) }
         let now = max(s.time.clampedToSupportedRange, latest)
         processDeadlines(upTo: now, emit: emit)
-        let key = BeaconKey(identity: s.identity, address: s.address)
+        var matched = false
         for i in regions.indices where regions[i].matches(s.identity) {
-            if case .inside = phases[i] {} else { emit(.enter(regions[i], now)) }
+            matched = true
+            if case .inside = phases[i] {} else {
+                emit(.enter(regions[i], now))
+                emit(.state(regions[i], .inside, now))
+            }
             phases[i] = .inside(lastSeen: now)
-            accumulators[i][key, default: Accumulator()].add(s)
         }
+        guard matched else { return }
+        let key = BeaconKey(identity: s.identity, address: s.address)
+        beacons[key, default: TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now)]
+            .record(s, at: now)
     }
 
-    /// Processes every deadline up to `now`, in time order: exits, then ranging ticks when both
-    /// fall on the same instant. Does nothing before `start(at:)`.
+    /// Processes every deadline up to `now`, in time order: state changes, then ranging ticks when
+    /// both fall on the same instant. Does nothing before `start(at:)`.
     public mutating func tick(now: Timestamp, emit: (MonitorOutput) -> Void) {
         guard startTime != nil else { return }
         processDeadlines(upTo: max(now.clampedToSupportedRange, latest), emit: emit)
     }
 
-    /// The earliest pending exit or ranging tick; nil before start and while no region is inside
-    /// (then nothing can happen until a sighting arrives).
+    /// The earliest pending state change or ranging tick; nil before start and while every region is
+    /// outside (then nothing can happen until a sighting arrives).
     public var nextDeadline: Timestamp? {
-        guard startTime != nil, let exit = earliestExit else { return nil }
-        return min(exit, nextRangeTick)
+        guard startTime != nil, let change = earliestStateChange else { return nil }
+        return anyInside ? min(change, nextRangeTick) : change
     }
 
     /// The current state of `region` (`.unknown` for a region that is not monitored).
@@ -129,65 +196,87 @@ public struct RegionMonitor: Sendable {
         switch phases[i] {
         case .unknown: return .unknown
         case .inside: return .inside
-        case .outside: return .outside
+        case .outside: return startTime == nil ? .unknown : .outside
         }
     }
 
-    /// Beacon accumulators currently held across all regions: at most the beacons heard since the
-    /// last ranging tick, 0 right after a tick.
-    public var trackedBeaconCount: Int {
-        accumulators.reduce(0) { $0 + $1.count }
-    }
+    /// Beacons whose state is kept: those heard within the tracking age in a region that is inside.
+    public var trackedBeaconCount: Int { beacons.count }
 
     // MARK: - Deadlines
 
-    private var earliestExit: Timestamp? {
-        var earliest: Timestamp?
-        for phase in phases {
-            if case .inside(let lastSeen) = phase {
-                let deadline = lastSeen + exitAfter
-                if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
-            }
-        }
-        return earliest
+    private var earliestStateChange: Timestamp? {
+        phases.compactMap { $0.deadline(exitAfter: exitAfter) }.min()
+    }
+
+    private var anyInside: Bool {
+        phases.contains { if case .inside = $0 { true } else { false } }
     }
 
     private mutating func processDeadlines(upTo now: Timestamp, emit: (MonitorOutput) -> Void) {
         latest = now
         while true {
-            guard let exit = earliestExit else {
-                // Nothing inside: ranging ticks would report nothing, so skip to the first one after now.
-                skipRangeTicks(past: now)
-                return
-            }
-            if exit <= nextRangeTick, exit <= now {
-                exitRegions(at: exit, emit: emit)
-            } else if nextRangeTick <= now {
-                rangeTick(emit: emit)
+            let rangeTick: Timestamp? = anyInside ? nextRangeTick : nil
+            // Nothing inside: ranging ticks would report nothing, so they are skipped.
+            if rangeTick == nil { skipRangeTicks(past: now) }
+            if let change = earliestStateChange, change <= now, rangeTick.map({ change <= $0 }) ?? true {
+                changeStates(at: change, emit: emit)
+            } else if let rangeTick, rangeTick <= now {
+                self.rangeTick(emit: emit)
             } else {
                 return
             }
         }
     }
 
-    private mutating func exitRegions(at deadline: Timestamp, emit: (MonitorOutput) -> Void) {
+    private mutating func changeStates(at deadline: Timestamp, emit: (MonitorOutput) -> Void) {
+        var exited = false
         for i in regions.indices {
-            guard case .inside(let lastSeen) = phases[i], lastSeen + exitAfter <= deadline else { continue }
-            phases[i] = .outside
-            emit(.exit(regions[i], lastSeen + exitAfter))
-            clearAccumulator(i)
+            switch phases[i] {
+            case .unknown(let end) where end <= deadline:
+                phases[i] = .outside
+                emit(.state(regions[i], .outside, end))
+            case .inside(let lastSeen) where lastSeen + exitAfter <= deadline:
+                phases[i] = .outside
+                emit(.exit(regions[i], lastSeen + exitAfter))
+                emit(.state(regions[i], .outside, lastSeen + exitAfter))
+                exited = true
+            default:
+                break
+            }
         }
+        if exited { forgetBeaconsOutside() }
     }
 
     private mutating func rangeTick(emit: (MonitorOutput) -> Void) {
         let time = nextRangeTick
+        let reports = endInterval(at: time)
         for i in regions.indices {
-            if case .inside = phases[i] {
-                emit(.range(regions[i], time, rangedBeacons(i)))
-            }
-            clearAccumulator(i)
+            guard case .inside = phases[i] else { continue }
+            emit(.range(regions[i], time, reports.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }))
+        }
+        if reports.count < beacons.count {
+            let cutoff = time + Micros(-estimator.trackingAge.value)
+            forget { _, beacon in beacon.lastSeen < cutoff }
         }
         nextRangeTick = time + interval
+    }
+
+    /// Every beacon's entry at `time`, nearest first (those to list: heard in the interval or within the
+    /// tracking age); every beacon starts a new interval.
+    private mutating func endInterval(at time: Timestamp) -> [(key: BeaconKey, beacon: RangedBeacon)] {
+        var reports: [(key: BeaconKey, beacon: RangedBeacon)] = []
+        reports.reserveCapacity(beacons.count)
+        var index = beacons.values.startIndex
+        while index != beacons.values.endIndex {
+            let key = beacons.keys[index]
+            if let report = beacons.values[index].report(key: key, at: time, estimator: estimator, distance: distance) {
+                reports.append((key, report))
+            }
+            beacons.values.formIndex(after: &index)
+        }
+        reports.sort { RangedBeacon.nearerFirst($0.beacon, $1.beacon) }
+        return reports
     }
 
     private mutating func skipRangeTicks(past now: Timestamp) {
@@ -196,29 +285,24 @@ public struct RegionMonitor: Sendable {
         nextRangeTick = nextRangeTick + Micros(behind &* interval.value)
     }
 
-    private func rangedBeacons(_ i: Int) -> [RangedBeacon] {
-        var beacons: [RangedBeacon] = []
-        beacons.reserveCapacity(accumulators[i].count)
-        for (key, acc) in accumulators[i] {
-            let rssi = acc.rssiCount > 0 ? Double(acc.rssiSum) / Double(acc.rssiCount) : 0
-            let accuracy = acc.rssiCount > 0 ? model.accuracy(meanRSSI: rssi, measuredPower: acc.measuredPower) : -1
-            beacons.append(RangedBeacon(identity: key.identity, rssi: rssi, measuredPower: acc.measuredPower,
-                                        accuracy: accuracy, proximity: model.proximity(accuracy: accuracy),
-                                        address: key.address, addressType: acc.addressType, samples: acc.samples))
+    // MARK: - Forgetting
+
+    /// Drops the beacons that match no inside region: nothing will report them.
+    private mutating func forgetBeaconsOutside() {
+        let inside = regions.indices.compactMap { i -> BeaconRegion? in
+            if case .inside = phases[i] { regions[i] } else { nil }
         }
-        beacons.sort(by: RangedBeacon.nearerFirst)
-        return beacons
+        forget { key, _ in !inside.contains { $0.matches(key.identity) } }
     }
 
-    /// Empties one region's accumulator, keeping its storage unless the interval used only a
-    /// small part of a large table.
-    private mutating func clearAccumulator(_ i: Int) {
-        let used = accumulators[i].count
-        let capacity = accumulators[i].capacity
-        if capacity > 16 * Self.baseCapacity, used < capacity / 8 {
-            accumulators[i] = Dictionary(minimumCapacity: max(used * 2, Self.baseCapacity))
-        } else if used > 0 {
-            accumulators[i].removeAll(keepingCapacity: true)
+    /// Removes beacons in place, keeping the table's storage unless it has become mostly empty.
+    private mutating func forget(where isForgotten: (BeaconKey, TrackedBeacon) -> Bool) {
+        let forgotten = beacons.compactMap { isForgotten($0.key, $0.value) ? $0.key : nil }
+        for key in forgotten { beacons.removeValue(forKey: key) }
+        if beacons.capacity > 16 * Self.baseCapacity, beacons.count < beacons.capacity / 8 {
+            var smaller = Dictionary<BeaconKey, TrackedBeacon>(minimumCapacity: max(beacons.count * 2, Self.baseCapacity))
+            for (key, beacon) in beacons { smaller[key] = beacon }
+            beacons = smaller
         }
     }
 
@@ -229,9 +313,11 @@ public struct RegionMonitor: Sendable {
         guard startTime != nil else { return }
         let now = max(now.clampedToSupportedRange, latest)
         processDeadlines(upTo: now, emit: emit)
-        for i in regions.indices where !accumulators[i].isEmpty {
-            if case .inside = phases[i] { emit(.partialRange(regions[i], now, rangedBeacons(i))) }
-            clearAccumulator(i)
+        let heard = endInterval(at: now).filter { $0.beacon.samples > 0 }
+        for i in regions.indices {
+            guard case .inside = phases[i] else { continue }
+            let list = heard.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }
+            if !list.isEmpty { emit(.partialRange(regions[i], now, list)) }
         }
     }
 }

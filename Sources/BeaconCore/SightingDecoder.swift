@@ -15,6 +15,7 @@ public enum SightingDecoder {
     public static func sighting(from report: AdvertisingReport, at time: Timestamp) -> Sighting? {
         guard let beacon = IBeacon.find(inAdvertisingData: report.data) else { return nil }
         return Sighting(identity: beacon.identity, measuredPower: beacon.measuredPower, rssi: report.rssiValue,
-                        address: report.address, addressType: report.addressType, time: time)
+                        address: report.address, addressType: report.addressType, time: time,
+                        isScanResponse: report.isScanResponse)
     }
 }

@@ -29,9 +29,15 @@ public enum SimulatedAir {
     }
 
     static func report(data: [UInt8], address: DeviceAddress, rssi: Int8, extended: Bool) -> HCIPacket {
+        report(.nonConnectable, data: data, address: address, addressType: .publicDevice, rssi: rssi, extended: extended)
+    }
+
+    /// An LE Advertising Report or LE Extended Advertising Report event with one report of `pdu`.
+    public static func report(_ pdu: AdvertisingPDU, data: [UInt8], address: DeviceAddress, addressType: AddressType,
+                              rssi: Int8, extended: Bool) -> HCIPacket {
         let report = AdvertisingReport(
-            eventType: extended ? 0x0010 : 0x03, isExtended: extended, addressType: .publicDevice,
-            address: address, rssi: rssi, data: data[...])
+            eventType: extended ? pdu.extendedEventType : pdu.legacyEventType, isExtended: extended,
+            addressType: addressType, address: address, rssi: rssi, data: data[...])
         let meta: LEMetaEvent = extended ? .extendedAdvertisingReport([report]) : .advertisingReport([report])
         return HCIEvent.leMeta(meta).packet
     }

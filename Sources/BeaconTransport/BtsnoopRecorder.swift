@@ -52,22 +52,11 @@ public final class BtsnoopRecorder {
     public func flush() throws(TransportError) {
         lastFlush = Clock.monotonic()
         guard !pending.isEmpty, descriptor >= 0 else { return }
-        let fd = descriptor
-        var offset = 0
         do throws(SystemError) {
-            while offset < pending.count {
-                offset += try syscall("write") {
-                    pending.withUnsafeBytes { raw in
-                        let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
-                        return Glibc.write(fd, rest.baseAddress, rest.count)
-                    }
-                }
-            }
+            try writeAll(descriptor, &pending, call: "write")
         } catch {
-            pending.removeSubrange(0..<offset)
             throw TransportError.from(error, transport: "recording \(path)")
         }
-        pending.removeAll(keepingCapacity: true)
     }
 
     /// Flushes and closes the file.

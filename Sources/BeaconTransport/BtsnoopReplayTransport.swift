@@ -40,7 +40,12 @@ public final class BtsnoopReplayTransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard !atEnd, descriptor >= 0 else { return false }
-        let count = try readOnce(descriptor, into: &readBuffer) { TransportError.from($0, transport: description) }
+        let count: Int
+        do throws(SystemError) {
+            count = try readOnce(descriptor, into: &readBuffer)
+        } catch {
+            throw TransportError.from(error, transport: description)
+        }
         if count == 0 {
             atEnd = true
             do throws(DecodeError) {

@@ -75,8 +75,11 @@ public final class KernelHCITransport: PacketTransport {
     }
 
     public func read() throws(TransportError) -> Bool {
-        pendingLength = try readOnce(descriptor, into: &readBuffer) { error in
-            KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
+        guard descriptor >= 0 else { return false }
+        do throws(SystemError) {
+            pendingLength = try readOnce(descriptor, into: &readBuffer)
+        } catch {
+            throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }
         return pendingLength > 0
     }

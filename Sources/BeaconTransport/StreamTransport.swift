@@ -99,7 +99,13 @@ public class StreamTransport: PacketTransport {
     }
 
     public func read() throws(TransportError) -> Bool {
-        let count = try readOnce(descriptor, into: &readBuffer) { TransportError.from($0, transport: description) }
+        guard descriptor >= 0 else { return false }
+        let count: Int
+        do throws(SystemError) {
+            count = try readOnce(descriptor, into: &readBuffer)
+        } catch {
+            throw TransportError.from(error, transport: description)
+        }
         guard count > 0 else { return false }
         framer.append(readBuffer[0..<count])
         return true

@@ -31,16 +31,29 @@ public func syscall<Result: FixedWidthInteger & SignedInteger>(_ name: String, _
     }
 }
 
-/// One read(2) into `buffer`: the byte count, 0 at end of stream or on a closed (negative) descriptor.
-/// A failure becomes the transport's own error through `failure`.
-func readOnce(_ fd: Int32, into buffer: inout [UInt8],
-              failure: (SystemError) -> TransportError) throws(TransportError) -> Int {
-    guard fd >= 0 else { return 0 }
+/// One read(2) into the whole of `buffer`: the byte count, 0 at the end of the stream.
+func readOnce(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
+    try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+}
+
+/// Writes all of `buffer` to `fd`, with as many write(2) calls as it takes, and empties it (keeping its
+/// storage). When a call fails, only the bytes not yet written stay in `buffer`.
+func writeAll(_ fd: Int32, _ buffer: inout [UInt8], call: String) throws(SystemError) {
+    var offset = 0
     do throws(SystemError) {
-        return try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+        while offset < buffer.count {
+            offset += try syscall(call) {
+                buffer.withUnsafeBytes { raw in
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+                    return Glibc.write(fd, rest.baseAddress, rest.count)
+                }
+            }
+        }
     } catch {
-        throw failure(error)
+        buffer.removeSubrange(0..<offset)
+        throw error
     }
+    buffer.removeAll(keepingCapacity: true)
 }
 
 /// Releases a descriptor. Linux frees it even when close reports an error, and retrying after

@@ -20,10 +20,11 @@ struct ArgumentParsingTests {
         #expect(!parsed.helpRequested)
     }
 
-    @Test("a negative number is a value, not an option")
+    @Test("a negative number, and - alone, are values, not options")
     func negativeNumberIsValue() throws {
         let parsed = try ParsedOptions.parse(["--measured-power", "-59"], specs: specs)
         #expect(parsed.value("measured-power") == "-59")
+        #expect(try ParsedOptions.parse(["--uuid", "-"], specs: specs).value("uuid") == "-")
     }
 
     @Test("-h and --help anywhere ask for help")
@@ -60,5 +61,40 @@ struct DurationTextTests {
     @Test("malformed durations are refused", arguments: ["", "s", "ms", "-1", "1.", ".5", "1..2", "5x", "1e3", "10 s", "400d", "9999999h"])
     func refuses(text: String) {
         #expect(DurationText.parse(text) == nil)
+    }
+}
+
+@Suite("Range estimation options")
+struct EstimatorOptionsTests {
+    static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
+
+    func options(_ arguments: [String]) throws -> RangeOptions {
+        try RangeOptions(ParsedOptions.parse(["--uuid", Self.uuid] + arguments, specs: RangeOptions.help.options), environment: [:])
+    }
+
+    @Test("without options, ranging uses the documented defaults")
+    func defaults() throws {
+        #expect(try options([]).estimator == RangingEstimator())
+    }
+
+    @Test("each option sets its part of the estimator")
+    func eachOption() throws {
+        let o = try options(["--rssi-filter", "median:5s", "--path-loss-exponent", "2.7", "--rssi-offset", "-4.5",
+                             "--measured-power", "-62", "--tracking-age", "0", "--hysteresis", "0"])
+        #expect(o.estimator.filter == .runningMedian(window: .seconds(5)))
+        #expect(o.estimator.distance == .logDistance(exponent: 2.7))
+        #expect(o.estimator.rssiOffset == -4.5)
+        #expect(o.estimator.measuredPowerOverride == -62)
+        #expect(o.estimator.trackingAge == Micros(0))
+        #expect(o.estimator.proximity.margin == 0)
+        #expect(try options(["--distance-model", "altbeacon"]).estimator.distance == .altBeacon)
+    }
+
+    @Test("regions are named with --name and NAME=; an unnamed duplicate collapses, a name is kept")
+    func names() throws {
+        let o = try options(["--name", "door", "--region", "desk=\(Self.uuid):1", "--region", "\(Self.uuid):1"])
+        #expect(o.regions.map(\.name) == ["door", "desk", nil])
+        #expect(o.regions.map(\.major) == [nil, 1, 1])
+        #expect(try options(["--region", "\(Self.uuid)", "--region", "\(Self.uuid)"]).regions.count == 1)
     }
 }

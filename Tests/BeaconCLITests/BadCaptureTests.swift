@@ -112,7 +112,7 @@ struct BadCaptureTests {
             let reference = CapturedConsole()
             #expect(reference.run(["range", "--hci", "btsnoop:\(clean)", "--uuid", Self.uuid.description]) == 0)
             // The clean capture ends with the partial interval's line; a failed replay prints no more.
-            #expect(reference.stdout.count == 5, "\(reference.stdout)")
+            #expect(reference.stdout.count == 6, "\(reference.stdout)")
             #expect(reference.stdout.last?.hasSuffix(#","partial":true}"#) == true, "\(reference.stdout)")
             #expect(io.stdout == Array(reference.stdout.dropLast()))
         } else if c.exitCode != 0 {
@@ -136,7 +136,7 @@ struct BadCaptureTests {
             let event = line.firstMatch(of: /"event":"(\w+)"/).map { String($0.1) } ?? "?"
             return "\(event) \(time) \(samples)\(line.contains("partial") ? " partial" : "")"
         }
-        #expect(summary == ["state 00.000 -", "enter 00.000 -", "range 01.000 10", "range 01.100 11", "range 02.100 10",
+        #expect(summary == ["state 00.000 -", "enter 00.000 -", "state 00.000 -", "range 01.000 10", "range 01.100 11", "range 02.100 10",
                             "range 02.900 9 partial"])
     }
 
@@ -156,11 +156,11 @@ struct BadCaptureTests {
         // Clamped to the end of the supported range, then a step back to its start and one forward to 1970.
         #expect(io.stderr.count == 2 && io.stderr.allSatisfy { $0.hasPrefix("Warning: the capture's clock steps ") }, "\(io.stderr)")
         let end = Timestamp.supportedRange.upperBound.iso8601
-        #expect(io.stdout.count == 3, "\(io.stdout)")
-        #expect(io.stdout.prefix(2).allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
+        #expect(io.stdout.count == 4, "\(io.stdout)")
+        #expect(io.stdout.prefix(3).allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
         // The four sightings, printed at the capture's last time.
         #expect(io.stdout.last?.contains(#""time":"1970-01-01T00:00:00.000Z""#) == true, "\(io.stdout)")
-        #expect(io.stdout.last?.contains(#""samples":4}],"partial":true}"#) == true, "\(io.stdout)")
+        #expect(io.stdout.last?.contains(#""samples":4,"lastSeen":"1970-01-01T00:00:00.000Z"}],"partial":true}"#) == true, "\(io.stdout)")
     }
 
     @Test("a Linux monitor capture with two controllers: the first by default, the other with --index, and a warning naming them")

@@ -36,9 +36,11 @@ struct FuzzRegressionTests {
         // The failing input's shape: exit after 0 s, range every 10 ms, reports at and after Int64.max µs.
         // With exit-after 0 each report enters the region and the next instant processed exits it again.
         let expected: [(Micros, [MonitorOutput])] = [
-            (Micros(0), [.state(region, .unknown, end), .enter(region, end), .exit(region, end), .enter(region, end),
-                         .exit(region, end), .enter(region, end), .exit(region, end)]),
-            (Micros.seconds(1), [.state(region, .unknown, end), .enter(region, end)]),
+            (Micros(0), [.state(region, .unknown, end), .state(region, .outside, end), .enter(region, end), .state(region, .inside, end)]
+                + Array(repeating: [.exit(region, end), .state(region, .outside, end), .enter(region, end), .state(region, .inside, end)],
+                        count: 2).joined()
+                + [.exit(region, end), .state(region, .outside, end)]),
+            (Micros.seconds(1), [.state(region, .unknown, end), .enter(region, end), .state(region, .inside, end)]),
         ]
         for (exitAfter, expectedOutputs) in expected {
             var session = RangeSession(monitor: RegionMonitor(regions: [region], exitAfter: exitAfter, interval: .milliseconds(10)),

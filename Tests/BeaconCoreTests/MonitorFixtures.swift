@@ -25,8 +25,8 @@ struct MonitorHarness {
     var outputs: [MonitorOutput] = []
 
     init(_ regions: [BeaconRegion], exitAfter: Micros = .seconds(10), interval: Micros = .seconds(1),
-         model: DistanceModel = DistanceModel(), startMs: Int64? = 0) {
-        monitor = RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval, model: model)
+         estimator: RangingEstimator = RangingEstimator(), startMs: Int64? = 0) {
+        monitor = RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval, estimator: estimator)
         if let startMs {
             monitor.start(at: Fixture.at(ms: startMs)) { outputs.append($0) }
         }

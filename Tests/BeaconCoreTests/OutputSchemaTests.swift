@@ -17,7 +17,7 @@ struct OutputSchemaTests {
 
     /// Expects every line to validate.
     func expectValid(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        for (line, problem) in zip(lines, try OutputSchemaValidator.problems(lines)) {
+        for (line, problem) in zip(lines, try SchemaValidator.problems(lines)) {
             #expect(problem == nil, "\(line)", sourceLocation: sourceLocation)
         }
     }
@@ -27,21 +27,28 @@ struct OutputSchemaTests {
         let wildcard = BeaconRegion(uuid: Fixture.uuid)
         let major = BeaconRegion(uuid: Fixture.uuid, major: 0)
         let full = BeaconRegion(uuid: Fixture.otherUUID, major: 65535, minor: 0)
-        func beacon(_ minor: UInt16, rssi: Double, accuracy: Double, _ proximity: Proximity, _ type: AddressType) -> RangedBeacon {
+        let named = BeaconRegion(name: "kitchen-door", uuid: Fixture.uuid, major: 7)
+        func beacon(_ minor: UInt16, rssi: Double?, filtered: Double?, accuracy: Double, _ proximity: Proximity,
+                    _ type: AddressType, valid: Bool = true) -> RangedBeacon {
             RangedBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: minor), rssi: rssi,
-                         measuredPower: -128, accuracy: accuracy, proximity: proximity,
-                         address: DeviceAddress(value: 0xFFFF_FFFF_FFFF), addressType: type, samples: 1)
+                         filteredRSSI: filtered, measuredPower: -128, measuredPowerValid: valid,
+                         accuracy: accuracy, proximity: proximity,
+                         address: DeviceAddress(value: 0xFFFF_FFFF_FFFF), addressType: type, samples: 1,
+                         lastSeen: Fixture.at(ms: 1_500))
         }
         return RegionState.allCases.map { .state(wildcard, $0, Fixture.t0) } + [
             .enter(major, Fixture.at(ms: 1)),
+            .state(named, .inside, Fixture.at(ms: 1)),
+            .range(named, Fixture.at(ms: 1_000), []),
             .exit(full, Fixture.at(ms: 999)),
             .range(full, Fixture.at(ms: 1_000), []),
-            .partialRange(full, Fixture.at(ms: 2_500), [beacon(9, rssi: -70, accuracy: 4, .far, .publicDevice)]),
+            .partialRange(full, Fixture.at(ms: 2_500), [beacon(9, rssi: -70, filtered: -70, accuracy: 4, .far, .publicDevice)]),
             .range(wildcard, Fixture.at(ms: 2_000), [
-                beacon(1, rssi: -127, accuracy: 0.0, .immediate, .publicIdentity),
-                beacon(2, rssi: -60.25, accuracy: 2.999, .near, .randomIdentity),
-                beacon(3, rssi: 20, accuracy: 3.0e20, .far, .anonymous),
-                beacon(4, rssi: 0, accuracy: -1, .unknown, .unknown(0x05)),
+                beacon(1, rssi: -127, filtered: -126.5, accuracy: 0.0, .immediate, .publicIdentity),
+                beacon(2, rssi: -60.25, filtered: -61, accuracy: -1, .unknown, .randomIdentity, valid: false),
+                beacon(3, rssi: 20, filtered: 0, accuracy: 3.0e20, .far, .anonymous),
+                beacon(4, rssi: nil, filtered: nil, accuracy: -1, .unknown, .unknown(0x05)),
+                beacon(5, rssi: 0, filtered: -0.04, accuracy: 0.2, .immediate, .publicDevice),
             ]),
         ]
     }
@@ -79,7 +86,7 @@ struct OutputSchemaTests {
         }
         try expectValid(lines)
         // a device line missing its channels, and one with a lower-case address
-        #expect(try OutputSchemaValidator.problems([#"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary"}"#, #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"f0:f1:f2:f3:f4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false}}"#]).allSatisfy { $0 != nil })
+        #expect(try SchemaValidator.problems([#"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary"}"#, #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"f0:f1:f2:f3:f4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false}}"#]).allSatisfy { $0 != nil })
     }
 
     /// Each line is broken in one way the schema must catch.
@@ -121,7 +128,7 @@ struct OutputSchemaTests {
     ]
 
     @Test func brokenLinesAreRejected() throws {
-        for (line, problem) in zip(Self.brokenLines, try OutputSchemaValidator.problems(Self.brokenLines)) {
+        for (line, problem) in zip(Self.brokenLines, try SchemaValidator.problems(Self.brokenLines)) {
             #expect(problem != nil, "\(line)")
         }
     }
@@ -145,7 +152,7 @@ struct OutputSchemaTests {
         }
         h.tick(ms: 5_000)
         let printed = h.outputs.map(OutputLine.encode)
-        #expect(printed.count == 5)
+        #expect(printed.count == 7)
         #expect(Array(documentedLines.prefix(printed.count)) == printed)
     }
 

@@ -11,12 +11,26 @@ struct RegionMonitorMonitoringTests {
         let h = MonitorHarness([a, b], startMs: 250)
         #expect(h.outputs == [.state(a, .unknown, Fixture.at(ms: 250)), .state(b, .unknown, Fixture.at(ms: 250))])
         #expect(h.monitor.state(of: a) == .unknown)
+        // Unknown until exitAfter (10 s) has passed without a matching sighting.
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 10_250))
+    }
+
+    @Test func regionNotHeardWithinExitAfterOfTheStartBecomesOutside() {
+        let heard = BeaconRegion(name: "heard", uuid: Fixture.uuid)
+        let silent = BeaconRegion(name: "silent", uuid: Fixture.otherUUID)
+        var h = MonitorHarness([heard, silent], exitAfter: .seconds(10), interval: .seconds(60))
+        h.sighting(Fixture.sighting(ms: 9_000))
+        #expect(h.tick(ms: 9_999) == [])
+        #expect(h.tick(ms: 10_000) == [.state(silent, .outside, Fixture.at(ms: 10_000))])
+        #expect(h.monitor.state(of: silent) == .outside)
+        #expect(h.monitor.state(of: heard) == .inside)
+        #expect(h.tick(ms: 19_000) == [.exit(heard, Fixture.at(ms: 19_000)), .state(heard, .outside, Fixture.at(ms: 19_000))])
         #expect(h.monitor.nextDeadline == nil)
     }
 
     @Test func entersOnFirstMatchingSightingOnly() {
         var h = MonitorHarness([region])
-        #expect(h.sighting(Fixture.sighting(ms: 300)) == [.enter(region, Fixture.at(ms: 300))])
+        #expect(h.sighting(Fixture.sighting(ms: 300)) == [.enter(region, Fixture.at(ms: 300)), .state(region, .inside, Fixture.at(ms: 300))])
         #expect(h.monitor.state(of: region) == .inside)
         #expect(h.sighting(Fixture.sighting(ms: 400)) == [])
     }
@@ -45,7 +59,7 @@ struct RegionMonitorMonitoringTests {
         let constrained = BeaconRegion(uuid: Fixture.uuid, major: regionMajor, minor: regionMinor)
         var h = MonitorHarness([constrained])
         let out = h.sighting(Fixture.sighting(major: major, minor: minor, ms: 10))
-        #expect(out == (enters ? [.enter(constrained, Fixture.at(ms: 10))] : []))
+        #expect(out == (enters ? [.enter(constrained, Fixture.at(ms: 10)), .state(constrained, .inside, Fixture.at(ms: 10))] : []))
         #expect(h.monitor.state(of: constrained) == (enters ? .inside : .unknown))
     }
 
@@ -55,25 +69,26 @@ struct RegionMonitorMonitoringTests {
         #expect(h.monitor.nextDeadline == Fixture.at(ms: 10_500))
         #expect(h.tick(ms: 10_499) == [])
         #expect(h.monitor.state(of: region) == .inside)
-        #expect(h.tick(ms: 10_500) == [.exit(region, Fixture.at(ms: 10_500))])
+        #expect(h.tick(ms: 10_500) == [.exit(region, Fixture.at(ms: 10_500)), .state(region, .outside, Fixture.at(ms: 10_500))])
         #expect(h.monitor.state(of: region) == .outside)
         #expect(h.monitor.nextDeadline == nil)
         // A late tick does not exit again; the next sighting enters again.
         #expect(h.tick(ms: 30_000) == [])
-        #expect(h.sighting(Fixture.sighting(ms: 31_000)) == [.enter(region, Fixture.at(ms: 31_000))])
+        #expect(h.sighting(Fixture.sighting(ms: 31_000)) == [.enter(region, Fixture.at(ms: 31_000)), .state(region, .inside, Fixture.at(ms: 31_000))])
     }
 
     @Test func exitTimeIsTheDeadlineNotTheTickTime() {
         var h = MonitorHarness([region], exitAfter: .seconds(10), interval: .seconds(60))
         h.sighting(Fixture.sighting(ms: 500))
-        #expect(h.tick(ms: 45_000) == [.exit(region, Fixture.at(ms: 10_500))])
+        #expect(h.tick(ms: 45_000) == [.exit(region, Fixture.at(ms: 10_500)), .state(region, .outside, Fixture.at(ms: 10_500))])
     }
 
     @Test func sightingAtTheExitDeadlineExitsThenEntersAgain() {
         var h = MonitorHarness([region], exitAfter: .seconds(10), interval: .seconds(60))
         h.sighting(Fixture.sighting(ms: 500))
         #expect(h.sighting(Fixture.sighting(ms: 10_500))
-                == [.exit(region, Fixture.at(ms: 10_500)), .enter(region, Fixture.at(ms: 10_500))])
+                == [.exit(region, Fixture.at(ms: 10_500)), .state(region, .outside, Fixture.at(ms: 10_500)),
+                    .enter(region, Fixture.at(ms: 10_500)), .state(region, .inside, Fixture.at(ms: 10_500))])
     }
 
     @Test func noExitWhileSightingsContinue() {
@@ -95,9 +110,9 @@ struct RegionMonitorMonitoringTests {
         #expect(h.tick(ms: -1_000_000) == [])
         // The sighting "at 1 s" counted as 5 s, so the exit is 10 s after 5 s.
         #expect(h.tick(ms: 14_999) == [])
-        #expect(h.tick(ms: 15_000) == [.exit(region, Fixture.at(ms: 15_000))])
+        #expect(h.tick(ms: 15_000) == [.exit(region, Fixture.at(ms: 15_000)), .state(region, .outside, Fixture.at(ms: 15_000))])
         // A backwards sighting after the exit enters at the latest time seen.
-        #expect(h.sighting(Fixture.sighting(ms: 2_000)) == [.enter(region, Fixture.at(ms: 15_000))])
+        #expect(h.sighting(Fixture.sighting(ms: 2_000)) == [.enter(region, Fixture.at(ms: 15_000)), .state(region, .inside, Fixture.at(ms: 15_000))])
     }
 
     @Test func sightingBeforeStartStartsAtItsTime() {
@@ -105,7 +120,8 @@ struct RegionMonitorMonitoringTests {
         #expect(h.monitor.nextDeadline == nil)
         #expect(h.tick(ms: 100) == [])
         #expect(h.sighting(Fixture.sighting(ms: 700))
-                == [.state(region, .unknown, Fixture.at(ms: 700)), .enter(region, Fixture.at(ms: 700))])
+                == [.state(region, .unknown, Fixture.at(ms: 700)), .enter(region, Fixture.at(ms: 700)),
+                    .state(region, .inside, Fixture.at(ms: 700))])
         #expect(h.monitor.nextDeadline == Fixture.at(ms: 1_700))
     }
 
@@ -115,11 +131,13 @@ struct RegionMonitorMonitoringTests {
         let elsewhere = BeaconRegion(uuid: Fixture.uuid, major: 9)
         var h = MonitorHarness([wide, elsewhere, narrow])
         #expect(h.sighting(Fixture.sighting(ms: 100))
-                == [.enter(wide, Fixture.at(ms: 100)), .enter(narrow, Fixture.at(ms: 100))])
+                == [.enter(wide, Fixture.at(ms: 100)), .state(wide, .inside, Fixture.at(ms: 100)),
+                    .enter(narrow, Fixture.at(ms: 100)), .state(narrow, .inside, Fixture.at(ms: 100))])
         let ticks = h.tick(ms: 1_000)
         #expect(ticks.map(\.region) == [wide, narrow])
         #expect(ticks.map { $0.beacons?.count } == [1, 1])
-        #expect(h.monitor.trackedBeaconCount == 0)
+        // One beacon, tracked once whatever the number of regions it is in.
+        #expect(h.monitor.trackedBeaconCount == 1)
     }
 }
 
@@ -129,18 +147,23 @@ struct RegionMonitorRangingTests {
 
     @Test func rangesOncePerIntervalOnlyWhileInside() {
         var h = MonitorHarness([region], exitAfter: .seconds(3), interval: .seconds(1))
-        #expect(h.tick(ms: 5_000) == [])
+        #expect(h.tick(ms: 5_000) == [.state(region, .outside, Fixture.at(ms: 3_000))])
         h.sighting(Fixture.sighting(ms: 5_200))
         let out = h.tick(ms: 20_000)
         // Ticks at 6, 7 and 8 s; the exit at 8.2 s; nothing after.
-        #expect(out.map(\.kind) == ["range", "range", "range", "exit"])
-        #expect(out.map(\.time) == [6_000, 7_000, 8_000, 8_200].map { Fixture.at(ms: $0) })
-        // Heard only in the first interval; the later ones are empty lists.
-        #expect(out.compactMap { $0.beacons?.count } == [1, 0, 0])
+        #expect(out.map(\.kind) == ["range", "range", "range", "exit", "state"])
+        #expect(out.map(\.time) == [6_000, 7_000, 8_000, 8_200, 8_200].map { Fixture.at(ms: $0) })
+        // Heard only in the first interval; the later ones list it as just lost (within the tracking age).
+        let entries = out.compactMap { $0.beacons?.first }
+        #expect(entries.map(\.samples) == [1, 0, 0])
+        #expect(entries.map(\.proximity).dropFirst() == [.unknown, .unknown])
     }
 
+    /// The interval mean and the log-distance model with n = 2, so every figure is worked by hand.
+    static let handWorked = RangingEstimator(filter: .intervalMean, distance: .logDistance(exponent: 2))
+
     @Test func meanRSSICountsAndLatestMeasuredPower() throws {
-        var h = MonitorHarness([region])
+        var h = MonitorHarness([region], estimator: Self.handWorked)
         for (i, rssi) in [Int8(-50), -52, -57, nil].enumerated() {
             h.sighting(Fixture.sighting(rssi: rssi, measuredPower: i == 3 ? -61 : -59,
                                         addressType: i == 3 ? .randomDevice : .publicDevice, ms: 100 + Int64(i)))
@@ -150,6 +173,8 @@ struct RegionMonitorRangingTests {
         #expect(beacons.count == 1)
         let b = try #require(beacons.first)
         #expect(b.rssi == -53.0)           // (-50 - 52 - 57) / 3: the nil reading is not averaged
+        #expect(b.filteredRSSI == -53.0)
+        #expect(b.lastSeen == Fixture.at(ms: 103))
         #expect(b.samples == 4)            // but it counts as an advertisement heard
         #expect(b.measuredPower == -61)    // latest
         #expect(b.addressType == .randomDevice)
@@ -160,7 +185,7 @@ struct RegionMonitorRangingTests {
     }
 
     @Test func nearestFirstThenUnknownThenByIdentityAndAddress() throws {
-        var h = MonitorHarness([region])
+        var h = MonitorHarness([region], estimator: Self.handWorked)
         // minor 10: -70 dBm; minor 11: -50 dBm; minor 12: no RSSI; minor 13 at two addresses: -60 dBm both.
         h.sighting(Fixture.sighting(minor: 10, rssi: -70, ms: 10))
         h.sighting(Fixture.sighting(minor: 12, rssi: nil, ms: 20))
@@ -180,7 +205,8 @@ struct RegionMonitorRangingTests {
         h.sighting(Fixture.sighting(rssi: nil, ms: 10))
         h.sighting(Fixture.sighting(rssi: nil, ms: 20))
         let b = try #require(h.tick(ms: 1_000).first?.beacons?.first)
-        #expect(b.rssi == 0)
+        #expect(b.rssi == nil)
+        #expect(b.filteredRSSI == nil)
         #expect(b.accuracy == -1)
         #expect(b.proximity == .unknown)
         #expect(b.samples == 2)
@@ -204,9 +230,9 @@ struct RegionMonitorRangingTests {
         h.sighting(Fixture.sighting(ms: 1_000))                           // leaving: exit due at 3 s
         h.sighting(Fixture.sighting(uuid: Fixture.otherUUID, ms: 2_500))  // staying: exit due at 4.5 s
         let out = h.tick(ms: 3_000)
-        #expect(out.map(\.kind) == ["exit", "range"])
-        #expect(out.map(\.region) == [leaving, staying])
-        #expect(out.map(\.time) == [3_000, 3_000].map { Fixture.at(ms: $0) })
+        #expect(out.map(\.kind) == ["exit", "state", "range"])
+        #expect(out.map(\.region) == [leaving, leaving, staying])
+        #expect(out.map(\.time) == [3_000, 3_000, 3_000].map { Fixture.at(ms: $0) })
         #expect(h.monitor.nextDeadline == Fixture.at(ms: 4_000))
     }
 
@@ -239,7 +265,7 @@ struct RegionMonitorRangingTests {
         let out = h.tick(ms: day)
         // Ticks at 1…9 s; at 10 s the exit comes first and the region is no longer inside.
         #expect(out.filter { $0.kind == "range" }.count == 9)
-        #expect(out.last == .exit(region, Fixture.at(ms: 10_000)))
+        #expect(out.suffix(2) == [.exit(region, Fixture.at(ms: 10_000)), .state(region, .outside, Fixture.at(ms: 10_000))])
         // The schedule stays on the start-anchored grid.
         h.sighting(Fixture.sighting(ms: day + 250))
         #expect(h.monitor.nextDeadline == Fixture.at(ms: day + 1_000))
@@ -257,6 +283,7 @@ struct RegionMonitorRangingTests {
 
     @Test func memoryStaysBoundedWithManyDistinctBeacons() {
         var h = MonitorHarness([region, BeaconRegion(uuid: Fixture.uuid, major: 7)], exitAfter: .seconds(10), interval: .seconds(1))
+        // Entries for beacons heard in their interval; beacons just lost are listed too, with no samples.
         var ranged = 0
         var peak = 0
         let total = 100_000
@@ -266,14 +293,16 @@ struct RegionMonitorRangingTests {
                                      address: DeviceAddress(value: UInt64(i)), ms: Int64(i))
             var emitted: [MonitorOutput] = []
             h.monitor.sighting(s) { emitted.append($0) }
-            ranged += emitted.compactMap { $0.beacons?.count }.reduce(0, +)
+            ranged += emitted.compactMap { $0.beacons?.filter { $0.samples > 0 }.count }.reduce(0, +)
             peak = max(peak, h.monitor.trackedBeaconCount)
         }
         var tail: [MonitorOutput] = []
         h.monitor.tick(now: Fixture.at(ms: Int64(total) + 1_000)) { tail.append($0) }
-        ranged += tail.compactMap { $0.beacons?.count }.reduce(0, +)
+        ranged += tail.compactMap { $0.beacons?.filter { $0.samples > 0 }.count }.reduce(0, +)
+        // Beacons are kept for the tracking age (5 s) after they were last heard, and the interval.
+        #expect(peak <= 1_000 * 6 + 200)
+        h.monitor.tick(now: Fixture.at(ms: Int64(total) + 20_000)) { _ in }
         #expect(h.monitor.trackedBeaconCount == 0)
-        #expect(peak <= 1_000 + 200)
         #expect(ranged == total + total / 5)
     }
 }

@@ -1,0 +1,73 @@
+import BeaconCore
+
+/// The options that configure ranging's estimation: RSSI filter, distance model, calibration and
+/// proximity hysteresis.
+extension RangingEstimator {
+    static let specs: [OptionSpec] = [
+        OptionSpec("rssi-filter", .value(placeholder: "filter"),
+                   "How readings are smoothed before a distance is estimated: \(RSSIFilterKind.forms).",
+                   default: RSSIFilterKind.standard.description),
+        OptionSpec("distance-model", .value(placeholder: "model"),
+                   "How a filtered RSSI becomes metres: \(DistanceModel.forms).", default: "room"),
+        OptionSpec("path-loss-exponent", .value(placeholder: "n"),
+                   "Use the log-distance model with this exponent (1...6), as `beacon calibrate` prints it for a site."),
+        OptionSpec("rssi-offset", .value(placeholder: "dB"),
+                   "Added to every reading before estimating distance, for a receiver that reads high or low (-30...30).",
+                   default: "0"),
+        OptionSpec("measured-power", .value(placeholder: "dBm"),
+                   "Calibrated RSSI at 1 m to use instead of the one beacons advertise (-100...-1)."),
+        OptionSpec("tracking-age", .value(placeholder: "duration"),
+                   "How long a beacon not heard stays listed, with unknown proximity.",
+                   default: RangingEstimator.defaultTrackingAge.description),
+        OptionSpec("hysteresis", .value(placeholder: "fraction"),
+                   "How far past a proximity boundary (as a fraction of it) a beacon must be to change class (0...1).",
+                   default: "0.2"),
+    ]
+
+    init(_ parsed: ParsedOptions) throws(UsageError) {
+        self.init()
+        if let text = parsed.value("rssi-filter") {
+            guard let kind = RSSIFilterKind.parse(text) else {
+                throw UsageError("Invalid value '\(text)' for '--rssi-filter <filter>': expected one of \(RSSIFilterKind.forms)")
+            }
+            filter = kind
+        }
+        if let text = parsed.value("distance-model") {
+            guard let model = DistanceModel.parse(text) else {
+                throw UsageError("Invalid value '\(text)' for '--distance-model <model>': expected one of \(DistanceModel.forms)")
+            }
+            distance = model
+        }
+        if let text = parsed.value("path-loss-exponent") {
+            if parsed.value("distance-model") != nil {
+                throw UsageError("'--path-loss-exponent' and '--distance-model' cannot be combined (use --distance-model log:N)")
+            }
+            guard let model = DistanceModel.parse("log:\(text)") else {
+                throw UsageError("Invalid value '\(text)' for '--path-loss-exponent <n>': expected a number in 1...6")
+            }
+            distance = model
+        }
+        rssiOffset = try Self.number(parsed.value("rssi-offset"), option: "rssi-offset <dB>", in: -30...30) ?? 0
+        if let power = try Self.number(parsed.value("measured-power"), option: "measured-power <dBm>", in: -100...(-1)) {
+            guard power == power.rounded() else {
+                throw UsageError("Invalid value '\(power)' for '--measured-power <dBm>': expected a whole number of dBm")
+            }
+            measuredPowerOverride = Int8(power)
+        }
+        if let text = parsed.value("tracking-age") {
+            guard let age = DurationText.parse(text) else {
+                throw UsageError("Invalid value '\(text)' for '--tracking-age <duration>': expected a duration such as 0, 5s or 1m")
+            }
+            trackingAge = age
+        }
+        proximity.margin = try Self.number(parsed.value("hysteresis"), option: "hysteresis <fraction>", in: 0...1) ?? proximity.margin
+    }
+
+    private static func number(_ text: String?, option: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text else { return nil }
+        guard let value = Double(text), range.contains(value) else {
+            throw UsageError("Invalid value '\(text)' for '--\(option)': expected a number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,113 @@
+import BeaconCore
+import BeaconSimulation
+import BeaconTransport
+
+/// `beacon simulate`: write a simulated scene as a btsnoop capture, and its ground truth.
+enum SimulateCommand {
+    /// Refuses outputs that would overwrite the scene file or each other, whatever paths lead to them.
+    static func checkOutputs(_ options: SimulateOptions) throws(UsageError) {
+        guard case .simulate(let source, let out, let truth) = options.action else { return }
+        let outputs = [("--out", out)] + (truth.map { $0 == "-" ? [] : [("--truth", $0)] } ?? [])
+        if case .file(let scenePath) = source, let scene = FileIdentity(path: scenePath) {
+            for (option, path) in outputs where FileIdentity(path: path) == scene {
+                throw UsageError("'\(option)' would overwrite the scene file '\(scenePath)'")
+            }
+        }
+        if outputs.count == 2, let identity = FileIdentity(path: out), FileIdentity(path: outputs[1].1) == identity {
+            throw UsageError("'--out' and '--truth' name the same file")
+        }
+    }
+
+    static func run(_ options: SimulateOptions, console: Console) -> ExitCode {
+        do {
+            switch options.action {
+            case .list:
+                for scene in Scene.allNamed {
+                    _ = console.writeLine(scene.name + String(repeating: " ", count: max(1, 14 - scene.name.count)) + scene.summary)
+                }
+            case .printScene(let source):
+                let simulator = try prepare(source, options, console: console)
+                _ = console.writeLine(String(decoding: simulator.scene.json.dropLast(), as: UTF8.self))
+            case .simulate(let source, let out, let truth):
+                let simulator = try prepare(source, options, console: console)
+                do {
+                    try write(simulator, capture: out, truth: truth, console: console)
+                } catch {
+                    console.diagnose("Error: \(error)")
+                    return .ioError
+                }
+            }
+        } catch {
+            return error.exit
+        }
+        return .success
+    }
+
+    /// A scene that cannot be simulated, already reported on the console.
+    struct SceneFailure: Error {
+        let exit: ExitCode
+    }
+
+    /// The scene from its source with the options applied, ready to run; a failure is reported (one
+    /// error line) before it is thrown.
+    static func prepare(_ source: SimulateOptions.SceneSource, _ options: SimulateOptions,
+                        console: Console) throws(SceneFailure) -> SceneSimulator {
+        var scene: Scene
+        switch source {
+        case .named(let named), .flags(let named):
+            scene = named
+        case .file(let path):
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(path)
+            } catch {
+                console.diagnose("Error: cannot read the scene file: \(error)")
+                throw SceneFailure(exit: .noInput)
+            }
+            do {
+                scene = try Scene.decode(json: bytes)
+            } catch {
+                console.diagnose("Error: \(path): \(error)")
+                throw SceneFailure(exit: .dataError)
+            }
+        }
+        options.overrides.apply(to: &scene)
+        do {
+            return try SceneSimulator(scene: scene, seed: options.seed, start: options.start)
+        } catch {
+            console.diagnose("Error: the scene with the options given: \(error)")
+            throw SceneFailure(exit: .dataError)
+        }
+    }
+
+    /// Streams the capture (and the ground truth) to their files as the simulation produces them.
+    static func write(_ simulator: SceneSimulator, capture path: String, truth truthPath: String?,
+                      console: Console) throws(SystemError) {
+        let capture = try OutputFile(path: path)
+        let writer = BtsnoopWriter(datalink: .h4)
+        try capture.append { $0.append(contentsOf: writer.header) }
+        let truthFile = try truthPath.flatMap { path throws(SystemError) in path == "-" ? nil : try OutputFile(path: path) }
+        var stdout = LineOutput(console: console)
+        let regions = simulator.scene.regions
+        try simulator.run(
+            packet: { (simulated) throws(SystemError) in
+                try capture.append {
+                    writer.appendRecord(simulated.packet, direction: simulated.direction, timestamp: simulated.time, to: &$0)
+                }
+            },
+            truth: { (row) throws(SystemError) in
+                guard truthPath != nil else { return }
+                let line = row.jsonLine(regions: regions)
+                if let truthFile {
+                    try truthFile.append {
+                        $0.append(contentsOf: line.utf8)
+                        $0.append(UInt8(ascii: "\n"))
+                    }
+                } else {
+                    stdout.write(line)
+                }
+            })
+        try capture.close()
+        try truthFile?.close()
+    }
+}

@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `beacon calibrate` measures: the RSSI of one beacon held at a known distance, summarised
+/// robustly (median and interquartile range, which a few reflections or a passing body do not move).
+public struct CalibrationSample: Hashable, Sendable {
+    /// Metres between beacon and receiver.
+    public var distance: Double
+    /// Readings taken.
+    public var count: Int
+    /// Median RSSI (dBm).
+    public var median: Double
+    /// Interquartile range of the readings (dB).
+    public var spread: Double
+
+    public init(distance: Double, count: Int, median: Double, spread: Double) {
+        self.distance = distance
+        self.count = count
+        self.median = median
+        self.spread = spread
+    }
+
+    /// Fewer readings than this are not a measurement (30 s of a 100 ms beacon gives about 300).
+    public static let minimumCount = 20
+    /// Readings scattered wider than this (interquartile range, dB) mean the beacon or the people
+    /// around it moved: the median is not worth configuring.
+    public static let maximumSpread = 10.0
+
+    /// Summarises readings taken at `distance`; refuses too few or too scattered readings.
+    public static func measure(_ readings: [Double], at distance: Double) -> Result<CalibrationSample, CalibrationError> {
+        guard readings.count >= minimumCount else {
+            return .failure(.init("only \(readings.count) readings with an RSSI; at least \(minimumCount) are needed (hold the beacon still for longer, or check it is advertising)"))
+        }
+        let sorted = readings.sorted()
+        let sample = CalibrationSample(distance: distance, count: sorted.count, median: quantile(sorted, 0.5),
+                                       spread: quantile(sorted, 0.75) - quantile(sorted, 0.25))
+        guard sample.spread <= maximumSpread else {
+            return .failure(.init("readings spread over \(formatted(sample.spread)) dB (interquartile range), more than \(formatted(maximumSpread)) dB: keep the beacon and the people around it still and measure again"))
+        }
+        return .success(sample)
+    }
+
+    /// Linear interpolation between order statistics of sorted values (the common "type 7" quantile).
+    static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+        let position = q * Double(sorted.count - 1)
+        let below = Int(position)
+        let above = min(below + 1, sorted.count - 1)
+        return sorted[below] + (position - Double(below)) * (sorted[above] - sorted[below])
+    }
+}
+
+/// A site's log-distance model fitted to calibration samples at several distances:
+/// `median RSSI = measuredPower - 10 n log10(distance)`, by least squares.
+public struct PathLossFit: Hashable, Sendable {
+    public var exponent: Double
+    /// The fitted RSSI at 1 m (dBm).
+    public var measuredPower: Double
+    /// Root-mean-square difference between the samples and the fitted line (dB).
+    public var residual: Double
+    public var samples: Int
+
+    public init(exponent: Double, measuredPower: Double, residual: Double, samples: Int) {
+        self.exponent = exponent
+        self.measuredPower = measuredPower
+        self.residual = residual
+        self.samples = samples
+    }
+
+    /// Exponents outside this range are not a room: the samples are mislabelled or disturbed.
+    public static let plausibleExponents: ClosedRange<Double> = 1...6
+    /// The farthest sample must be at least this many times farther than the nearest: over a shorter
+    /// span noise decides the slope.
+    public static let minimumSpan = 2.0
+
+    public static func fit(_ samples: [CalibrationSample]) -> Result<PathLossFit, CalibrationError> {
+        let usable = samples.filter { $0.distance > 0 && $0.distance.isFinite && $0.median.isFinite }
+        guard let nearest = usable.map(\.distance).min(), let farthest = usable.map(\.distance).max(),
+              usable.count >= 2, farthest / nearest >= minimumSpan else {
+            return .failure(.init("fitting needs samples at two or more distances, the farthest at least \(formatted(minimumSpan)) times the nearest (for example 1 m and 3 m)"))
+        }
+        let xs = usable.map { log10($0.distance) }, ys = usable.map(\.median)
+        let meanX = xs.reduce(0, +) / Double(xs.count), meanY = ys.reduce(0, +) / Double(ys.count)
+        var sxx = 0.0, sxy = 0.0
+        for (x, y) in zip(xs, ys) {
+            sxx += (x - meanX) * (x - meanX)
+            sxy += (x - meanX) * (y - meanY)
+        }
+        let slope = sxy / sxx
+        let intercept = meanY - slope * meanX
+        let exponent = -slope / 10
+        let squares = zip(xs, ys).map { x, y in pow(y - (intercept + slope * x), 2) }.reduce(0, +)
+        let fit = PathLossFit(exponent: exponent, measuredPower: intercept,
+                              residual: (squares / Double(xs.count)).squareRoot(), samples: usable.count)
+        guard plausibleExponents.contains(exponent) else {
+            return .failure(.init("the fitted path-loss exponent \(formatted(exponent)) is outside \(formatted(plausibleExponents.lowerBound))...\(formatted(plausibleExponents.upperBound)): check the distances, and that nothing moved between measurements"))
+        }
+        return .success(fit)
+    }
+}
+
+public struct CalibrationError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Two decimals at most, for messages.
+private func formatted(_ value: Double) -> String {
+    let rounded = (value * 100).rounded() / 100
+    return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+}

@@ -1,0 +1,51 @@
+/// What `beacon calibrate` reports.
+public enum CalibrationOutput: Sendable {
+    /// One beacon measured at one distance.
+    case calibration(time: Timestamp, identity: BeaconIdentity, address: DeviceAddress, advertisedPower: Int8,
+                     sample: CalibrationSample)
+    /// A path-loss model fitted to calibrations at several distances.
+    case fit(time: Timestamp, PathLossFit)
+}
+
+extension OutputLine {
+    /// Decimals of the RSSI statistics and the fitted exponent.
+    public static let calibrationDecimals = 2
+
+    /// `{"event":"calibration",…}` and `{"event":"fit",…}` lines (docs/output.md).
+    public static func encode(_ output: CalibrationOutput) -> String {
+        var w = JSONWriter()
+        w.object { o in
+            switch output {
+            case let .calibration(time, identity, address, advertisedPower, sample):
+                o.field("event", "calibration")
+                o.field("time", time.iso8601)
+                o.field("uuid", identity.uuid.description)
+                o.field("major", identity.major)
+                o.field("minor", identity.minor)
+                o.field("address", address.description)
+                o.field("distance", sample.distance, decimals: calibrationDecimals)
+                o.field("samples", sample.count)
+                o.field("rssi", sample.median, decimals: calibrationDecimals)
+                o.field("spread", sample.spread, decimals: calibrationDecimals)
+                o.field("advertisedMeasuredPower", advertisedPower)
+                // At 1 m the median is the calibration itself; elsewhere it takes a fit to say.
+                if sample.distance == 1 {
+                    let power = Int(sample.median.rounded())
+                    o.field("measuredPower", power)
+                    o.field("flags", "--measured-power \(power)")
+                }
+            case let .fit(time, fit):
+                let power = Int(fit.measuredPower.rounded())
+                let exponent = JSONWriter.fixed(fit.exponent, decimals: calibrationDecimals)
+                o.field("event", "fit")
+                o.field("time", time.iso8601)
+                o.field("samples", fit.samples)
+                o.field("pathLossExponent", fit.exponent, decimals: calibrationDecimals)
+                o.field("measuredPower", power)
+                o.field("residual", fit.residual, decimals: calibrationDecimals)
+                o.field("flags", "--path-loss-exponent \(exponent) --measured-power \(power)")
+            }
+        }
+        return w.text
+    }
+}

@@ -1,0 +1,34 @@
+/// The legacy advertising PDUs a simulated beacon sends (Core Vol 6 Part B 2.3), with the Event_Type
+/// each report layout gives them.
+public enum AdvertisingPDU: Hashable, Sendable {
+    /// ADV_NONCONN_IND: neither connectable nor scannable, as iBeacons usually are.
+    case nonConnectable
+    /// ADV_SCAN_IND: scannable, so an active scanner's request is answered with a scan response.
+    case scannable
+    /// SCAN_RSP answering a scan request after an ADV_SCAN_IND.
+    case scanResponse
+
+    /// LE Advertising Report Event_Type (Core Vol 4 Part E 7.7.65.2): 0x02 ADV_SCAN_IND,
+    /// 0x03 ADV_NONCONN_IND, 0x04 SCAN_RSP.
+    public var legacyEventType: UInt16 {
+        switch self {
+        case .nonConnectable: 0x03
+        case .scannable: 0x02
+        case .scanResponse: 0x04
+        }
+    }
+
+    /// LE Extended Advertising Report Event_Type bits (Core Vol 4 Part E 7.7.65.13): bit 4 legacy PDU,
+    /// bit 3 scan response, bit 1 scannable; data complete.
+    public var extendedEventType: UInt16 {
+        switch self {
+        case .nonConnectable: Self.legacyBit
+        case .scannable: Self.legacyBit | Self.scannableBit
+        case .scanResponse: Self.legacyBit | Self.scanResponseBit | Self.scannableBit
+        }
+    }
+
+    static let scannableBit: UInt16 = 0x0002
+    static let scanResponseBit: UInt16 = 0x0008
+    static let legacyBit: UInt16 = 0x0010
+}

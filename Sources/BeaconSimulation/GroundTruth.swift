@@ -1,0 +1,82 @@
+import BeaconCore
+
+/// What was really so for one beacon at one tick of a simulation: the row a ranger's output is judged
+/// against. A region is inside while at least one beacon it matches is audible: advertising, with a
+/// mean received power at its true distance (path loss alone: no shadowing, fading, blocking or
+/// loss) at or above the receiver's sensitivity.
+public struct GroundTruth: Hashable, Sendable {
+    /// The tick: start of the capture + k × tick.
+    public var time: Timestamp
+    /// Time since the start of the scene.
+    public var elapsed: Micros
+    /// The beacon's place in `Scene.beacons`.
+    public var beaconIndex: Int
+    public var identity: BeaconIdentity
+    public var address: DeviceAddress
+    /// True distance from the receiver, metres.
+    public var distance: Double
+    /// Between the beacon's start and stop.
+    public var isAdvertising: Bool
+    /// Mean received power at `distance` (dBm): measured power − 10 n log10(distance).
+    public var meanRSSI: Double
+    /// Advertising, and `meanRSSI` at or above the receiver's sensitivity.
+    public var isAudible: Bool
+    /// For each region of the scene, in `Scene.regions` order: whether it is inside at `time`
+    /// (the same for every beacon's row at one tick).
+    public var regionsInside: [Bool]
+
+    public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, identity: BeaconIdentity, address: DeviceAddress,
+                distance: Double, isAdvertising: Bool, meanRSSI: Double, isAudible: Bool, regionsInside: [Bool]) {
+        self.time = time
+        self.elapsed = elapsed
+        self.beaconIndex = beaconIndex
+        self.identity = identity
+        self.address = address
+        self.distance = distance
+        self.isAdvertising = isAdvertising
+        self.meanRSSI = meanRSSI
+        self.isAudible = isAudible
+        self.regionsInside = regionsInside
+    }
+
+    /// The rows of every beacon of `scene` at `elapsed` after its start.
+    static func rows(_ scene: Scene, at elapsed: Micros, start: Timestamp) -> [GroundTruth] {
+        let beacons = scene.beacons.map { beacon -> (distance: Double, advertising: Bool, mean: Double, audible: Bool) in
+            let distance = beacon.path.distance(at: elapsed)
+            let advertising = beacon.isAdvertising(at: elapsed, sceneDuration: scene.duration)
+            let mean = scene.radio.meanRSSI(measuredPower: beacon.beacon.measuredPower, distance: distance)
+            return (distance, advertising, mean, advertising && mean >= scene.receiver.sensitivity)
+        }
+        let inside = scene.regions.map { region in
+            zip(scene.beacons, beacons).contains { $1.audible && region.region.matches($0.beacon.identity) }
+        }
+        return zip(scene.beacons, beacons).enumerated().map { index, pair in
+            GroundTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: pair.0.beacon.identity,
+                        address: pair.0.address, distance: pair.1.distance, isAdvertising: pair.1.advertising,
+                        meanRSSI: pair.1.mean, isAudible: pair.1.audible, regionsInside: inside)
+        }
+    }
+
+    /// The row as one line of a ground-truth file (docs/simulate.md), without the newline: `regions`
+    /// names the scene's regions in order.
+    public func jsonLine(regions: [NamedRegion]) -> String {
+        var w = JSONWriter()
+        w.object { o in
+            o.field("time", time.iso8601)
+            o.field("elapsed", elapsed.seconds, decimals: 3)
+            o.field("beacon", beaconIndex)
+            o.field("uuid", identity.uuid.description)
+            o.field("major", identity.major)
+            o.field("minor", identity.minor)
+            o.field("address", address.description)
+            o.field("distance", distance, decimals: 3)
+            o.field("advertising", isAdvertising)
+            o.field("meanRSSI", meanRSSI, decimals: 1)
+            o.field("audible", isAudible)
+            o.field("regions", object: { r in
+                for (region, inside) in zip(regions, regionsInside) { r.field(region.name, inside) }
+            })
+        }
+        return w.text
+    }
+}

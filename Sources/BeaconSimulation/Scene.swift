@@ -1,0 +1,61 @@
+import BeaconCore
+
+/// Everything `beacon simulate` simulates: beacons moving about a receiver, the radio between them,
+/// the receiver, and the regions the ground truth reports on. Scene files are this type as JSON
+/// (docs/simulate.md); `Scene.named(_:)` gives the built-in ones.
+public struct Scene: Hashable, Sendable {
+    /// A short name (built-in scenes: the name `--scene` takes).
+    public var name: String
+    /// One line on what the scene is for.
+    public var summary: String
+    /// How long the scene lasts.
+    public var duration: Micros
+    /// Time between ground-truth rows (default 1 s, as `beacon range --interval`).
+    public var tick: Micros
+    public var radio: RadioModel
+    public var receiver: ReceiverModel
+    public var regions: [NamedRegion]
+    public var beacons: [SceneBeacon]
+
+    public init(name: String, summary: String = "", duration: Micros, tick: Micros = .seconds(1),
+                radio: RadioModel = RadioModel(), receiver: ReceiverModel = ReceiverModel(),
+                regions: [NamedRegion], beacons: [SceneBeacon]) {
+        self.name = name
+        self.summary = summary
+        self.duration = duration
+        self.tick = tick
+        self.radio = radio
+        self.receiver = receiver
+        self.regions = regions
+        self.beacons = beacons
+    }
+
+    /// The longest scene: a year, as the longest duration `beacon` takes.
+    public static let longestDuration = Micros.seconds(366 * 86_400)
+
+    /// One region per distinct UUID of `beacons`, named by the UUID: the regions of a scene that states none.
+    public static func defaultRegions(for beacons: [SceneBeacon]) -> [NamedRegion] {
+        var regions: [NamedRegion] = []
+        for beacon in beacons where !regions.contains(where: { $0.region.uuid == beacon.beacon.identity.uuid }) {
+            let uuid = beacon.beacon.identity.uuid
+            regions.append(NamedRegion(name: uuid.description, region: BeaconRegion(uuid: uuid)))
+        }
+        return regions
+    }
+
+    /// Checks every value a simulation depends on; the error names the first field at fault.
+    public func validate() throws(SceneError) {
+        try check(duration.value > 0 && duration <= Self.longestDuration, "duration", "must be more than 0 and at most 366 days")
+        try check(tick >= .milliseconds(10), "tick", "must be at least 10ms")
+        try radio.validate()
+        try receiver.validate()
+        var names: Set<String> = []
+        for (i, region) in regions.enumerated() {
+            try check(!region.name.isEmpty, "regions[\(i)].name", "must not be empty")
+            try check(names.insert(region.name).inserted, "regions[\(i)].name", "'\(region.name)' is used twice")
+        }
+        for (i, beacon) in beacons.enumerated() {
+            try beacon.validate(field: "beacons[\(i)]")
+        }
+    }
+}

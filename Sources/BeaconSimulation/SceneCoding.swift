@@ -1,0 +1,259 @@
+import BeaconCore
+
+// Scene files (docs/simulate.md): every member but a beacon's identity, its path and the scene's
+// duration has a default, and every member is written out when a scene is encoded.
+
+extension Scene: Codable {
+    static let members = ["name", "description", "duration", "tick", "radio", "receiver", "regions", "beacons"]
+
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: Self.members)
+        let duration = try fields.requiredDuration("duration")
+        let beacons = try fields.decode("beacons", as: [SceneBeacon].self)
+        self.init(name: try fields.decodeIfPresent("name") ?? "custom",
+                  summary: try fields.decodeIfPresent("description") ?? "",
+                  duration: duration,
+                  tick: try fields.duration("tick") ?? .seconds(1),
+                  radio: try fields.decodeIfPresent("radio") ?? RadioModel(),
+                  receiver: try fields.decodeIfPresent("receiver") ?? ReceiverModel(),
+                  regions: try fields.decodeIfPresent("regions") ?? Self.defaultRegions(for: beacons),
+                  beacons: beacons)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(name, "name")
+        try fields.encode(summary, "description")
+        try fields.encode(duration, "duration")
+        try fields.encode(tick, "tick")
+        try fields.encode(radio, "radio")
+        try fields.encode(receiver, "receiver")
+        try fields.encode(regions, "regions")
+        try fields.encode(beacons, "beacons")
+    }
+}
+
+extension NamedRegion: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["name", "region"])
+        let text = try fields.decode("region", as: String.self)
+        switch BeaconRegion.parse(text) {
+        case .success(let region): self.init(name: try fields.decode("name"), region: region)
+        case .failure(let error): throw fields.invalid("region", "expected UUID[:MAJOR[:MINOR]]: \(error)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(name, "name")
+        try fields.encode(region.description, "region")
+    }
+}
+
+extension RadioModel: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["pathLossExponent", "shadowing", "channelOffsets", "fastFading",
+                                                        "bodyBlocking", "loss", "interference"])
+        let defaults = RadioModel()
+        self.init(pathLossExponent: try fields.decodeIfPresent("pathLossExponent") ?? defaults.pathLossExponent,
+                  shadowing: try fields.decodeIfPresent("shadowing") ?? defaults.shadowing,
+                  channelOffsets: try fields.decodeIfPresent("channelOffsets") ?? defaults.channelOffsets,
+                  fastFading: try fields.decodeIfPresent("fastFading") ?? defaults.fastFading,
+                  bodyBlocking: try fields.decodeIfPresent("bodyBlocking"),
+                  loss: try fields.decodeIfPresent("loss") ?? defaults.loss,
+                  interference: try fields.decodeIfPresent("interference"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(pathLossExponent, "pathLossExponent")
+        try fields.encode(shadowing, "shadowing")
+        try fields.encode(channelOffsets, "channelOffsets")
+        try fields.encode(fastFading, "fastFading")
+        try fields.encodeIfPresent(bodyBlocking, "bodyBlocking")
+        try fields.encode(loss, "loss")
+        try fields.encodeIfPresent(interference, "interference")
+    }
+}
+
+extension RadioModel.Shadowing: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["sigma", "decorrelationDistance", "decorrelationTime"])
+        let defaults = Self()
+        self.init(sigma: try fields.decodeIfPresent("sigma") ?? defaults.sigma,
+                  decorrelationDistance: try fields.decodeIfPresent("decorrelationDistance") ?? defaults.decorrelationDistance,
+                  decorrelationTime: try fields.duration("decorrelationTime") ?? defaults.decorrelationTime)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(sigma, "sigma")
+        try fields.encode(decorrelationDistance, "decorrelationDistance")
+        try fields.encode(decorrelationTime, "decorrelationTime")
+    }
+}
+
+extension RadioModel.BodyBlocking: Codable {
+    public init(from decoder: any Decoder) throws {
+        let defaults = Self()
+        let (value, episodes) = try FieldReader.episodic(decoder, "attenuation", defaults: (defaults.attenuation, defaults.episodes))
+        self.init(attenuation: value, every: episodes.every, lasting: episodes.lasting)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(attenuation, "attenuation")
+        try fields.encode(episodes)
+    }
+}
+
+extension RadioModel.InterferenceBursts: Codable {
+    public init(from decoder: any Decoder) throws {
+        let defaults = Self()
+        let (value, episodes) = try FieldReader.episodic(decoder, "loss", defaults: (defaults.loss, defaults.episodes))
+        self.init(loss: value, every: episodes.every, lasting: episodes.lasting)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(loss, "loss")
+        try fields.encode(episodes)
+    }
+}
+
+extension ReceiverModel: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["sensitivity", "reports", "activeScanning", "rssiUnavailable",
+                                                        "scanInterval", "scanWindow"])
+        let defaults = ReceiverModel()
+        self.init(sensitivity: try fields.decodeIfPresent("sensitivity") ?? defaults.sensitivity,
+                  reports: try fields.choice("reports", as: ReportFormat.self) ?? defaults.reports,
+                  activeScanning: try fields.decodeIfPresent("activeScanning") ?? defaults.activeScanning,
+                  rssiUnavailable: try fields.decodeIfPresent("rssiUnavailable") ?? defaults.rssiUnavailable,
+                  scanInterval: try fields.duration("scanInterval") ?? defaults.scanInterval,
+                  scanWindow: try fields.duration("scanWindow") ?? defaults.scanWindow)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(sensitivity, "sensitivity")
+        try fields.encode(reports.rawValue, "reports")
+        try fields.encode(activeScanning, "activeScanning")
+        try fields.encode(rssiUnavailable, "rssiUnavailable")
+        try fields.encode(scanInterval, "scanInterval")
+        try fields.encode(scanWindow, "scanWindow")
+    }
+}
+
+extension SceneBeacon: Codable {
+    static let members = ["uuid", "major", "minor", "measuredPower", "address", "addressType", "interval", "jitter",
+                          "start", "stop", "scanResponse", "path"]
+
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: Self.members)
+        guard let uuid = try fields.parsed("uuid", expected: "a UUID of 8-4-4-4-12 hex digits", BeaconUUID.init) else {
+            throw fields.missing("uuid")
+        }
+        let major = try fields.integer("major", in: 0...65535) ?? 0
+        let minor = try fields.integer("minor", in: 0...65535) ?? 0
+        let power = try fields.integer("measuredPower", in: -127...20) ?? -59
+        // A beacon without an address gets one from its place in the list.
+        let index = decoder.codingPath.last?.intValue ?? 0
+        let defaults = SceneBeacon(beacon: IBeacon(identity: BeaconIdentity(uuid: uuid, major: 0, minor: 0), measuredPower: 0),
+                                   address: Self.defaultAddress(index: index), path: .standing(distance: 1))
+        self.init(beacon: IBeacon(identity: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
+                                  measuredPower: Int8(power)),
+                  address: try fields.parsed("address", expected: "an address such as C0:00:00:00:00:01", DeviceAddress.init)
+                      ?? defaults.address,
+                  addressType: try fields.parsed("addressType", expected: "\"public\" or \"random\"", Self.addressType(named:))
+                      ?? defaults.addressType,
+                  interval: try fields.duration("interval") ?? defaults.interval,
+                  jitter: try fields.duration("jitter") ?? defaults.jitter,
+                  start: try fields.duration("start") ?? defaults.start,
+                  stop: try fields.duration("stop"),
+                  path: try fields.decode("path"),
+                  scanResponse: try fields.choice("scanResponse", as: ScanResponse.self) ?? defaults.scanResponse)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(beacon.identity.uuid.description, "uuid")
+        try fields.encode(beacon.identity.major, "major")
+        try fields.encode(beacon.identity.minor, "minor")
+        try fields.encode(beacon.measuredPower, "measuredPower")
+        try fields.encode(address.description, "address")
+        try fields.encode(addressType.name, "addressType")
+        try fields.encode(interval, "interval")
+        try fields.encode(jitter, "jitter")
+        try fields.encode(start, "start")
+        if let stop { try fields.encode(stop, "stop") }
+        try fields.encode(scanResponse.rawValue, "scanResponse")
+        try fields.encode(path, "path")
+    }
+
+    static func addressType(named name: String) -> AddressType? {
+        switch name {
+        case "public": .publicDevice
+        case "random": .randomDevice
+        default: nil
+        }
+    }
+}
+
+extension BeaconPath: Codable {
+    /// The members of each kind of path, besides "kind".
+    static let membersByKind: [(kind: String, members: [String])] = [
+        ("standing", ["distance"]),
+        ("walkingAwayAndBack", ["near", "far", "speed", "pause"]),
+        ("passingBy", ["closest", "speed", "closestAt"]),
+        ("leavingAndReturning", ["distance", "away", "speed", "leaveAt", "awayFor"]),
+    ]
+    public init(from decoder: any Decoder) throws {
+        let anyKind = try FieldReader(decoder, members: ["kind"] + Self.membersByKind.flatMap(\.members))
+        let kind = try anyKind.decode("kind", as: String.self)
+        guard let members = Self.membersByKind.first(where: { $0.kind == kind })?.members else {
+            let kinds = Self.membersByKind.map { "\"\($0.kind)\"" }.joined(separator: ", ")
+            throw anyKind.invalid("kind", "expected one of \(kinds), found \"\(kind)\"")
+        }
+        let fields = try FieldReader(decoder, members: ["kind"] + members)
+        let speed = try fields.decodeIfPresent("speed") ?? Self.defaultSpeed
+        switch kind {
+        case "standing":
+            self = .standing(distance: try fields.decode("distance"))
+        case "walkingAwayAndBack":
+            self = .walkingAwayAndBack(near: try fields.decode("near"), far: try fields.decode("far"), speed: speed,
+                                       pause: try fields.duration("pause") ?? Micros(0))
+        case "passingBy":
+            self = .passingBy(closest: try fields.decode("closest"), speed: speed,
+                              closestAt: try fields.requiredDuration("closestAt"))
+        default:
+            self = .leavingAndReturning(distance: try fields.decode("distance"), away: try fields.decode("away"), speed: speed,
+                                        leaveAt: try fields.requiredDuration("leaveAt"),
+                                        awayFor: try fields.requiredDuration("awayFor"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(kind, "kind")
+        switch self {
+        case .standing(let distance):
+            try fields.encode(distance, "distance")
+        case let .walkingAwayAndBack(near, far, speed, pause):
+            try fields.encode(near, "near")
+            try fields.encode(far, "far")
+            try fields.encode(speed, "speed")
+            try fields.encode(pause, "pause")
+        case let .passingBy(closest, speed, closestAt):
+            try fields.encode(closest, "closest")
+            try fields.encode(speed, "speed")
+            try fields.encode(closestAt, "closestAt")
+        case let .leavingAndReturning(distance, away, speed, leaveAt, awayFor):
+            try fields.encode(distance, "distance")
+            try fields.encode(away, "away")
+            try fields.encode(speed, "speed")
+            try fields.encode(leaveAt, "leaveAt")
+            try fields.encode(awayFor, "awayFor")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Scene files: a `Scene` as JSON (docs/simulate.md), read and checked in one step.
+extension Scene {
+    /// Decodes and validates a scene file. The error names the member at fault as a path
+    /// (`beacons[0].path.speed`), or `scene` when the text is not JSON at all.
+    public static func decode(json: [UInt8]) throws(SceneError) -> Scene {
+        let scene: Scene
+        do {
+            scene = try JSONDecoder().decode(Scene.self, from: Data(json))
+        } catch let error as DecodingError {
+            throw SceneError(error)
+        } catch {
+            throw SceneError(field: "scene", "\(error)")
+        }
+        try scene.validate()
+        return scene
+    }
+
+    /// The scene as a scene file: indented JSON with every member written out, members sorted by name
+    /// (so the text is the same on every run), ending in a newline.
+    public var json: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every member is a string, number, bool, array or object of them: encoding cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data()
+        return Array(data) + [UInt8(ascii: "\n")]
+    }
+}
+
+extension SceneError {
+    /// The field and reason of a decoding failure, in the words of the scene file rather than Swift's.
+    init(_ error: DecodingError) {
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(field: Self.path(context.codingPath + [key]), "missing")
+        case .typeMismatch(let type, let context):
+            self.init(field: Self.path(context.codingPath), "expected \(Self.jsonKind(type))")
+        case .valueNotFound(let type, let context):
+            self.init(field: Self.path(context.codingPath), "expected \(Self.jsonKind(type)), found null")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                let detail = context.underlyingError.map { ": \($0)" } ?? ""
+                self.init(field: "scene", "not valid JSON\(detail)")
+            } else {
+                self.init(field: Self.path(context.codingPath), context.debugDescription)
+            }
+        @unknown default:
+            self.init(field: "scene", "\(error)")
+        }
+    }
+
+    /// `beacons[0].path.speed`.
+    static func path(_ keys: [any CodingKey]) -> String {
+        var text = ""
+        for key in keys {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text.isEmpty ? "scene" : text
+    }
+
+    static func jsonKind(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type: "a number"
+        case is Int.Type, is UInt16.Type, is Int8.Type: "an integer"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default: "an object"
+        }
+    }
+}

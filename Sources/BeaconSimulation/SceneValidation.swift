@@ -1,0 +1,97 @@
+import BeaconCore
+
+// The checks `Scene.validate()` runs, one extension per part of a scene.
+
+/// Throws a `SceneError` for `field` unless `condition` holds.
+func check(_ condition: Bool, _ field: String, _ reason: String) throws(SceneError) {
+    guard condition else { throw SceneError(field: field, reason) }
+}
+
+/// A finite number in `range`.
+func check(_ value: Double, in range: ClosedRange<Double>, _ field: String) throws(SceneError) {
+    try check(value.isFinite && range.contains(value), field, "must be a number in \(format(range.lowerBound))...\(format(range.upperBound))")
+}
+
+/// Whole numbers without a decimal point.
+private func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+}
+
+extension RadioModel {
+    func validate() throws(SceneError) {
+        try check(pathLossExponent, in: 0.5...10, "radio.pathLossExponent")
+        try check(shadowing.sigma, in: 0...30, "radio.shadowing.sigma")
+        try check(shadowing.decorrelationDistance, in: 0.01...1000, "radio.shadowing.decorrelationDistance")
+        try check(shadowing.decorrelationTime.value > 0, "radio.shadowing.decorrelationTime", "must be more than 0")
+        try check(channelOffsets.count == 3, "radio.channelOffsets", "must be 3 numbers, for channels 37, 38 and 39")
+        for (i, offset) in channelOffsets.enumerated() {
+            try check(offset, in: -40...40, "radio.channelOffsets[\(i)]")
+        }
+        try check(fastFading, in: 0...30, "radio.fastFading")
+        try check(loss, in: 0...1, "radio.loss")
+        if let blocking = bodyBlocking {
+            try check(blocking.attenuation, in: 0...100, "radio.bodyBlocking.attenuation")
+            try blocking.episodes.validate(field: "radio.bodyBlocking")
+        }
+        if let interference {
+            try check(interference.loss, in: 0...1, "radio.interference.loss")
+            try interference.episodes.validate(field: "radio.interference")
+        }
+    }
+}
+
+extension RadioModel.Episodes {
+    func validate(field: String) throws(SceneError) {
+        try check(every.value > 0, "\(field).every", "must be more than 0")
+        try check(lasting.value > 0, "\(field).lasting", "must be more than 0")
+    }
+}
+
+extension ReceiverModel {
+    func validate() throws(SceneError) {
+        try check(sensitivity, in: -127...20, "receiver.sensitivity")
+        try check(rssiUnavailable, in: 0...1, "receiver.rssiUnavailable")
+        // Core Vol 4 Part E 7.8.10: 0x0004...0x4000 slots of 0.625 ms.
+        try check(scanInterval >= Micros(2500) && scanInterval <= .milliseconds(10_240), "receiver.scanInterval",
+                  "must be 2.5ms...10.24s")
+        try check(scanWindow >= Micros(2500) && scanWindow <= scanInterval, "receiver.scanWindow",
+                  "must be at least 2.5ms and at most the scan interval")
+    }
+}
+
+extension SceneBeacon {
+    func validate(field: String) throws(SceneError) {
+        // Core Vol 6 Part B 4.4.2.2.1: advInterval 20 ms...10.24 s.
+        try check(interval >= .milliseconds(20) && interval <= .milliseconds(10_240), "\(field).interval", "must be 20ms...10.24s")
+        try check(jitter.value >= 0 && jitter <= interval, "\(field).jitter", "must be 0...the interval")
+        try check(start.value >= 0, "\(field).start", "must not be negative")
+        if let stop { try check(stop > start, "\(field).stop", "must be after start") }
+        try path.validate(field: "\(field).path")
+    }
+}
+
+extension BeaconPath {
+    /// Distances up to 10 km, speeds up to 100 m/s: anything a scene needs, and no overflow in the arithmetic.
+    func validate(field: String) throws(SceneError) {
+        let distances = 0.0...10_000
+        let speeds = 0.01...100.0
+        switch self {
+        case .standing(let distance):
+            try check(distance, in: distances, "\(field).distance")
+        case let .walkingAwayAndBack(near, far, speed, pause):
+            try check(near, in: distances, "\(field).near")
+            try check(far, in: distances, "\(field).far")
+            try check(speed, in: speeds, "\(field).speed")
+            try check(pause.value >= 0, "\(field).pause", "must not be negative")
+        case let .passingBy(closest, speed, _):
+            try check(closest, in: distances, "\(field).closest")
+            try check(speed, in: speeds, "\(field).speed")
+        case let .leavingAndReturning(distance, away, speed, leaveAt, awayFor):
+            try check(distance, in: distances, "\(field).distance")
+            try check(away, in: distances, "\(field).away")
+            try check(speed, in: speeds, "\(field).speed")
+            try check(leaveAt.value >= 0, "\(field).leaveAt", "must not be negative")
+            try check(awayFor.value >= 0, "\(field).awayFor", "must not be negative")
+        }
+    }
+}

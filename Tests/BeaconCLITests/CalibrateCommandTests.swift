@@ -1,0 +1,85 @@
+import BeaconCore
+import BeaconSimulation
+import Foundation
+import Testing
+
+@Suite("beacon calibrate")
+struct CalibrateCommandTests {
+    static let uuid = BadCaptureTests.uuid
+
+    /// `seconds` of beacons advertising every 100 ms, RSSI cycling around `rssi` by ±1 dB.
+    static func capture(seconds: Int, rssi: Int8 = -62, beacons: Int = 1) -> [UInt8] {
+        let writer = BtsnoopWriter(datalink: .h4)
+        var out = writer.header
+        for n in 0..<(seconds * 10) {
+            for b in 0..<beacons {
+                let time = BadCaptureTests.start + Micros.milliseconds(Int64(n) * 100 + Int64(b))
+                writer.appendRecord(SimulatedAir.extendedReport(SimulatedAir.beacon(b, uuid: uuid), rssi: rssi + Int8(n % 3 - 1)),
+                                    direction: .received, timestamp: time, to: &out)
+            }
+        }
+        return out
+    }
+
+    func replay(_ bytes: [UInt8], _ arguments: [String]) throws -> (exitCode: Int32, stdout: [String], stderr: [String]) {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("calibration.btsnoop")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        let code = io.run(["calibrate", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description] + arguments)
+        return (code, io.stdout, io.stderr)
+    }
+
+    @Test("a beacon held at 1 m: the median RSSI is the measured power to configure")
+    func measuresAtOneMetre() throws {
+        let io = try replay(Self.capture(seconds: 40), [])
+        #expect(io.exitCode == 0, "\(io.stderr)")
+        #expect(io.stdout.count == 1)
+        let line = io.stdout.first ?? ""
+        #expect(line.contains(#""distance":1.00,"#) && line.contains(#""rssi":-62.00,"#) && line.contains(#""spread":2.00,"#), "\(line)")
+        #expect(line.contains(#""measuredPower":-62,"flags":"--measured-power -62"}"#), "\(line)")
+        // 30 s by default, from the first report: 300 readings, not the capture's 400.
+        #expect(line.contains(#""samples":301,"#) || line.contains(#""samples":300,"#), "\(line)")
+    }
+
+    @Test("too short a measurement, several matching beacons, or none: an Error line and exit 65")
+    func refusals() throws {
+        let short = try replay(Self.capture(seconds: 1), [])
+        #expect(short.exitCode == 65 && short.stdout.isEmpty)
+        #expect(short.stderr.last?.contains("at least 20 are needed") == true, "\(short.stderr)")
+        let two = try replay(Self.capture(seconds: 5, beacons: 2), [])
+        #expect(two.exitCode == 65 && two.stderr.last?.contains("2 beacons match") == true, "\(two.stderr)")
+        let none = try replay(Self.capture(seconds: 5), ["--major", "9"])
+        #expect(none.exitCode == 65 && none.stderr.last?.contains("no beacon matching") == true, "\(none.stderr)")
+    }
+
+    @Test("samples at several distances fit the path-loss exponent and print the flags")
+    func fits() {
+        let io = CapturedConsole()
+        #expect(io.run(["calibrate", "--sample", "1=-60", "--sample", "2=-68", "--sample", "4=-76"]) == 0, "\(io.stderr)")
+        let line = io.stdout.first ?? ""
+        // 8 dB per doubling: n = 8 / (10 log10 2) = 2.66
+        #expect(line.contains(#""pathLossExponent":2.66,"measuredPower":-60,"#), "\(line)")
+        #expect(line.hasSuffix(#""flags":"--path-loss-exponent 2.66 --measured-power -60"}"#), "\(line)")
+    }
+
+    @Test("bad calibrate arguments: Error line, Usage line, exit 64", arguments: [
+        (["--sample", "1"], "Invalid value '1' for '--sample <metres=rssi>'"),
+        (["--sample", "1=-60", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"], "cannot be combined with '--uuid'"),
+        ([], "Missing expected argument '--uuid <uuid>' (or '--sample' to fit)"),
+        (["--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--distance", "0"], "Invalid value '0' for '--distance <metres>'"),
+    ])
+    func usageErrors(arguments: [String], fragment: String) {
+        let io = CapturedConsole()
+        #expect(io.run(["calibrate"] + arguments) == 64)
+        #expect(io.stderr.first?.contains(fragment) == true, "\(io.stderr)")
+        #expect(io.stderr.last?.hasPrefix("Usage: beacon calibrate") == true)
+    }
+
+    @Test("samples too close together cannot be fitted: exit 65")
+    func unfittable() {
+        let io = CapturedConsole()
+        #expect(io.run(["calibrate", "--sample", "1=-60", "--sample", "1.2=-61"]) == 65)
+        #expect(io.stderr.first?.hasPrefix("Error: cannot fit:") == true, "\(io.stderr)")
+    }
+}

@@ -1,0 +1,299 @@
+@testable import BeaconCLI
+import BeaconCore
+import BeaconSimulation
+import Foundation
+import Testing
+
+@Suite("beacon simulate")
+struct SimulateCommandTests {
+    static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
+
+    func bytes(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func lines(_ path: String) throws -> [String] {
+        String(decoding: try bytes(path), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// `beacon range` over a capture: its stdout lines.
+    func replay(_ capture: String, _ arguments: [String] = ["--uuid", uuid]) -> [String] {
+        let io = CapturedConsole()
+        let code = io.run(["range", "--hci", "btsnoop:\(capture)"] + arguments)
+        #expect(code == 0, "\(io.stderr)")
+        #expect(io.stderr.isEmpty, "\(io.stderr)")
+        return io.stdout
+    }
+
+    func events(_ lines: [String]) -> [String] {
+        lines.compactMap { line in
+            guard let range = line.range(of: #""event":""#) else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    @Test("--help prints OVERVIEW, USAGE, OPTIONS with defaults, and the exit codes; the overview lists simulate")
+    func help() {
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--help"]) == 0)
+        let text = io.stdout.joined(separator: "\n")
+        #expect(text.hasPrefix("OVERVIEW: "))
+        #expect(text.contains("\nUSAGE: beacon simulate (--scene <name|file> | --uuid <uuid> --major <major> --minor <minor>) --out <capture>"))
+        #expect(text.contains("--seed <n>") && text.contains("(default: 1)"))
+        #expect(text.contains("(default: 2026-01-01T00:00:00.000Z)"))
+        #expect(text.contains("Built-in scenes: desk, still, hallway, walk-away, lossy-office, crowd."))
+        #expect(text.contains("  65  "))
+        let overview = CapturedConsole()
+        #expect(overview.run(["--help"]) == 0)
+        #expect(overview.stdout.joined().contains("  simulate  "))
+    }
+
+    @Test("--list names every built-in scene with what it is for")
+    func list() {
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--list"]) == 0)
+        #expect(io.stdout.count == Scene.allNamed.count)
+        for (line, scene) in zip(io.stdout, Scene.allNamed) {
+            #expect(line.hasPrefix(scene.name + " ") && line.hasSuffix(scene.summary))
+        }
+        #expect(io.stderr.isEmpty)
+    }
+
+    @Test("bad arguments: Error line, Usage line, exit 64", arguments: [
+        ([], "Missing expected argument '--scene <name|file>'"),
+        (["--scene", "desk"], "Missing expected argument '--out <capture>'"),
+        (["--scene", "nowhere", "--out", "x"], "Unknown scene 'nowhere': the built-in scenes are desk, still, hallway"),
+        (["--list", "--out", "x"], "'--list' takes no other options (found '--out')"),
+        (["--scene", "desk", "--distance", "2", "--out", "x"], "'--distance' describes a beacon given by flags"),
+        (["--distance", "2", "--out", "x"], "'--distance' needs '--uuid'"),
+        (["--uuid", uuid, "--out", "x"], "Missing expected argument '--major <major>'"),
+        (["--uuid", uuid, "--major", "1", "--out", "x"], "Missing expected argument '--minor <minor>'"),
+        (["--uuid", "nope", "--major", "1", "--minor", "1", "--out", "x"], "Invalid value 'nope' for '--uuid <uuid>'"),
+        (["--uuid", uuid, "--major", "1", "--minor", "1", "--speed", "2", "--out", "x"], "'--speed' needs '--walk-to'"),
+        (["--uuid", uuid, "--major", "1", "--minor", "1", "--distance", "-1", "--out", "x"], "Invalid value '-1' for '--distance <metres>'"),
+        (["--uuid", uuid, "--major", "1", "--minor", "1", "--interval", "10ms", "--out", "x"], "expected 20ms...10.24s"),
+        (["--scene", "desk", "--out", "-"], "Invalid value '-' for '--out <capture>'"),
+        (["--scene", "desk", "--out", "x", "--truth", "x"], "'--out' and '--truth' name the same file 'x'"),
+        (["--scene", "desk", "--print-scene", "--out", "x"], "'--print-scene' writes no capture"),
+        (["--scene", "desk", "--out", "x", "--seed", "-1"], "Invalid value '-1' for '--seed <n>'"),
+        (["--scene", "desk", "--out", "x", "--start", "2026-02-30T00:00:00Z"], "Invalid value '2026-02-30T00:00:00Z' for '--start <time>'"),
+        (["--scene", "desk", "--out", "x", "--duration", "0"], "Invalid value '0' for '--duration <duration>'"),
+        (["--scene", "desk", "--out", "x", "--tick", "1ms"], "'--tick' must be at least 10ms"),
+        (["--scene", "desk", "--out", "x", "--loss", "120%"], "Invalid value '120%' for '--loss <fraction>'"),
+        (["--scene", "desk", "--out", "x", "--exponent", "0"], "Invalid value '0' for '--exponent <n>'"),
+        (["--scene", "desk", "--out", "x", "--sensitivity", "-130"], "Invalid value '-130' for '--sensitivity <dBm>'"),
+        (["--scene", "desk", "--out", "x", "--reports", "both"], "expected legacy, extended or mixed"),
+    ])
+    func usageErrors(arguments: [String], fragment: String) {
+        let io = CapturedConsole()
+        #expect(io.run(["simulate"] + arguments) == 64)
+        #expect(io.stderr.count == 2, "\(io.stderr)")
+        #expect(io.stderr.first?.hasPrefix("Error: ") == true)
+        #expect(io.stderr.first?.contains(fragment) == true, "\(io.stderr)")
+        #expect(io.stderr.last?.hasPrefix("Usage: beacon simulate") == true)
+        #expect(io.stdout.isEmpty)
+    }
+
+    @Test("never writes over the scene file or one output over the other, whatever the path")
+    func noOverwrite() throws {
+        let directory = try TemporaryDirectory()
+        let scene = directory.path("scene.json")
+        let original = Scene.named("desk")!.json
+        try Data(original).write(to: URL(fileURLWithPath: scene))
+        try FileManager.default.createSymbolicLink(atPath: directory.path("link.json"), withDestinationPath: scene)
+        try FileManager.default.linkItem(atPath: scene, toPath: directory.path("hard.json"))
+        try Data().write(to: URL(fileURLWithPath: directory.path("out.btsnoop")))
+        try FileManager.default.linkItem(atPath: directory.path("out.btsnoop"), toPath: directory.path("truth.jsonl"))
+        let cases: [([String], String)] = [
+            (["--out", scene], "'--out' would overwrite the scene file"),
+            (["--out", directory.path("link.json")], "'--out' would overwrite the scene file"),
+            (["--out", directory.path("hard.json")], "'--out' would overwrite the scene file"),
+            (["--out", directory.path("other.btsnoop"), "--truth", directory.path("./scene.json")], "'--truth' would overwrite the scene file"),
+            (["--out", directory.path("out.btsnoop"), "--truth", directory.path("truth.jsonl")], "'--out' and '--truth' name the same file"),
+        ]
+        for (arguments, message) in cases {
+            let io = CapturedConsole()
+            #expect(io.run(["simulate", "--scene", scene] + arguments) == 64)
+            #expect(io.stderr.first?.contains(message) == true, "\(arguments): \(io.stderr)")
+        }
+        #expect(try bytes(scene) == original)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("other.btsnoop")))
+    }
+
+    @Test("a scene file that cannot be read is exit 66; one that is not a scene is exit 65 naming the member")
+    func badSceneFiles() throws {
+        let directory = try TemporaryDirectory()
+        let missing = CapturedConsole()
+        #expect(missing.run(["simulate", "--scene", directory.path("none.json"), "--out", directory.path("x")]) == 66)
+        #expect(missing.stderr == ["Error: cannot read the scene file: open(\(directory.path("none.json"))): No such file or directory"])
+
+        let bad = directory.path("bad.json")
+        try Data(#"{"duration": 60, "beacons": [{"uuid": "\#(Self.uuid)", "path": {"kind": "standing", "distance": "far"}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: bad))
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", bad, "--out", directory.path("x")]) == 65)
+        #expect(io.stderr == ["Error: \(bad): beacons[0].path.distance: expected a number"])
+        #expect(!FileManager.default.fileExists(atPath: directory.path("x")))
+    }
+
+    @Test("a file that cannot be written is one Error line and exit 74", arguments: [
+        ["--out", "/dev/full"],
+        ["--out", "/nonexistent-directory/capture.btsnoop"],
+        ["--out", "DIR/capture.btsnoop", "--truth", "/dev/full"],
+    ])
+    func unwritable(arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let io = CapturedConsole()
+        let resolved = arguments.map { $0.replacingOccurrences(of: "DIR", with: directory.url.path) }
+        #expect(io.run(["simulate", "--scene", "desk"] + resolved) == 74)
+        #expect(io.stderr.count == 1, "\(io.stderr)")
+        #expect(io.stderr.first?.hasPrefix("Error: ") == true)
+        #expect(io.stderr.first.map { $0.contains("No space left on device") || $0.contains("No such file or directory") } == true)
+    }
+
+    @Test("the same arguments give the same bytes; another seed gives another capture")
+    func deterministic() throws {
+        let directory = try TemporaryDirectory()
+        func run(_ name: String, seed: String) throws -> (capture: [UInt8], truth: [UInt8]) {
+            let io = CapturedConsole()
+            #expect(io.run(["simulate", "--scene", "hallway", "--duration", "20s", "--seed", seed,
+                            "--out", directory.path("\(name).btsnoop"), "--truth", directory.path("\(name).jsonl")]) == 0)
+            #expect(io.stdout.isEmpty && io.stderr.isEmpty)
+            return (try bytes(directory.path("\(name).btsnoop")), try bytes(directory.path("\(name).jsonl")))
+        }
+        let first = try run("a", seed: "7")
+        let second = try run("b", seed: "7")
+        let other = try run("c", seed: "8")
+        #expect(first.capture == second.capture && first.truth == second.truth)
+        #expect(first.capture != other.capture)
+        #expect(first.truth == other.truth) // the truth is the scene's, not the radio's
+    }
+
+    @Test("--truth - writes the ground truth to stdout, the same lines as the file")
+    func truthOnStdout() throws {
+        let directory = try TemporaryDirectory()
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", "desk", "--duration", "3s", "--out", directory.path("a.btsnoop"), "--truth", "-"]) == 0)
+        #expect(io.run(["simulate", "--scene", "desk", "--duration", "3s", "--out", directory.path("b.btsnoop"),
+                        "--truth", directory.path("b.jsonl")]) == 0)
+        #expect(io.stdout.count == 3)
+        #expect(io.stdout == (try lines(directory.path("b.jsonl"))))
+        #expect(io.stdout.first?.hasPrefix(#"{"time":"2026-01-01T00:00:00.000Z","elapsed":0.000,"beacon":0,"#) == true)
+    }
+
+    @Test("--print-scene prints a scene file that reads back as the scene, options applied")
+    func printScene() throws {
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", "walk-away", "--print-scene", "--loss", "25%", "--reports", "legacy"]) == 0)
+        var expected = try #require(Scene.named("walk-away"))
+        expected.radio.loss = 0.25
+        expected.receiver.reports = .legacy
+        #expect(try Scene.decode(json: Array(io.stdout.joined(separator: "\n").utf8)) == expected)
+
+        let flags = CapturedConsole()
+        #expect(flags.run(["simulate", "--uuid", Self.uuid, "--major", "1", "--minor", "2", "--distance", "2", "--walk-to", "8",
+                           "--print-scene"]) == 0)
+        let scene = try Scene.decode(json: Array(flags.stdout.joined(separator: "\n").utf8))
+        #expect(scene.duration == .seconds(60))
+        #expect(scene.beacons.map(\.path) == [.walkingAwayAndBack(near: 2, far: 8, speed: 1.2, pause: Micros(0))])
+        #expect(scene.regions.map(\.region.description) == [Self.uuid])
+    }
+
+    @Test("walk-away replays through beacon range as enter, exit while out of range, enter again")
+    func walkAwayReplays() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("walk.btsnoop")
+        let truthPath = directory.path("walk.jsonl")
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", "walk-away", "--out", capture, "--truth", truthPath]) == 0)
+        let output = replay(capture)
+        #expect(events(output).filter { $0 != "range" } == ["state", "enter", "state", "exit", "state", "enter", "state"])
+        #expect(output.first?.contains(#""time":"2026-01-01T00:00:00.000Z""#) == true)
+        // The exit comes after the truth says the region is outside, within the 10 s exit delay and a few
+        // seconds of lucky packets; the enter again once it is back inside.
+        let outside = try lines(truthPath).filter { $0.contains(#""walk-away":false"#) }
+        let firstOutside = try #require(outside.first.flatMap(Self.elapsed))
+        let lastOutside = try #require(outside.last.flatMap(Self.elapsed))
+        let exit = try #require(output.first { $0.contains(#""event":"exit""#) }.flatMap(Self.seconds))
+        let enter = try #require(output.last { $0.contains(#""event":"enter""#) }.flatMap(Self.seconds))
+        #expect(exit > firstOutside && exit < firstOutside + 25, "exit at \(exit) s, outside from \(firstOutside) s")
+        #expect(enter > lastOutside - 15 && enter < lastOutside + 5, "enter at \(enter) s, outside until \(lastOutside) s")
+        #expect(output.filter { $0.contains(#""event":"range""#) }.last?.contains(#""time":"2026-01-01T00:04:00.000Z""#) == true)
+    }
+
+    @Test("lossy-office: half the packets lost, bursts, mixed reports, scan responses, RSSI 127 — and the region is never exited")
+    func lossyOfficeNeverExits() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("lossy.btsnoop")
+        #expect(CapturedConsole().run(["simulate", "--scene", "lossy-office", "--out", capture]) == 0)
+        let output = replay(capture, ["--uuid", Self.uuid, "--major", "2"])
+        #expect(events(output).filter { $0 != "range" } == ["state", "enter", "state"])
+        #expect(events(output).filter { $0 == "range" }.count == 600)
+    }
+
+    @Test("a beacon given by flags replays as one walking beacon; --duration, --start and --loss apply")
+    func flagsScene() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("flags.btsnoop")
+        #expect(CapturedConsole().run(["simulate", "--uuid", Self.uuid, "--major", "1", "--minor", "2", "--distance", "1",
+                                       "--walk-to", "6", "--duration", "10s", "--start", "2027-03-04T05:06:07Z",
+                                       "--out", capture]) == 0)
+        let output = replay(capture)
+        #expect(output.first?.contains(#""time":"2027-03-04T05:06:07.000Z""#) == true)
+        #expect(events(output) == ["state", "enter", "state"] + Array(repeating: "range", count: 10))
+        #expect(output.last?.contains(#""time":"2027-03-04T05:06:17.000Z""#) == true)
+        #expect(output.dropFirst(3).allSatisfy { $0.contains(#""major":1,"minor":2"#) })
+
+        let silent = directory.path("silent.btsnoop")
+        #expect(CapturedConsole().run(["simulate", "--uuid", Self.uuid, "--major", "1", "--minor", "2", "--loss", "1",
+                                       "--out", silent]) == 0)
+        // Nothing heard: unknown at the start, outside once --exit-after has passed.
+        let silence = replay(silent)
+        #expect(events(silence) == ["state", "state"])
+        #expect(silence.last?.contains(#""state":"outside""#) == true)
+    }
+
+    @Test("btmon reads the capture: both report kinds, scan responses and the iBeacon",
+          .enabled(if: SimulateCommandTests.btmon != nil, "btmon not installed (make deps)"))
+    func btmonReads() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("btmon.btsnoop")
+        #expect(CapturedConsole().run(["simulate", "--scene", "lossy-office", "--duration", "5s", "--out", capture]) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.btmon))
+        process.arguments = ["-r", capture]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for expected in ["LE Set Extended Scan Enable", "LE Extended Advertising Report", "LE Advertising Report",
+                         "SCAN_RSP", "Type: iBeacon (2)", "RSSI: not available"] {
+            #expect(text.contains(expected), "btmon shows no \(expected)")
+        }
+        // btmon calls a legacy report's RSSI 127 "invalid"; nothing else may be.
+        let complaints = text.split(separator: "\n").filter { !$0.contains("RSSI: invalid (0x7f)") }
+            .filter { $0.lowercased().contains("invalid") || $0.lowercased().contains("malformed") }
+        #expect(complaints.isEmpty, "\(complaints)")
+    }
+
+    static let btmon: String? = ["/usr/bin/btmon", "/usr/sbin/btmon", "/bin/btmon"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Seconds after 2026-01-01T00:00:00Z of a line's "time".
+    static func seconds(_ line: String) -> Double? {
+        guard let range = line.range(of: #""time":"2026-01-01T"#) else { return nil }
+        let clock = line[range.upperBound...].prefix(12) // HH:MM:SS.mmm
+        let parts = clock.split(separator: ":")
+        guard parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let s = Double(parts[2]) else { return nil }
+        return h * 3600 + m * 60 + s
+    }
+
+    /// A ground-truth line's "elapsed".
+    static func elapsed(_ line: String) -> Double? {
+        guard let range = line.range(of: #""elapsed":"#) else { return nil }
+        return Double(line[range.upperBound...].prefix { $0 != "," })
+    }
+}

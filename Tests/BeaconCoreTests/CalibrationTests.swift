@@ -1,0 +1,57 @@
+import BeaconCore
+import Foundation
+import Testing
+
+@Suite("Calibration")
+struct CalibrationTests {
+    @Test func medianAndInterquartileRangeShrugOffOutliers() throws {
+        // 30 readings around -59 with three reflections far off.
+        let readings = (0..<27).map { -59.0 + Double($0 % 3 - 1) } + [-90, -85, -30]
+        let sample = try CalibrationSample.measure(readings, at: 1).get()
+        #expect(sample.median == -59)
+        #expect(sample.spread == 2)
+        #expect(sample.count == 30)
+    }
+
+    @Test func refusesTooFewReadings() {
+        #expect(throws: CalibrationError.self) { try CalibrationSample.measure(Array(repeating: -60, count: 19), at: 1).get() }
+        #expect((try? CalibrationSample.measure(Array(repeating: -60, count: 20), at: 1).get()) != nil)
+    }
+
+    @Test func refusesReadingsSpreadTooWide() {
+        let scattered = (0..<40).map { -40.0 - Double($0) }
+        #expect(throws: CalibrationError.self) { try CalibrationSample.measure(scattered, at: 1).get() }
+    }
+
+    @Test func fitRecoversTheExponentAndThePowerAtOneMetre() throws {
+        let samples = [1.0, 2, 4, 8].map { d in
+            CalibrationSample(distance: d, count: 100, median: -61 - 27 * log10(d), spread: 2)
+        }
+        let fit = try PathLossFit.fit(samples).get()
+        #expect(abs(fit.exponent - 2.7) < 1e-9)
+        #expect(abs(fit.measuredPower - -61) < 1e-9)
+        #expect(fit.residual < 1e-9)
+        #expect(fit.samples == 4)
+    }
+
+    @Test func fitRefusesTooShortASpanAndImplausibleExponents() {
+        let close = [CalibrationSample(distance: 1, count: 50, median: -60, spread: 1),
+                     CalibrationSample(distance: 1.5, count: 50, median: -64, spread: 1)]
+        #expect(throws: CalibrationError.self) { try PathLossFit.fit(close).get() }
+        #expect(throws: CalibrationError.self) { try PathLossFit.fit([close[0]]).get() }
+        // Weaker when nearer: mislabelled distances.
+        let reversed = [CalibrationSample(distance: 1, count: 50, median: -70, spread: 1),
+                        CalibrationSample(distance: 4, count: 50, median: -60, spread: 1)]
+        #expect(throws: CalibrationError.self) { try PathLossFit.fit(reversed).get() }
+    }
+
+    @Test func linesCarryTheFlagsToUse() {
+        let t = Timestamp(microseconds: 1_800_000_000_000_000)
+        let identity = BeaconIdentity(uuid: BeaconUUID(high: 1, low: 2), major: 0, minor: 7)
+        let atOneMetre = OutputLine.encode(.calibration(time: t, identity: identity, address: DeviceAddress(value: 0xC0FFEE),
+                                                        advertisedPower: -59, sample: CalibrationSample(distance: 1, count: 300, median: -62.5, spread: 3)))
+        #expect(atOneMetre == #"{"event":"calibration","time":"2027-01-15T08:00:00.000Z","uuid":"00000000-0000-0001-0000-000000000002","major":0,"minor":7,"address":"00:00:00:C0:FF:EE","distance":1.00,"samples":300,"rssi":-62.50,"spread":3.00,"advertisedMeasuredPower":-59,"measuredPower":-63,"flags":"--measured-power -63"}"#)
+        let fit = OutputLine.encode(.fit(time: t, PathLossFit(exponent: 2.714, measuredPower: -60.6, residual: 0.5, samples: 3)))
+        #expect(fit == #"{"event":"fit","time":"2027-01-15T08:00:00.000Z","samples":3,"pathLossExponent":2.71,"measuredPower":-61,"residual":0.50,"flags":"--path-loss-exponent 2.71 --measured-power -61"}"#)
+    }
+}

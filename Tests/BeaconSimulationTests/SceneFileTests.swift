@@ -1,0 +1,109 @@
+import BeaconCore
+import BeaconSimulation
+import Testing
+
+@Suite("Scene files")
+struct SceneFileTests {
+    func decode(_ text: String) throws(SceneError) -> Scene {
+        try Scene.decode(json: Array(text.utf8))
+    }
+
+    @Test("every built-in scene is valid and survives a trip through its scene file", arguments: Scene.allNamed.map(\.name))
+    func roundTrip(name: String) throws {
+        let scene = try #require(Scene.named(name))
+        try scene.validate()
+        #expect(try Scene.decode(json: scene.json) == scene)
+        #expect(scene.json == scene.json) // the same text every time
+    }
+
+    @Test("a minimal file takes the documented defaults")
+    func defaults() throws {
+        let scene = try decode("""
+        {"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distance": 2}},
+                                     {"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "minor": 7,
+                                      "path": {"kind": "walkingAwayAndBack", "near": 1, "far": 5}}]}
+        """)
+        #expect(scene.duration == .seconds(60))
+        #expect(scene.tick == .seconds(1))
+        #expect(scene.radio == RadioModel())
+        #expect(scene.receiver == ReceiverModel())
+        #expect(scene.regions == [NamedRegion(name: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", region: BeaconRegion(uuid: sceneUUID))])
+        let beacon = scene.beacons[0]
+        #expect(beacon.beacon == IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 0, minor: 0), measuredPower: -59))
+        #expect(beacon.address == DeviceAddress("C0:00:00:00:00:01"))
+        #expect(scene.beacons[1].address == DeviceAddress("C0:00:00:00:00:02"))
+        #expect(beacon.addressType == .randomDevice)
+        #expect(beacon.interval == .milliseconds(100) && beacon.jitter == .milliseconds(10))
+        #expect(beacon.start == Micros(0) && beacon.stop == nil && beacon.scanResponse == SceneBeacon.ScanResponse.none)
+        #expect(scene.beacons[1].path == .walkingAwayAndBack(near: 1, far: 5, speed: 1.2, pause: Micros(0)))
+    }
+
+    @Test("durations are seconds as numbers or text with a unit")
+    func durations() throws {
+        let scene = try decode("""
+        {"duration": "2m", "tick": 0.5, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "interval": "250ms",
+         "start": 1.5, "stop": "90s", "path": {"kind": "passingBy", "closest": 1, "closestAt": "1m"}}]}
+        """)
+        #expect(scene.duration == .seconds(120))
+        #expect(scene.tick == .milliseconds(500))
+        #expect(scene.beacons[0].interval == .milliseconds(250))
+        #expect(scene.beacons[0].start == .milliseconds(1500))
+        #expect(scene.beacons[0].stop == .seconds(90))
+        #expect(scene.beacons[0].path == .passingBy(closest: 1, speed: 1.2, closestAt: .seconds(60)))
+    }
+
+    static let beacon = #"{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distance": 1}}"#
+
+    @Test("errors name the member at fault", arguments: [
+        ("", "scene", "not valid JSON"),
+        ("[1]", "scene", "expected an object"),
+        (#"{"beacons": []}"#, "duration", "missing"),
+        (#"{"duration": "soon", "beacons": []}"#, "duration", "expected a duration"),
+        (#"{"duration": 60, "beacons": [], "radius": 3}"#, "radius", "unknown member"),
+        (#"{"duration": 60, "beacons": {}}"#, "beacons", "expected an array"),
+        (#"{"duration": 60, "beacons": [{"path": {"kind": "standing", "distance": 1}}]}"#, "beacons[0].uuid", "missing"),
+        (#"{"duration": 60, "beacons": [{"uuid": "nope", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].uuid", "expected a UUID"),
+        (#"{"duration": 60, "beacons": [\#(beacon), {"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "major": 70000, "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[1].major", "expected an integer in 0...65535"),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "measuredPower": -59.5, "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].measuredPower", "expected an integer in -127...20"),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "flying"}}]}"#,
+         "beacons[0].path.kind", #"expected one of "standing", "walkingAwayAndBack", "passingBy", "leavingAndReturning", found "flying""#),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing"}}]}"#,
+         "beacons[0].path.distance", "missing"),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distance": "far"}}]}"#,
+         "beacons[0].path.distance", "expected a number"),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distance": 1, "far": 3}}]}"#,
+         "beacons[0].path.far", "unknown member"),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "address": "C0:00", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].address", "expected an address"),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "scanResponse": "yes", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].scanResponse", #"expected one of "none", "empty", "name", "beacon""#),
+        (#"{"duration": 60, "receiver": {"reports": "both"}, "beacons": []}"#, "receiver.reports", #"expected one of "legacy", "extended", "mixed""#),
+        (#"{"duration": 60, "receiver": {"activeScanning": 1}, "beacons": []}"#, "receiver.activeScanning", "expected true or false"),
+        (#"{"duration": 60, "beacons": null}"#, "beacons", "expected an array, found null"),
+        (#"{"duration": 60, "regions": [{"name": "x", "region": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1:2:3"}], "beacons": []}"#,
+         "regions[0].region", "expected UUID[:MAJOR[:MINOR]]"),
+        // Well-formed but impossible values.
+        (#"{"duration": 0, "beacons": []}"#, "duration", "must be more than 0"),
+        (#"{"duration": 60, "radio": {"loss": 1.5}, "beacons": []}"#, "radio.loss", "must be a number in 0...1"),
+        (#"{"duration": 60, "radio": {"channelOffsets": [1, 2]}, "beacons": []}"#, "radio.channelOffsets", "must be 3 numbers"),
+        (#"{"duration": 60, "receiver": {"scanWindow": "200ms"}, "beacons": []}"#, "receiver.scanWindow", "at most the scan interval"),
+        (#"{"duration": 60, "regions": [{"name": "x", "region": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"}, {"name": "x", "region": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1"}], "beacons": []}"#,
+         "regions[1].name", "'x' is used twice"),
+        (#"{"duration": 60, "beacons": [\#(beacon), {"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "start": 10, "stop": 5, "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[1].stop", "must be after start"),
+        (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "passingBy", "closest": 1, "speed": 0, "closestAt": 5}}]}"#,
+         "beacons[0].path.speed", "must be a number in 0.01...100"),
+    ])
+    func errors(text: String, field: String, reason: String) {
+        do {
+            let scene = try decode(text)
+            Issue.record("decoded \(scene)")
+        } catch {
+            #expect(error.field == field, "\(error)")
+            #expect(error.reason.contains(reason), "\(error)")
+        }
+    }
+}
