@@ -21,7 +21,7 @@ FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=64
 FUZZ_SWIFTFLAGS := -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
 FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
 FUZZ_CLI_SOURCES := $(addprefix Sources/BeaconCLI/,ArgumentParser.swift CommandHelp.swift CommonOptions.swift \
-	RangeOptions.swift AdvertiseOptions.swift ExitCode.swift)
+	RangeOptions.swift EstimatorOptions.swift AdvertiseOptions.swift ExitCode.swift)
 FUZZ_CORE_LIB := $(FUZZ_BUILD)/lib/libBeaconCore.a
 
 # The target file of each fuzz target (one file per target).
