@@ -8,7 +8,8 @@ errors too. Prints nothing and exits 0 when all lines are valid; otherwise
 prints, for each offending line, `Error: SOURCE:LINE: reason` and the line
 itself on stderr and exits 1. Exit 2 when the schema itself cannot be used.
 With --each, prints one line on stdout per input line instead, `ok` or the
-reason it is invalid, and exits 0 (tests check lines that must be rejected).
+reason it is invalid, as each line arrives, and exits 0 (tests check lines that
+must be rejected, and keep one validator running for many checks).
 """
 from __future__ import annotations
 
@@ -75,10 +76,10 @@ def main() -> int:
         with handle:
             name = '<stdin>' if source == '-' else source
             if args.each:
-                lines = handle.readlines()
-                reasons = {number: reason for _, number, reason, _ in problems(validator, lines, name)}
-                for number in range(1, len(lines) + 1):
-                    print(reasons.get(number, 'ok'))
+                # Line by line, flushed: a test may keep one validator running and feed it as it goes.
+                for number, line in enumerate(handle, start=1):
+                    found = [reason for _, _, reason, _ in problems(validator, [line], name)]
+                    print(found[0] if found else 'ok', flush=True)
                 continue
             for where, number, reason, text in problems(validator, handle, name):
                 failures += 1
