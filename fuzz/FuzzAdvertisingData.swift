@@ -1,31 +1,31 @@
 import BeaconCore
 
-// AD parser: the structures parsed rebuild the significant part byte for byte, the visitor and the
-// parser agree, and what follows the significant part is either nothing or the zero length byte.
+// AD walker and parser: the structures parsed rebuild the significant part byte for byte, the walker
+// hands out the same structures before any error, and what follows the significant part is either
+// nothing or the zero length byte.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAdvertisingData(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     var visited: [ADStructure] = []
     var visitError: DecodeError?
+    var walker = ADWalker(bytes[...])
     do {
-        try AdvertisingData.forEach(in: bytes[...]) { type, value in
-            visited.append(ADStructure(type: type, value: value))
-        }
+        while let structure = try walker.next() { visited.append(structure) }
     } catch {
         visitError = error
     }
     let structures: [ADStructure]
     do {
-        structures = try AdvertisingData.parse(bytes)
+        structures = try AdvertisingData.parse(bytes[...])
     } catch {
         require(error == visitError, "parse error \(error) != visit error \(String(describing: visitError))")
         require(error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside \(bytes.count) bytes")
         _ = error.description
         return 0
     }
-    require(visitError == nil && visited == structures, "visitor and parser disagree")
-    let rebuilt = AdvertisingData.build(structures)
+    require(visitError == nil && visited == structures, "walker and parser disagree")
+    let rebuilt = AdvertisingData.build(structures.map { ($0.type, Array($0.value)) })
     require(rebuilt.elementsEqual(bytes.prefix(rebuilt.count)), "rebuilt bytes are not the input's prefix")
     require(rebuilt.count == bytes.count || bytes[rebuilt.count] == 0, "parse stopped at a non-zero length byte")
     for structure in structures { _ = structure.type.name }

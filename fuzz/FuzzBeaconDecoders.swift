@@ -6,9 +6,10 @@ import BeaconCore
 /// The first iBeacon found by walking the structures, stopping at the first malformed one.
 func firstBeaconByWalking(_ data: ArraySlice<UInt8>) -> IBeacon? {
     var found: IBeacon?
+    var walker = ADWalker(data)
     do {
-        try AdvertisingData.forEach(in: data) { type, value in
-            if found == nil, type == .manufacturerSpecificData { found = IBeacon(manufacturerData: value) }
+        while let structure = try walker.next() {
+            if found == nil, structure.type == .manufacturerSpecificData { found = IBeacon(manufacturerData: structure.value) }
         }
     } catch {
         // Structures before the malformed one count; `found` holds what they gave.

@@ -79,9 +79,10 @@ public func fuzzBtsnoopReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         }
         let writer = BtsnoopWriter(datalink: datalink)
         var reader = BtsnoopReader()
-        reader.append(writer.header)
-        reader.append(writer.record(record.packet, direction: record.direction, timestamp: record.timestamp,
-                                    controllerIndex: record.controllerIndex ?? 0))
+        var bytes = writer.header
+        writer.appendRecord(record.packet, direction: record.direction, timestamp: record.timestamp,
+                            controllerIndex: record.controllerIndex ?? 0, to: &bytes)
+        reader.append(bytes)
         let again = try? reader.next()
         require(again?.packet == record.packet && again?.direction == record.direction
                 && again?.timestamp == record.timestamp && again?.controllerIndex == record.controllerIndex,

@@ -119,6 +119,9 @@ public func fuzzRangeSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         }
         checkEmitted()
     }
+    // A replay's end: the last, partial interval.
+    session.finish(at: now, emit: emit)
+    checkEmitted()
     require(session.malformedPackets == failures, "\(session.malformedPackets) malformed counted, \(failures) thrown")
     return 0
 }

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Check that beacon's stdout is JSON lines matching docs/output.schema.json.
 
-usage: validate_output.py [--schema FILE] [FILE ...]      (no FILE: read stdin)
+usage: validate_output.py [--schema FILE] [--each] [FILE ...]      (no FILE: read stdin)
 
 Every line must be one JSON object valid against the schema; blank lines are
 errors too. Prints nothing and exits 0 when all lines are valid; otherwise
 prints, for each offending line, `Error: SOURCE:LINE: reason` and the line
 itself on stderr and exits 1. Exit 2 when the schema itself cannot be used.
+With --each, prints one line on stdout per input line instead, `ok` or the
+reason it is invalid, as each line arrives, and exits 0 (tests check lines that
+must be rejected, and keep one validator running for many checks).
 """
 from __future__ import annotations
 
@@ -51,6 +54,8 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--schema', default=os.path.normpath(DEFAULT_SCHEMA),
                         help='JSON Schema file (default: docs/output.schema.json)')
+    parser.add_argument('--each', action='store_true',
+                        help='print ok or the reason for every line on stdout, exit 0')
     parser.add_argument('files', nargs='*', metavar='FILE')
     args = parser.parse_args()
     try:
@@ -70,6 +75,12 @@ def main() -> int:
             continue
         with handle:
             name = '<stdin>' if source == '-' else source
+            if args.each:
+                # Line by line, flushed: a test may keep one validator running and feed it as it goes.
+                for number, line in enumerate(handle, start=1):
+                    found = [reason for _, _, reason, _ in problems(validator, [line], name)]
+                    print(found[0] if found else 'ok', flush=True)
+                continue
             for where, number, reason, text in problems(validator, handle, name):
                 failures += 1
                 if failures <= MAX_REPORTED:

@@ -101,51 +101,39 @@ public struct ADStructure: Hashable, Sendable {
     }
 }
 
-/// Advertising and scan response data: a sequence of length, type, value structures
-/// (Core Vol 3 Part C 11).
-public enum AdvertisingData {
-    /// Visits each AD structure in order. A zero length byte ends the significant part (the rest is
-    /// padding and is not read); a structure whose length runs past the data throws, after the
-    /// structures before it have been visited. Error offsets count from the start of `data`.
-    public static func forEach(in data: ArraySlice<UInt8>,
-                               _ body: (ADType, ArraySlice<UInt8>) -> Void) throws(DecodeError) {
-        if let error = walk(data, body) { throw error }
+/// The one walker over advertising and scan response data, a sequence of length, type, value
+/// structures (Core Vol 3 Part C 11), that every decoder reads through. Values are views into the data.
+public struct ADWalker {
+    private var reader: ByteReader
+
+    /// Error offsets count from the start of `data`.
+    public init(_ data: ArraySlice<UInt8>) {
+        reader = ByteReader(data)
     }
 
-    /// The same for a body that throws: its errors pass through unchanged, decode errors are `DecodeError`.
-    public static func forEach(in data: ArraySlice<UInt8>,
-                               _ body: (ADType, ArraySlice<UInt8>) throws -> Void) throws {
-        if let error = try walk(data, body) { throw error }
-    }
-
-    static func walk<E: Error>(_ data: ArraySlice<UInt8>,
-                               _ body: (ADType, ArraySlice<UInt8>) throws(E) -> Void) throws(E) -> DecodeError? {
-        var r = ByteReader(data)
-        while !r.isAtEnd {
-            let type: ADType
-            let value: ArraySlice<UInt8>
-            do throws(DecodeError) {
-                let length = Int(try r.u8("AD structure length"))
-                if length == 0 { return nil }
-                type = ADType(try r.u8("AD structure type"))
-                value = try r.bytes(length - 1, "AD structure value")
-            } catch {
-                return error
-            }
-            try body(type, value)
+    /// The next structure; nil at the end of the data or at a zero length byte, which ends the
+    /// significant part (the rest is padding and is not read). A structure whose length runs past the
+    /// data throws.
+    public mutating func next() throws(DecodeError) -> ADStructure? {
+        guard !reader.isAtEnd else { return nil }
+        let length = Int(try reader.u8("AD structure length"))
+        guard length > 0 else {
+            try reader.skip(reader.remaining, "AD padding")
+            return nil
         }
-        return nil
+        let type = ADType(try reader.u8("AD structure type"))
+        return ADStructure(type: type, value: try reader.bytes(length - 1, "AD structure value"))
     }
+}
 
+/// Advertising and scan response data as a whole.
+public enum AdvertisingData {
     /// All AD structures of the significant part.
     public static func parse(_ data: ArraySlice<UInt8>) throws(DecodeError) -> [ADStructure] {
+        var walker = ADWalker(data)
         var structures: [ADStructure] = []
-        try forEach(in: data) { structures.append(ADStructure(type: $0, value: $1)) }
+        while let structure = try walker.next() { structures.append(structure) }
         return structures
-    }
-
-    public static func parse(_ data: [UInt8]) throws(DecodeError) -> [ADStructure] {
-        try parse(data[...])
     }
 
     /// Length, type, value for each structure in order. Each value must be at most 254 bytes.
@@ -158,10 +146,5 @@ public enum AdvertisingData {
             w.append(value)
         }
         return w.bytes
-    }
-
-    /// Re-encodes parsed structures.
-    public static func build(_ structures: [ADStructure]) -> [UInt8] {
-        build(structures.map { ($0.type, Array($0.value)) })
     }
 }

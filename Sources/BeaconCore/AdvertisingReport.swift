@@ -63,22 +63,6 @@ public struct AdvertisingReport: Hashable, Sendable {
         isExtended ? eventType & 0x0008 != 0 : eventType == 0x04
     }
 
-    /// Whether `data` is all of the advertisement (Core Vol 4 Part E 7.7.65.13, Event_Type bits 5-6).
-    public enum DataStatus: UInt8, Hashable, Sendable {
-        case complete = 0
-        /// More fragments follow in later reports.
-        case incomplete = 1
-        /// The controller dropped the rest.
-        case truncated = 2
-        case reserved = 3
-    }
-
-    /// Always complete for legacy reports.
-    public var dataStatus: DataStatus {
-        guard isExtended else { return .complete }
-        return DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> 5) & 0x03)) ?? .reserved
-    }
-
     /// Reads one legacy report: event type, address type, address, data length, data, RSSI
     /// (each report's fields together, as controllers and the Linux host lay them out).
     static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
@@ -141,44 +125,17 @@ public struct AdvertisingReport: Hashable, Sendable {
     }
 
     /// Walks the reports of an LE Advertising Report (`extended` false) or LE Extended Advertising
-    /// Report parameters that follow the subevent code. Decode failures are returned, not thrown, so
-    /// the body's own error type passes through unchanged. Reports before a malformed one are visited.
-    static func walk<E: Error>(_ parameters: ArraySlice<UInt8>, baseOffset: Int, extended: Bool,
-                               _ body: (AdvertisingReport) throws(E) -> Void) throws(E) -> DecodeError? {
+    /// Report parameters that follow the subevent code. Reports before a malformed one are visited.
+    static func walk(_ parameters: ArraySlice<UInt8>, baseOffset: Int, extended: Bool,
+                     _ body: (AdvertisingReport) -> Void) throws(DecodeError) {
         var r = ByteReader(parameters, baseOffset: baseOffset)
-        let count: UInt8
-        do throws(DecodeError) {
-            count = try r.u8(extended ? "LE Extended Advertising Report Num_Reports" : "LE Advertising Report Num_Reports")
-        } catch {
-            return error
-        }
+        let count = try r.u8(extended ? "LE Extended Advertising Report Num_Reports" : "LE Advertising Report Num_Reports")
         for _ in 0..<count {
-            let report: AdvertisingReport
-            do throws(DecodeError) {
-                report = extended ? try readExtended(&r) : try readLegacy(&r)
-            } catch {
-                return error
-            }
-            try body(report)
+            body(extended ? try readExtended(&r) : try readLegacy(&r))
         }
         guard r.isAtEnd else {
-            return r.invalid(extended ? "LE Extended Advertising Report" : "LE Advertising Report",
-                             "\(r.remaining) byte\(r.remaining == 1 ? "" : "s") after the last of \(count) reports")
+            throw r.invalid(extended ? "LE Extended Advertising Report" : "LE Advertising Report",
+                            "\(r.remaining) byte\(r.remaining == 1 ? "" : "s") after the last of \(count) reports")
         }
-        return nil
-    }
-
-    /// Same as `HCIEvent.forEachAdvertisingReport(inEvent:_:)`.
-    @discardableResult
-    public static func forEach(inEvent payload: ArraySlice<UInt8>,
-                               _ body: (AdvertisingReport) -> Void) throws(DecodeError) -> Bool {
-        try HCIEvent.forEachAdvertisingReport(inEvent: payload, body)
-    }
-
-    /// Same as `HCIEvent.forEachAdvertisingReport(inEvent:_:)`, for a body that throws.
-    @discardableResult
-    public static func forEach(inEvent payload: ArraySlice<UInt8>,
-                               _ body: (AdvertisingReport) throws -> Void) throws -> Bool {
-        try HCIEvent.forEachAdvertisingReport(inEvent: payload, body)
     }
 }

@@ -8,16 +8,8 @@ public struct BtsnoopWriter: Sendable {
     /// The 16-byte file header.
     public var header: [UInt8] { BtsnoopHeader(datalink: datalink).encoded }
 
-    /// One record for `packet`. In 1001 captures SCO and ISO data read back as ACL data (the format cannot tell them apart).
-    public func record(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp,
-                       controllerIndex: UInt16 = 0) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(Btsnoop.recordHeaderLength + 1 + packet.payload.count)
-        appendRecord(packet, direction: direction, timestamp: timestamp, controllerIndex: controllerIndex, to: &out)
-        return out
-    }
-
-    /// Appends one record for `packet` to `out` (no intermediate arrays).
+    /// Appends one record for `packet` to `out` (no intermediate arrays). In 1001 captures SCO and ISO
+    /// data read back as ACL data (the format cannot tell them apart).
     public func appendRecord(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp,
                              controllerIndex: UInt16 = 0, to out: inout [UInt8]) {
         let flags: UInt32

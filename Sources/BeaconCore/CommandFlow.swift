@@ -47,7 +47,7 @@ public struct CommandFlow: Sendable {
             credits = Int(num)
             guard opcode != .nop, opcode == pending else { return nil }
             if let status = returnParameters.first {
-                let hciStatus = HCIStatus(raw: status)
+                let hciStatus = HCIStatus(rawValue: status)
                 outcome = hciStatus.isSuccess
                     ? .completed(opcode, returnParameters: returnParameters.dropFirst())
                     : .failed(CommandError(opcode: opcode, kind: .status(hciStatus)))

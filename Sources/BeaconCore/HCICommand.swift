@@ -57,14 +57,6 @@ public struct HCICommand: Hashable, Sendable {
     /// HCI_Read_Local_Version_Information, Core Vol 4 Part E 7.4.1.
     public static var readLocalVersionInformation: HCICommand { HCICommand(opcode: .readLocalVersionInformation) }
 
-    /// HCI_Read_BD_ADDR, Core Vol 4 Part E 7.4.6.
-    public static var readBDAddr: HCICommand { HCICommand(opcode: .readBDAddr) }
-
-    /// HCI_LE_Set_Random_Address, Core Vol 4 Part E 7.8.4.
-    public static func leSetRandomAddress(_ address: DeviceAddress) -> HCICommand {
-        build(.leSetRandomAddress) { address.write(to: &$0) }
-    }
-
     // MARK: Legacy scanning
 
     /// HCI_LE_Set_Scan_Parameters, Core Vol 4 Part E 7.8.10. Interval and window in units of 0.625 ms.
@@ -226,9 +218,6 @@ public struct HCICommand: Hashable, Sendable {
     public static func leRemoveAdvertisingSet(handle: UInt8) -> HCICommand {
         build(.leRemoveAdvertisingSet) { $0.u8(handle) }
     }
-
-    /// HCI_LE_Clear_Advertising_Sets, Core Vol 4 Part E 7.8.60.
-    public static var leClearAdvertisingSets: HCICommand { HCICommand(opcode: .leClearAdvertisingSets) }
 }
 
 /// Advertising_Type of HCI_LE_Set_Advertising_Parameters (Core Vol 4 Part E 7.8.5).
@@ -259,8 +248,6 @@ public enum ExtendedAdvertisingProperties {
 
     /// Legacy ADV_NONCONN_IND (Core Vol 4 Part E 7.8.53, table of legacy PDU properties): 0x0010.
     public static let legacyNonConnectable: UInt16 = legacy
-    /// Legacy ADV_SCAN_IND: 0x0012.
-    public static let legacyScannable: UInt16 = legacy | scannable
     /// Legacy ADV_IND (connectable and scannable undirected): 0x0013.
     public static let legacyConnectable: UInt16 = legacy | scannable | connectable
 }

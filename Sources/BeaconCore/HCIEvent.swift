@@ -44,7 +44,7 @@ public enum HCIEvent: Hashable, Sendable {
             let opcode = HCIOpcode(rawValue: try r.u16("Command Complete opcode"))
             event = .commandComplete(numCommandPackets: num, opcode: opcode, returnParameters: r.rest())
         case .commandStatus:
-            let status = HCIStatus(raw: try r.u8("Command Status status"))
+            let status = HCIStatus(rawValue: try r.u8("Command Status status"))
             let num = try r.u8("Command Status Num_HCI_Command_Packets")
             let opcode = HCIOpcode(rawValue: try r.u16("Command Status opcode"))
             event = .commandStatus(status: status, numCommandPackets: num, opcode: opcode)
@@ -75,7 +75,7 @@ public enum HCIEvent: Hashable, Sendable {
             w.u16(opcode.rawValue)
             w.append(returnParameters)
         case .commandStatus(let status, let num, let opcode):
-            w.u8(status.raw)
+            w.u8(status.rawValue)
             w.u8(num)
             w.u16(opcode.rawValue)
         case .hardwareError(let code):
@@ -106,37 +106,16 @@ public enum HCIEvent: Hashable, Sendable {
     @discardableResult
     public static func forEachAdvertisingReport(inEvent payload: ArraySlice<UInt8>,
                                                 _ body: (AdvertisingReport) -> Void) throws(DecodeError) -> Bool {
-        try walkAdvertisingReports(payload, body).get()
-    }
-
-    /// The same for a body that throws: its errors pass through unchanged, decode errors are `DecodeError`.
-    @discardableResult
-    public static func forEachAdvertisingReport(inEvent payload: ArraySlice<UInt8>,
-                                                _ body: (AdvertisingReport) throws -> Void) throws -> Bool {
-        try walkAdvertisingReports(payload, body).get()
-    }
-
-    static func walkAdvertisingReports<E: Error>(_ payload: ArraySlice<UInt8>,
-                                                 _ body: (AdvertisingReport) throws(E) -> Void) throws(E) -> Result<Bool, DecodeError> {
         // Cheap checks first: most packets on a busy link are advertising reports, the rest are skipped.
-        guard payload.count >= 3, payload[payload.startIndex] == HCIEventCode.leMeta.rawValue else { return .success(false) }
-        let subevent = payload[payload.startIndex + 2]
+        guard payload.count >= 3, payload[payload.startIndex] == HCIEventCode.leMeta.rawValue else { return false }
         let extended: Bool
-        switch LESubeventCode(rawValue: subevent) {
+        switch LESubeventCode(rawValue: payload[payload.startIndex + 2]) {
         case .advertisingReport: extended = false
         case .extendedAdvertisingReport: extended = true
-        default: return .success(false)
+        default: return false
         }
-        let parameters: ArraySlice<UInt8>
-        do throws(DecodeError) {
-            parameters = try split(payload).parameters
-        } catch {
-            return .failure(error)
-        }
-        if let error = try AdvertisingReport.walk(parameters.dropFirst(), baseOffset: 3, extended: extended, body) {
-            return .failure(error)
-        }
-        return .success(true)
+        try AdvertisingReport.walk(try split(payload).parameters.dropFirst(), baseOffset: 3, extended: extended, body)
+        return true
     }
 }
 
@@ -169,9 +148,7 @@ public enum LEMetaEvent: Hashable, Sendable {
         default: return .unknown(subevent: subevent, parameters: rest)
         }
         var reports: [AdvertisingReport] = []
-        if let error = AdvertisingReport.walk(rest, baseOffset: baseOffset + 1, extended: extended, { reports.append($0) }) {
-            throw error
-        }
+        try AdvertisingReport.walk(rest, baseOffset: baseOffset + 1, extended: extended) { reports.append($0) }
         return extended ? .extendedAdvertisingReport(reports) : .advertisingReport(reports)
     }
 

@@ -1,294 +1,149 @@
 /// A Controller error code as carried in Command Complete, Command Status and other events
-/// (Core Vol 1 Part F 1.3, 2). Reserved and future codes decode to `unknown` and keep their value.
-public enum HCIStatus: Hashable, Sendable, CustomStringConvertible {
+/// (Core Vol 1 Part F 1.3, 2). A value like `HCIOpcode`: reserved and future codes are values too,
+/// so the same byte is always the same status.
+public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
     /// 0x00 Success
-    case success
+    public static let success = HCIStatus(rawValue: 0x00)
     /// 0x01 Unknown HCI Command
-    case unknownCommand
+    public static let unknownCommand = HCIStatus(rawValue: 0x01)
     /// 0x02 Unknown Connection Identifier
-    case unknownConnectionIdentifier
+    public static let unknownConnectionIdentifier = HCIStatus(rawValue: 0x02)
     /// 0x03 Hardware Failure
-    case hardwareFailure
+    public static let hardwareFailure = HCIStatus(rawValue: 0x03)
     /// 0x04 Page Timeout
-    case pageTimeout
+    public static let pageTimeout = HCIStatus(rawValue: 0x04)
     /// 0x05 Authentication Failure
-    case authenticationFailure
+    public static let authenticationFailure = HCIStatus(rawValue: 0x05)
     /// 0x06 PIN or Key Missing
-    case pinOrKeyMissing
+    public static let pinOrKeyMissing = HCIStatus(rawValue: 0x06)
     /// 0x07 Memory Capacity Exceeded
-    case memoryCapacityExceeded
+    public static let memoryCapacityExceeded = HCIStatus(rawValue: 0x07)
     /// 0x08 Connection Timeout
-    case connectionTimeout
+    public static let connectionTimeout = HCIStatus(rawValue: 0x08)
     /// 0x09 Connection Limit Exceeded
-    case connectionLimitExceeded
+    public static let connectionLimitExceeded = HCIStatus(rawValue: 0x09)
     /// 0x0A Synchronous Connection Limit To A Device Exceeded
-    case synchronousConnectionLimitExceeded
+    public static let synchronousConnectionLimitExceeded = HCIStatus(rawValue: 0x0A)
     /// 0x0B Connection Already Exists
-    case connectionAlreadyExists
+    public static let connectionAlreadyExists = HCIStatus(rawValue: 0x0B)
     /// 0x0C Command Disallowed
-    case commandDisallowed
+    public static let commandDisallowed = HCIStatus(rawValue: 0x0C)
     /// 0x0D Connection Rejected due to Limited Resources
-    case connectionRejectedLimitedResources
+    public static let connectionRejectedLimitedResources = HCIStatus(rawValue: 0x0D)
     /// 0x0E Connection Rejected Due To Security Reasons
-    case connectionRejectedSecurityReasons
+    public static let connectionRejectedSecurityReasons = HCIStatus(rawValue: 0x0E)
     /// 0x0F Connection Rejected due to Unacceptable BD_ADDR
-    case connectionRejectedUnacceptableAddress
+    public static let connectionRejectedUnacceptableAddress = HCIStatus(rawValue: 0x0F)
     /// 0x10 Connection Accept Timeout Exceeded
-    case connectionAcceptTimeoutExceeded
+    public static let connectionAcceptTimeoutExceeded = HCIStatus(rawValue: 0x10)
     /// 0x11 Unsupported Feature or Parameter Value
-    case unsupportedFeatureOrParameterValue
+    public static let unsupportedFeatureOrParameterValue = HCIStatus(rawValue: 0x11)
     /// 0x12 Invalid HCI Command Parameters
-    case invalidCommandParameters
+    public static let invalidCommandParameters = HCIStatus(rawValue: 0x12)
     /// 0x13 Remote User Terminated Connection
-    case remoteUserTerminatedConnection
+    public static let remoteUserTerminatedConnection = HCIStatus(rawValue: 0x13)
     /// 0x14 Remote Device Terminated Connection due to Low Resources
-    case remoteDeviceTerminatedLowResources
+    public static let remoteDeviceTerminatedLowResources = HCIStatus(rawValue: 0x14)
     /// 0x15 Remote Device Terminated Connection due to Power Off
-    case remoteDeviceTerminatedPowerOff
+    public static let remoteDeviceTerminatedPowerOff = HCIStatus(rawValue: 0x15)
     /// 0x16 Connection Terminated By Local Host
-    case connectionTerminatedByLocalHost
+    public static let connectionTerminatedByLocalHost = HCIStatus(rawValue: 0x16)
     /// 0x17 Repeated Attempts
-    case repeatedAttempts
+    public static let repeatedAttempts = HCIStatus(rawValue: 0x17)
     /// 0x18 Pairing Not Allowed
-    case pairingNotAllowed
+    public static let pairingNotAllowed = HCIStatus(rawValue: 0x18)
     /// 0x19 Unknown LMP PDU
-    case unknownLMPPDU
+    public static let unknownLMPPDU = HCIStatus(rawValue: 0x19)
     /// 0x1A Unsupported Remote Feature
-    case unsupportedRemoteFeature
+    public static let unsupportedRemoteFeature = HCIStatus(rawValue: 0x1A)
     /// 0x1B SCO Offset Rejected
-    case scoOffsetRejected
+    public static let scoOffsetRejected = HCIStatus(rawValue: 0x1B)
     /// 0x1C SCO Interval Rejected
-    case scoIntervalRejected
+    public static let scoIntervalRejected = HCIStatus(rawValue: 0x1C)
     /// 0x1D SCO Air Mode Rejected
-    case scoAirModeRejected
+    public static let scoAirModeRejected = HCIStatus(rawValue: 0x1D)
     /// 0x1E Invalid LMP Parameters / Invalid LL Parameters
-    case invalidLMPOrLLParameters
+    public static let invalidLMPOrLLParameters = HCIStatus(rawValue: 0x1E)
     /// 0x1F Unspecified Error
-    case unspecifiedError
+    public static let unspecifiedError = HCIStatus(rawValue: 0x1F)
     /// 0x20 Unsupported LMP Parameter Value / Unsupported LL Parameter Value
-    case unsupportedLMPOrLLParameterValue
+    public static let unsupportedLMPOrLLParameterValue = HCIStatus(rawValue: 0x20)
     /// 0x21 Role Change Not Allowed
-    case roleChangeNotAllowed
+    public static let roleChangeNotAllowed = HCIStatus(rawValue: 0x21)
     /// 0x22 LMP Response Timeout / LL Response Timeout
-    case lmpOrLLResponseTimeout
+    public static let lmpOrLLResponseTimeout = HCIStatus(rawValue: 0x22)
     /// 0x23 LMP Error Transaction Collision / LL Procedure Collision
-    case lmpTransactionOrLLProcedureCollision
+    public static let lmpTransactionOrLLProcedureCollision = HCIStatus(rawValue: 0x23)
     /// 0x24 LMP PDU Not Allowed
-    case lmpPDUNotAllowed
+    public static let lmpPDUNotAllowed = HCIStatus(rawValue: 0x24)
     /// 0x25 Encryption Mode Not Acceptable
-    case encryptionModeNotAcceptable
+    public static let encryptionModeNotAcceptable = HCIStatus(rawValue: 0x25)
     /// 0x26 Link Key cannot be Changed
-    case linkKeyCannotBeChanged
+    public static let linkKeyCannotBeChanged = HCIStatus(rawValue: 0x26)
     /// 0x27 Requested QoS Not Supported
-    case requestedQoSNotSupported
+    public static let requestedQoSNotSupported = HCIStatus(rawValue: 0x27)
     /// 0x28 Instant Passed
-    case instantPassed
+    public static let instantPassed = HCIStatus(rawValue: 0x28)
     /// 0x29 Pairing With Unit Key Not Supported
-    case pairingWithUnitKeyNotSupported
+    public static let pairingWithUnitKeyNotSupported = HCIStatus(rawValue: 0x29)
     /// 0x2A Different Transaction Collision
-    case differentTransactionCollision
+    public static let differentTransactionCollision = HCIStatus(rawValue: 0x2A)
     /// 0x2C QoS Unacceptable Parameter
-    case qosUnacceptableParameter
+    public static let qosUnacceptableParameter = HCIStatus(rawValue: 0x2C)
     /// 0x2D QoS Rejected
-    case qosRejected
+    public static let qosRejected = HCIStatus(rawValue: 0x2D)
     /// 0x2E Channel Classification Not Supported
-    case channelClassificationNotSupported
+    public static let channelClassificationNotSupported = HCIStatus(rawValue: 0x2E)
     /// 0x2F Insufficient Security
-    case insufficientSecurity
+    public static let insufficientSecurity = HCIStatus(rawValue: 0x2F)
     /// 0x30 Parameter Out Of Mandatory Range
-    case parameterOutOfMandatoryRange
+    public static let parameterOutOfMandatoryRange = HCIStatus(rawValue: 0x30)
     /// 0x32 Role Switch Pending
-    case roleSwitchPending
+    public static let roleSwitchPending = HCIStatus(rawValue: 0x32)
     /// 0x34 Reserved Slot Violation
-    case reservedSlotViolation
+    public static let reservedSlotViolation = HCIStatus(rawValue: 0x34)
     /// 0x35 Role Switch Failed
-    case roleSwitchFailed
+    public static let roleSwitchFailed = HCIStatus(rawValue: 0x35)
     /// 0x36 Extended Inquiry Response Too Large
-    case extendedInquiryResponseTooLarge
+    public static let extendedInquiryResponseTooLarge = HCIStatus(rawValue: 0x36)
     /// 0x37 Secure Simple Pairing Not Supported By Host
-    case secureSimplePairingNotSupportedByHost
+    public static let secureSimplePairingNotSupportedByHost = HCIStatus(rawValue: 0x37)
     /// 0x38 Host Busy - Pairing
-    case hostBusyPairing
+    public static let hostBusyPairing = HCIStatus(rawValue: 0x38)
     /// 0x39 Connection Rejected due to No Suitable Channel Found
-    case connectionRejectedNoSuitableChannel
+    public static let connectionRejectedNoSuitableChannel = HCIStatus(rawValue: 0x39)
     /// 0x3A Controller Busy
-    case controllerBusy
+    public static let controllerBusy = HCIStatus(rawValue: 0x3A)
     /// 0x3B Unacceptable Connection Parameters
-    case unacceptableConnectionParameters
+    public static let unacceptableConnectionParameters = HCIStatus(rawValue: 0x3B)
     /// 0x3C Advertising Timeout
-    case advertisingTimeout
+    public static let advertisingTimeout = HCIStatus(rawValue: 0x3C)
     /// 0x3D Connection Terminated due to MIC Failure
-    case connectionTerminatedMICFailure
+    public static let connectionTerminatedMICFailure = HCIStatus(rawValue: 0x3D)
     /// 0x3E Connection Failed to be Established / Synchronization Timeout
-    case connectionFailedToBeEstablished
+    public static let connectionFailedToBeEstablished = HCIStatus(rawValue: 0x3E)
     /// 0x40 Coarse Clock Adjustment Rejected but Will Try to Adjust Using Clock Dragging
-    case coarseClockAdjustmentRejected
+    public static let coarseClockAdjustmentRejected = HCIStatus(rawValue: 0x40)
     /// 0x41 Type0 Submap Not Defined
-    case type0SubmapNotDefined
+    public static let type0SubmapNotDefined = HCIStatus(rawValue: 0x41)
     /// 0x42 Unknown Advertising Identifier
-    case unknownAdvertisingIdentifier
+    public static let unknownAdvertisingIdentifier = HCIStatus(rawValue: 0x42)
     /// 0x43 Limit Reached
-    case limitReached
+    public static let limitReached = HCIStatus(rawValue: 0x43)
     /// 0x44 Operation Cancelled by Host
-    case operationCancelledByHost
+    public static let operationCancelledByHost = HCIStatus(rawValue: 0x44)
     /// 0x45 Packet Too Long
-    case packetTooLong
+    public static let packetTooLong = HCIStatus(rawValue: 0x45)
     /// 0x46 Too Late
-    case tooLate
+    public static let tooLate = HCIStatus(rawValue: 0x46)
     /// 0x47 Too Early
-    case tooEarly
-    /// A code not listed above (reserved or newer than this table).
-    case unknown(UInt8)
+    public static let tooEarly = HCIStatus(rawValue: 0x47)
 
-    public init(raw: UInt8) {
-        switch raw {
-        case 0x00: self = .success
-        case 0x01: self = .unknownCommand
-        case 0x02: self = .unknownConnectionIdentifier
-        case 0x03: self = .hardwareFailure
-        case 0x04: self = .pageTimeout
-        case 0x05: self = .authenticationFailure
-        case 0x06: self = .pinOrKeyMissing
-        case 0x07: self = .memoryCapacityExceeded
-        case 0x08: self = .connectionTimeout
-        case 0x09: self = .connectionLimitExceeded
-        case 0x0A: self = .synchronousConnectionLimitExceeded
-        case 0x0B: self = .connectionAlreadyExists
-        case 0x0C: self = .commandDisallowed
-        case 0x0D: self = .connectionRejectedLimitedResources
-        case 0x0E: self = .connectionRejectedSecurityReasons
-        case 0x0F: self = .connectionRejectedUnacceptableAddress
-        case 0x10: self = .connectionAcceptTimeoutExceeded
-        case 0x11: self = .unsupportedFeatureOrParameterValue
-        case 0x12: self = .invalidCommandParameters
-        case 0x13: self = .remoteUserTerminatedConnection
-        case 0x14: self = .remoteDeviceTerminatedLowResources
-        case 0x15: self = .remoteDeviceTerminatedPowerOff
-        case 0x16: self = .connectionTerminatedByLocalHost
-        case 0x17: self = .repeatedAttempts
-        case 0x18: self = .pairingNotAllowed
-        case 0x19: self = .unknownLMPPDU
-        case 0x1A: self = .unsupportedRemoteFeature
-        case 0x1B: self = .scoOffsetRejected
-        case 0x1C: self = .scoIntervalRejected
-        case 0x1D: self = .scoAirModeRejected
-        case 0x1E: self = .invalidLMPOrLLParameters
-        case 0x1F: self = .unspecifiedError
-        case 0x20: self = .unsupportedLMPOrLLParameterValue
-        case 0x21: self = .roleChangeNotAllowed
-        case 0x22: self = .lmpOrLLResponseTimeout
-        case 0x23: self = .lmpTransactionOrLLProcedureCollision
-        case 0x24: self = .lmpPDUNotAllowed
-        case 0x25: self = .encryptionModeNotAcceptable
-        case 0x26: self = .linkKeyCannotBeChanged
-        case 0x27: self = .requestedQoSNotSupported
-        case 0x28: self = .instantPassed
-        case 0x29: self = .pairingWithUnitKeyNotSupported
-        case 0x2A: self = .differentTransactionCollision
-        case 0x2C: self = .qosUnacceptableParameter
-        case 0x2D: self = .qosRejected
-        case 0x2E: self = .channelClassificationNotSupported
-        case 0x2F: self = .insufficientSecurity
-        case 0x30: self = .parameterOutOfMandatoryRange
-        case 0x32: self = .roleSwitchPending
-        case 0x34: self = .reservedSlotViolation
-        case 0x35: self = .roleSwitchFailed
-        case 0x36: self = .extendedInquiryResponseTooLarge
-        case 0x37: self = .secureSimplePairingNotSupportedByHost
-        case 0x38: self = .hostBusyPairing
-        case 0x39: self = .connectionRejectedNoSuitableChannel
-        case 0x3A: self = .controllerBusy
-        case 0x3B: self = .unacceptableConnectionParameters
-        case 0x3C: self = .advertisingTimeout
-        case 0x3D: self = .connectionTerminatedMICFailure
-        case 0x3E: self = .connectionFailedToBeEstablished
-        case 0x40: self = .coarseClockAdjustmentRejected
-        case 0x41: self = .type0SubmapNotDefined
-        case 0x42: self = .unknownAdvertisingIdentifier
-        case 0x43: self = .limitReached
-        case 0x44: self = .operationCancelledByHost
-        case 0x45: self = .packetTooLong
-        case 0x46: self = .tooLate
-        case 0x47: self = .tooEarly
-        default: self = .unknown(raw)
-        }
-    }
-
-    public var raw: UInt8 {
-        switch self {
-        case .success: 0x00
-        case .unknownCommand: 0x01
-        case .unknownConnectionIdentifier: 0x02
-        case .hardwareFailure: 0x03
-        case .pageTimeout: 0x04
-        case .authenticationFailure: 0x05
-        case .pinOrKeyMissing: 0x06
-        case .memoryCapacityExceeded: 0x07
-        case .connectionTimeout: 0x08
-        case .connectionLimitExceeded: 0x09
-        case .synchronousConnectionLimitExceeded: 0x0A
-        case .connectionAlreadyExists: 0x0B
-        case .commandDisallowed: 0x0C
-        case .connectionRejectedLimitedResources: 0x0D
-        case .connectionRejectedSecurityReasons: 0x0E
-        case .connectionRejectedUnacceptableAddress: 0x0F
-        case .connectionAcceptTimeoutExceeded: 0x10
-        case .unsupportedFeatureOrParameterValue: 0x11
-        case .invalidCommandParameters: 0x12
-        case .remoteUserTerminatedConnection: 0x13
-        case .remoteDeviceTerminatedLowResources: 0x14
-        case .remoteDeviceTerminatedPowerOff: 0x15
-        case .connectionTerminatedByLocalHost: 0x16
-        case .repeatedAttempts: 0x17
-        case .pairingNotAllowed: 0x18
-        case .unknownLMPPDU: 0x19
-        case .unsupportedRemoteFeature: 0x1A
-        case .scoOffsetRejected: 0x1B
-        case .scoIntervalRejected: 0x1C
-        case .scoAirModeRejected: 0x1D
-        case .invalidLMPOrLLParameters: 0x1E
-        case .unspecifiedError: 0x1F
-        case .unsupportedLMPOrLLParameterValue: 0x20
-        case .roleChangeNotAllowed: 0x21
-        case .lmpOrLLResponseTimeout: 0x22
-        case .lmpTransactionOrLLProcedureCollision: 0x23
-        case .lmpPDUNotAllowed: 0x24
-        case .encryptionModeNotAcceptable: 0x25
-        case .linkKeyCannotBeChanged: 0x26
-        case .requestedQoSNotSupported: 0x27
-        case .instantPassed: 0x28
-        case .pairingWithUnitKeyNotSupported: 0x29
-        case .differentTransactionCollision: 0x2A
-        case .qosUnacceptableParameter: 0x2C
-        case .qosRejected: 0x2D
-        case .channelClassificationNotSupported: 0x2E
-        case .insufficientSecurity: 0x2F
-        case .parameterOutOfMandatoryRange: 0x30
-        case .roleSwitchPending: 0x32
-        case .reservedSlotViolation: 0x34
-        case .roleSwitchFailed: 0x35
-        case .extendedInquiryResponseTooLarge: 0x36
-        case .secureSimplePairingNotSupportedByHost: 0x37
-        case .hostBusyPairing: 0x38
-        case .connectionRejectedNoSuitableChannel: 0x39
-        case .controllerBusy: 0x3A
-        case .unacceptableConnectionParameters: 0x3B
-        case .advertisingTimeout: 0x3C
-        case .connectionTerminatedMICFailure: 0x3D
-        case .connectionFailedToBeEstablished: 0x3E
-        case .coarseClockAdjustmentRejected: 0x40
-        case .type0SubmapNotDefined: 0x41
-        case .unknownAdvertisingIdentifier: 0x42
-        case .limitReached: 0x43
-        case .operationCancelledByHost: 0x44
-        case .packetTooLong: 0x45
-        case .tooLate: 0x46
-        case .tooEarly: 0x47
-        case .unknown(let raw): raw
-        }
-    }
-
-    /// The spec's name without the code, nil for an unknown code.
+    /// The spec's name without the code, nil for a reserved or unknown code.
     public var specName: String? {
         switch self {
         case .success: "Success"
@@ -359,13 +214,13 @@ public enum HCIStatus: Hashable, Sendable, CustomStringConvertible {
         case .packetTooLong: "Packet Too Long"
         case .tooLate: "Too Late"
         case .tooEarly: "Too Early"
-        case .unknown: nil
+        default: nil
         }
     }
 
     /// `Command Disallowed (0x0C)`; an unknown code reads `Unknown status (0x2B)`.
     public var name: String {
-        "\(specName ?? "Unknown status") (0x\(Hex.encode([raw])))"
+        "\(specName ?? "Unknown status") (0x\(Hex.encode([rawValue])))"
     }
 
     public var description: String { name }

@@ -22,35 +22,32 @@ public struct IBeacon: Hashable, Sendable {
     /// From the value of a Manufacturer Specific Data structure. Nil unless it is Apple's iBeacon
     /// layout. Bytes after the 25 that make up the beacon are ignored (some beacons append a battery level).
     public init?(manufacturerData data: ArraySlice<UInt8>) {
-        guard data.count >= Self.manufacturerDataLength else { return nil }
-        let s = data.startIndex
-        guard data[s] == UInt8(Self.appleCompanyID & 0xFF), data[s + 1] == UInt8(Self.appleCompanyID >> 8),
-              data[s + 2] == Self.beaconType, data[s + 3] == Self.beaconLength else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0
-        for i in 0..<8 {
-            high = high << 8 | UInt64(data[s + 4 + i])
-            low = low << 8 | UInt64(data[s + 12 + i])
+        var r = ByteReader(data)
+        do throws(DecodeError) {
+            guard try r.u16("company identifier") == Self.appleCompanyID, try r.u8("iBeacon type") == Self.beaconType,
+                  try r.u8("iBeacon length") == Self.beaconLength else { return nil }
+            let uuid = BeaconUUID(high: try r.u64BigEndian("proximity UUID"), low: try r.u64BigEndian("proximity UUID"))
+            identity = BeaconIdentity(uuid: uuid, major: try r.u16BigEndian("major"), minor: try r.u16BigEndian("minor"))
+            measuredPower = try r.i8("measured power")
+        } catch {
+            // Too short for an iBeacon: some other manufacturer's data.
+            return nil
         }
-        let major = UInt16(data[s + 20]) << 8 | UInt16(data[s + 21])
-        let minor = UInt16(data[s + 22]) << 8 | UInt16(data[s + 23])
-        identity = BeaconIdentity(uuid: BeaconUUID(high: high, low: low), major: major, minor: minor)
-        measuredPower = Int8(bitPattern: data[s + 24])
     }
 
     /// The first iBeacon in advertising data, nil when there is none. Malformed data yields the
     /// beacon only if it comes before the malformed structure: this runs per advertisement, so it
     /// does not throw and does not allocate.
     public static func find(inAdvertisingData data: ArraySlice<UInt8>) -> IBeacon? {
-        var i = data.startIndex
-        while i < data.endIndex {
-            let length = Int(data[i])
-            // Zero length ends the significant part; a structure running past the data is malformed.
-            guard length > 0, length <= data.endIndex - i - 1 else { return nil }
-            if data[i + 1] == ADType.manufacturerSpecificData.rawValue,
-               let beacon = IBeacon(manufacturerData: data[(i + 2)..<(i + 1 + length)]) {
-                return beacon
+        var walker = ADWalker(data)
+        do throws(DecodeError) {
+            while let structure = try walker.next() {
+                if structure.type == .manufacturerSpecificData, let beacon = IBeacon(manufacturerData: structure.value) {
+                    return beacon
+                }
             }
-            i += 1 + length
+        } catch {
+            // A malformed structure ends the search; only beacons before it count.
         }
         return nil
     }

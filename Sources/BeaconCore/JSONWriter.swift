@@ -25,12 +25,6 @@ public struct JSONWriter: Sendable {
     /// The text written so far.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Starts again, keeping the buffer's storage.
-    public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        needsComma = false
-    }
-
     // MARK: - Structure
 
     /// Writes an object whose members `body` writes.

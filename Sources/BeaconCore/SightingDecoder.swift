@@ -6,17 +6,9 @@ public enum SightingDecoder {
     /// reports before it have been delivered.
     public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
                                        _ body: (Sighting) -> Void) throws(DecodeError) {
-        _ = try HCIEvent.walkAdvertisingReports(payload) { report in
+        try HCIEvent.forEachAdvertisingReport(inEvent: payload) { report in
             if let sighting = sighting(from: report, at: time) { body(sighting) }
-        }.get()
-    }
-
-    /// The same for a body that throws: its errors pass through unchanged, decode errors are `DecodeError`.
-    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
-                                       _ body: (Sighting) throws -> Void) throws {
-        _ = try HCIEvent.walkAdvertisingReports(payload) { report throws in
-            if let sighting = sighting(from: report, at: time) { try body(sighting) }
-        }.get()
+        }
     }
 
     /// The sighting one report carries, nil when it holds no iBeacon.

@@ -75,14 +75,4 @@ public struct SupportedCommands: Hashable, Sendable {
         supports(.leSetExtendedAdvertisingParameters) && supports(.leSetExtendedAdvertisingData)
             && supports(.leSetExtendedAdvertisingEnable)
     }
-
-    /// HCI_LE_Set_Scan_Parameters and HCI_LE_Set_Scan_Enable.
-    public var hasLegacyScanning: Bool {
-        supports(.leSetScanParameters) && supports(.leSetScanEnable)
-    }
-
-    /// HCI_LE_Set_Advertising_Parameters, _Data and _Enable.
-    public var hasLegacyAdvertising: Bool {
-        supports(.leSetAdvertisingParameters) && supports(.leSetAdvertisingData) && supports(.leSetAdvertisingEnable)
-    }
 }

@@ -38,9 +38,10 @@ public struct Timeline: Sendable {
 
         /// `forward 3600.000s`, `back 30.000s`.
         public var description: String {
-            let magnitude = by.value.magnitude
-            let millis = String(magnitude % 1_000_000 / 1000)
-            let seconds = "\(magnitude / 1_000_000).\(String(repeating: "0", count: 3 - millis.count))\(millis)s"
+            // Rounded to the millisecond: the two clocks are not read at quite the same instant.
+            let milliseconds = by.value.magnitude / 1000 + (by.value.magnitude % 1000 >= 500 ? 1 : 0)
+            let millis = String(milliseconds % 1000)
+            let seconds = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - millis.count))\(millis)s"
             return by.value < 0 ? "back \(seconds)" : "forward \(seconds)"
         }
     }
@@ -86,7 +87,9 @@ public struct Timeline: Sendable {
             wallOffset = Micros(0)
             return (time, nil)
         }
-        let jump = time - previous
+        // Only a forward jump across the whole supported range overflows.
+        let (difference, jumpOverflows) = time.microseconds.subtractingReportingOverflow(previous.microseconds)
+        let jump = Micros(jumpOverflows ? .max : difference)
         if jump.value < 0, jump.value.magnitude <= stepThreshold.value.magnitude {
             return (schedule, nil)
         }

@@ -131,7 +131,7 @@ public struct SceneSimulator: Sendable {
         }
         return commands.flatMap { command in
             let complete = HCIEvent.commandComplete(numCommandPackets: 1, opcode: command.opcode,
-                                                    returnParameters: [HCIStatus.success.raw][...])
+                                                    returnParameters: [HCIStatus.success.rawValue][...])
             return [(command.packet, PacketDirection.sent), (complete.packet, .received)]
         }
     }

@@ -72,7 +72,7 @@ public enum AdvertiserSetup {
 extension CommandError {
     /// Unknown Advertising Identifier (0x42): the set does not exist, so it is not advertising.
     var isUnknownAdvertisingSet: Bool {
-        if case .status(let status) = kind, status.raw == 0x42 { return true }
+        if case .status(.unknownAdvertisingIdentifier) = kind { return true }
         return false
     }
 }

@@ -46,10 +46,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard !atEnd, descriptor >= 0 else { return false }
-        let fd = descriptor
         let count: Int
         do throws(SystemError) {
-            count = try readOnce(fd, into: &readBuffer)
+            count = try readOnce(descriptor, into: &readBuffer)
         } catch {
             throw TransportError.from(error, transport: description)
         }

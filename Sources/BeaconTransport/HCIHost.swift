@@ -93,7 +93,7 @@ public final class HCIHost {
     private let warn: (String) -> Void
     public private(set) var timeline: Timeline
     /// Set once a signal arrived; interruptible commands then fail at once, cleanup commands still run.
-    public private(set) var receivedSignal: Int32?
+    private var receivedSignal: Int32?
 
     /// Schedule time of the latest read (live): the time of every packet it returned.
     private var readTime: Timestamp?

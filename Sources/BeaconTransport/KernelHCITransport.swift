@@ -76,15 +76,12 @@ public final class KernelHCITransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
-        let fd = descriptor
-        let count: Int
         do throws(SystemError) {
-            count = try readOnce(fd, into: &readBuffer)
+            pendingLength = try readOnce(descriptor, into: &readBuffer)
         } catch {
             throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }
-        pendingLength = count
-        return count > 0
+        return pendingLength > 0
     }
 
     /// The datagram the last read returned, once.

@@ -100,10 +100,9 @@ public class StreamTransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
-        let fd = descriptor
         let count: Int
         do throws(SystemError) {
-            count = try readOnce(fd, into: &readBuffer)
+            count = try readOnce(descriptor, into: &readBuffer)
         } catch {
             throw TransportError.from(error, transport: description)
         }

@@ -35,12 +35,10 @@ extension OutputSchemaTests {
     func advertiserLinesValidate() throws {
         let plan = AdvertisingPlan(beacon: IBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 65535, minor: 0), measuredPower: -127),
                                    intervalSlots: 0x4000, connectable: true, txPower: 20)
-        for line in [
+        try expectValid([
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .legacy, txPower: nil, time: Fixture.t0))),
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .extended, txPower: -127, time: Fixture.t0))),
             OutputLine.encode(.stopped(time: Fixture.t0, reason: .signal)),
-        ] {
-            #expect(try errors(line) == [], "\(line)")
-        }
+        ])
     }
 }

@@ -91,7 +91,7 @@ private let h4Header = bytes("6274736E6F6F7000" + "00000001" + "000003EA")
             + "04"          // H4 indicator: event
             + "0E0401030C00"  // Command Complete, 1 credit, HCI_Reset (0x0C03), status 0
         )
-        #expect(BtsnoopWriter().record(packet, direction: .received, timestamp: time) == record)
+        #expect(BtsnoopWriter().recordBytes(packet, direction: .received, timestamp: time) == record)
 
         let (records, _) = try readAll(h4Header + record)
         #expect(records == [BtsnoopRecord(packet: packet, direction: .received, timestamp: time, fileOffset: 16)])
@@ -201,7 +201,7 @@ private let h4Header = bytes("6274736E6F6F7000" + "00000001" + "000003EA")
         let writer = BtsnoopWriter(datalink: datalink)
         var file = writer.header
         for (packet, direction, timestamp) in packets {
-            file += writer.record(packet, direction: direction, timestamp: timestamp, controllerIndex: 3)
+            file += writer.recordBytes(packet, direction: direction, timestamp: timestamp, controllerIndex: 3)
         }
         let (records, _) = try readAll(file)
         #expect(records.count == packets.count)
@@ -213,7 +213,7 @@ private let h4Header = bytes("6274736E6F6F7000" + "00000001" + "000003EA")
         }
         var again = writer.header
         for record in records {
-            again += writer.record(record.packet, direction: record.direction, timestamp: record.timestamp, controllerIndex: 3)
+            again += writer.recordBytes(record.packet, direction: record.direction, timestamp: record.timestamp, controllerIndex: 3)
         }
         #expect(again == file)
     }
@@ -302,5 +302,15 @@ private let h4Header = bytes("6274736E6F6F7000" + "00000001" + "000003EA")
         let error = decodeError(h4Header + record)
         #expect(error?.offset == 16 + 24)
         #expect(error?.reason?.contains("no packet indicator") == true)
+    }
+}
+
+extension BtsnoopWriter {
+    /// One record as bytes (the product only ever appends records to a buffer).
+    func recordBytes(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp,
+                     controllerIndex: UInt16 = 0) -> [UInt8] {
+        var out: [UInt8] = []
+        appendRecord(packet, direction: direction, timestamp: timestamp, controllerIndex: controllerIndex, to: &out)
+        return out
     }
 }

@@ -40,17 +40,7 @@ import Testing
     @Test func informationalCommands() throws {
         try check(.readLocalSupportedCommands, ["0210", "00"]) // opcode 0x1002, no parameters
         try check(.readLocalVersionInformation, ["0110", "00"]) // opcode 0x1001, no parameters
-        try check(.readBDAddr, ["0910", "00"]) // opcode 0x1009, no parameters
         try check(.leReadAdvertisingPhysicalChannelTxPower, ["0720", "00"]) // opcode 0x2007, no parameters
-        try check(.leClearAdvertisingSets, ["3D20", "00"]) // opcode 0x203D, no parameters
-    }
-
-    @Test func leSetRandomAddress() throws {
-        try check(.leSetRandomAddress(DeviceAddress(value: 0xC011_2233_4455)), [
-            "0520",         // opcode 0x2005
-            "06",           // 6 parameter bytes
-            "5544332211C0", // Random_Address C0:11:22:33:44:55, least significant byte first
-        ])
     }
 
     @Test func leSetScanParameters() throws {
@@ -161,7 +151,6 @@ import Testing
 
     @Test func extendedAdvertisingPropertyConstants() {
         #expect(ExtendedAdvertisingProperties.legacyNonConnectable == 0x0010)
-        #expect(ExtendedAdvertisingProperties.legacyScannable == 0x0012)
         #expect(ExtendedAdvertisingProperties.legacyConnectable == 0x0013)
     }
 

@@ -132,7 +132,6 @@ import Testing
         #expect(reports[0].rssi == -60)
         #expect(reports[0].rssiValue == -60)
         #expect(reports[0].txPower == 127)
-        #expect(reports[0].dataStatus == .complete)
         #expect(reports[1].eventType == 0x04)
         #expect(reports[1].addressType == .publicDevice)
         #expect(reports[1].address == DeviceAddress("00:11:22:33:44:66"))
@@ -193,17 +192,6 @@ import Testing
         #expect(event == .leMeta(.extendedAdvertisingReport(expected)))
         #expect(event.encode() == payload)
         #expect(HCIEvent.leMeta(.extendedAdvertisingReport(expected)).encode() == payload)
-    }
-
-    @Test func extendedDataStatus() {
-        func status(_ eventType: UInt16) -> AdvertisingReport.DataStatus {
-            AdvertisingReport(eventType: eventType, isExtended: true, addressType: .publicDevice,
-                              address: DeviceAddress(value: 0), rssi: 0, data: [][...]).dataStatus
-        }
-        #expect(status(0x0013) == .complete)
-        #expect(status(0x0020) == .incomplete)
-        #expect(status(0x0040) == .truncated)
-        #expect(status(0x0060) == .reserved)
     }
 
     @Test func emptyReportEventsRoundTrip() throws {
@@ -302,20 +290,6 @@ import Testing
             try HCIEvent.forEachAdvertisingReport(inEvent: payload[...]) { _ in calls += 1 }
         }
         #expect(calls == 2)
-    }
-
-    struct Stop: Error, Equatable {}
-
-    @Test func visitorPassesTheBodysErrorThrough() throws {
-        let payload = try bytes(Self.legacyTwoReports)
-        var calls = 0
-        #expect(throws: Stop()) {
-            try HCIEvent.forEachAdvertisingReport(inEvent: payload[...]) { _ in
-                calls += 1
-                throw Stop()
-            }
-        }
-        #expect(calls == 1)
     }
 
     @Test func packetHasTheEventKind() throws {

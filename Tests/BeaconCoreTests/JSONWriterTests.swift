@@ -87,12 +87,4 @@ struct JSONWriterTests {
         #expect(text == "[-128,65535,-9223372036854775808,18446744073709551615]")
     }
 
-    @Test func resetKeepsNothingOfThePreviousValue() {
-        var w = JSONWriter()
-        w.object { $0.field("a", 1) }
-        w.reset()
-        w.object { $0.field("b", 2) }
-        #expect(w.text == #"{"b":2}"#)
-        #expect(Array(w.text.utf8) == w.bytes)
-    }
 }

@@ -143,4 +143,30 @@ struct RangeSessionTests {
         #expect(range.contains(#""rssi":-55.0"#))
         #expect(range.contains(#""samples":2"#))
     }
+
+    @Test("the end of a replay reports the last, partial interval; a region that heard nothing in it prints nothing")
+    func partialLastInterval() throws {
+        var s = session()
+        var out: [MonitorOutput] = []
+        let beacon = SimulatedAir.beacon(1, uuid: uuid)
+        for ms in stride(from: 0, through: 1400, by: 100) {
+            try s.packet(SimulatedAir.extendedReport(beacon, rssi: -50), direction: .received,
+                         at: t0 + .milliseconds(Int64(ms))) { out.append($0) }
+        }
+        s.finish(at: t0 + .milliseconds(1400)) { out.append($0) }
+        let ranges = lines(out).filter { $0.hasPrefix(#"{"event":"range""#) }
+        #expect(ranges.count == 2)
+        #expect(ranges.first?.contains(#""samples":10,"#) == true)
+        #expect(ranges.last?.hasPrefix(#"{"event":"range","time":"2027-01-15T08:00:01.400Z""#) == true)
+        #expect(ranges.last?.contains(#""samples":5,"#) == true)
+        #expect(ranges.last?.hasSuffix(#"}],"partial":true}"#) == true)
+
+        var quiet = session()
+        var quietOut: [MonitorOutput] = []
+        try quiet.packet(SimulatedAir.extendedReport(beacon, rssi: -50), direction: .received, at: t0) { quietOut.append($0) }
+        quiet.finish(at: t0 + .milliseconds(1500)) { quietOut.append($0) }
+        quiet.finish(at: t0 + .milliseconds(1600)) { quietOut.append($0) }
+        #expect(lines(quietOut).filter { $0.contains("partial") }.isEmpty)
+        #expect(lines(quietOut).filter { $0.hasPrefix(#"{"event":"range""#) }.count == 1)
+    }
 }

@@ -67,13 +67,4 @@ import Testing
         }
         #expect(found.count == 1)
     }
-
-    struct Stop: Error, Equatable {}
-
-    @Test func bodyErrorsPassThrough() throws {
-        let payload = try bytes(HCIEventTests.extendedTwoReports)
-        #expect(throws: Stop()) {
-            try SightingDecoder.forEachSighting(inEvent: payload[...], at: time) { _ in throw Stop() }
-        }
-    }
 }

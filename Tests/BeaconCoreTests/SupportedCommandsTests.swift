@@ -58,8 +58,7 @@ import Testing
     @Test func legacyOnlyController() throws {
         // A Bluetooth 4.x controller: octet 5 0xC0 (Set_Event_Mask, Reset), octet 25 0xF7, octet 26 0x0F.
         let commands = try SupportedCommands(bitmap([(5, 0xC0), (25, 0xF7), (26, 0x0F)])[...])
-        #expect(commands.hasLegacyScanning)
-        #expect(commands.hasLegacyAdvertising)
+        #expect(commands.supports(.leSetScanEnable) && commands.supports(.leSetAdvertisingEnable))
         #expect(!commands.hasExtendedScanning)
         #expect(!commands.hasExtendedAdvertising)
         #expect(commands.supports(.reset))
@@ -70,8 +69,7 @@ import Testing
         let commands = try SupportedCommands(bitmap([(36, 0x2C), (37, 0x60)])[...])
         #expect(commands.hasExtendedScanning)
         #expect(commands.hasExtendedAdvertising)
-        #expect(!commands.hasLegacyScanning)
-        #expect(!commands.hasLegacyAdvertising)
+        #expect(!commands.supports(.leSetScanEnable) && !commands.supports(.leSetAdvertisingEnable))
         // Only one of the two extended scanning commands is not enough.
         #expect(!(try SupportedCommands(bitmap([(37, 0x20)])[...])).hasExtendedScanning)
         #expect(!(try SupportedCommands(bitmap([(36, 0x0C)])[...])).hasExtendedAdvertising)
@@ -85,7 +83,7 @@ import Testing
             return
         }
         let commands = try SupportedCommands(returned.dropFirst())
-        #expect(commands.hasLegacyScanning)
+        #expect(commands.supports(.leSetScanParameters) && commands.supports(.leSetScanEnable))
         #expect(commands.octets.count == 64)
     }
 

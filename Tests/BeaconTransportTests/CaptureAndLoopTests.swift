@@ -50,7 +50,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
             file += BtsnoopWriter.rawRecord(flags: 0xFFFF_000C, data: Array("note\0".utf8), timestamp: start)
         }
         for (packet, direction, time) in packets {
-            file += writer.record(packet, direction: direction, timestamp: time, controllerIndex: 2)
+            writer.appendRecord(packet, direction: direction, timestamp: time, controllerIndex: 2, to: &file)
         }
         #expect(file.count > 512 * 1024)
         try writeFile(path, file)
@@ -82,7 +82,8 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         let path = temporaryPath("truncated.btsnoop")
         defer { unlink(path) }
         let writer = BtsnoopWriter()
-        let first = writer.record(HCIPacket(kind: .event, payload: hexBytes("0E0401030C00")), direction: .received, timestamp: start)
+        var first: [UInt8] = []
+        writer.appendRecord(HCIPacket(kind: .event, payload: hexBytes("0E0401030C00")), direction: .received, timestamp: start, to: &first)
         try writeFile(path, writer.header + first + first.prefix(30))
         let transport = try openTransport(.btsnoop(path: path))
         var seen = 0
@@ -118,9 +119,9 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         defer { unlink(path) }
         let writer = BtsnoopWriter(datalink: .linuxMonitor)
         let event = HCIPacket(kind: .event, payload: hexBytes("0E0401030C00"))
-        let file = writer.header
-            + writer.record(event, direction: .received, timestamp: start, controllerIndex: 0)
-            + writer.record(event, direction: .received, timestamp: start + .seconds(1), controllerIndex: 1)
+        var file = writer.header
+        writer.appendRecord(event, direction: .received, timestamp: start, controllerIndex: 0, to: &file)
+        writer.appendRecord(event, direction: .received, timestamp: start + .seconds(1), controllerIndex: 1, to: &file)
         try writeFile(path, file)
         let transport = try openTransport(.btsnoop(path: path), btsnoopIndex: 1)
         let (received, _) = try receivePackets(transport, count: 5)
@@ -239,3 +240,4 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         #expect(error?.description == "close(-1): Bad file descriptor")
     }
 }
+

@@ -27,7 +27,7 @@ enum GenerateSeeds {
             reportEvent([report(beacon(1).advertisingData, extended: false)], extended: false),
             reportEvent([report(beacon(2).advertisingData, extended: true), report([0x02, 0x01, 0x06], extended: true, rssi: 127)], extended: true),
             HCIEvent.commandComplete(numCommandPackets: 1, opcode: .leSetScanEnable, returnParameters: [0x00][...]).encode(),
-            HCIEvent.commandStatus(status: HCIStatus(raw: 0x0C), numCommandPackets: 1, opcode: .leSetExtendedScanEnable).encode(),
+            HCIEvent.commandStatus(status: .commandDisallowed, numCommandPackets: 1, opcode: .leSetExtendedScanEnable).encode(),
             HCIEvent.hardwareError(code: 0x01).encode(),
             HCIEvent.unknown(code: 0x13, parameters: [0x01, 0x40, 0x00, 0x01, 0x00][...]).encode(),
         ]
