@@ -35,7 +35,7 @@ struct AdvertiseOptions {
         The advertisement is the flags AD (LE General Discoverable, BR/EDR not supported) followed by Apple's
         iBeacon manufacturer data: UUID, major and minor big-endian, then the measured power.
         Output: an "advertising" line when advertising started and a "stopped" line when it was turned off.
-        SIGINT, SIGTERM and --duration stop it.
+        SIGINT, SIGTERM, SIGHUP (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.
         """
     )
 

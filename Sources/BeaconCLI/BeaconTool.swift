@@ -18,7 +18,7 @@ public enum BeaconTool {
       See 'beacon help <subcommand>' for detailed help.
     """
 
-    /// Runs `arguments` (without the program name). `signals` delivers SIGINT/SIGTERM to the run loop.
+    /// Runs `arguments` (without the program name). `signals` delivers SIGINT, SIGTERM, SIGHUP, ... to the run loop.
     public static func run(arguments: [String], environment: [String: String], console: Console,
                            signals: SignalWatcher?) -> Int32 {
         guard let first = arguments.first else {

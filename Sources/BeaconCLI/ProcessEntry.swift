@@ -13,7 +13,7 @@ extension BeaconTool {
             _ = StandardStreams.writeLine("Error: \(error)", to: STDERR_FILENO)
             exit(ExitCode.software.rawValue)
         }
-        // Output waits for a slow reader only until a signal arrives, so SIGINT and SIGTERM always end the run.
+        // Output waits for a slow reader only until a signal arrives, so a stopping signal always ends the run.
         let console = Console(
             writeLine: { line in
                 StandardStreams.writeLine(line, to: STDOUT_FILENO, interruptedBy: signals.descriptor,

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// beacon started or run in a hostile process environment: file-size limits, closed standard
+/// descriptors, outputs that cannot be written. Each run must end with the controller left as found.
+@Suite("beacon in a hostile process environment", .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason))
+struct HostileProcessTests {
+    /// Runs `arguments` under `/bin/sh -c` with `prefix` before and `redirections` after the command,
+    /// and reports beacon's exit status on stderr as `beacon-exit=N`.
+    static func shell(_ name: String, _ arguments: [String], prefix: String = "", redirections: String = "",
+                      limit: Duration = .seconds(20)) throws -> ChildProcess {
+        let quoted = ([BeaconProcess.binaryPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let script = "\(prefix) \(quoted) \(redirections); echo \"beacon-exit=$?\" >&2"
+        return try ChildProcess(name: name, executable: "/bin/sh", arguments: ["-c", script], limit: limit)
+    }
+
+    static func expectControllerOff(_ log: [FaultController.Entry]) throws {
+        FaultTests.expectRestored(log)
+        let lastEnable = try #require(log.lastIndex { $0.name?.hasSuffix("_Enable") == true && !$0.isDisable })
+        #expect(log[(lastEnable + 1)...].contains { $0.isDisable }, "no disable after the last enable:\n\(log)")
+    }
+
+    @Test("a file-size limit reached by --record is a write error (EFBIG, exit 74) after scanning is turned off, not SIGXFSZ")
+    func fileSizeLimit() async throws {
+        try await FaultController.with([]) { controller in
+            let directory = try ProjectPaths.makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let record = directory.appendingPathComponent("x.snoop").path
+            let beacon = try Self.shell("beacon range --record under ulimit -f 1",
+                                        BeaconCommand.range.arguments(spec: controller.spec, ["--record", record, "--duration", "10s"]),
+                                        prefix: "ulimit -f 1;", redirections: "> /dev/null")
+            #expect(try await beacon.waitForExit(within: .seconds(15)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines.last == "beacon-exit=74", "stderr: \(beacon.stderrLines)")
+            #expect(beacon.stderrLines.first?.hasPrefix("Error: ") == true)
+            #expect(beacon.stderrLines.first?.contains("File too large") == true, "stderr: \(beacon.stderrLines)")
+            try Self.expectControllerOff(try await controller.finalLog())
+        }
+    }
+}
