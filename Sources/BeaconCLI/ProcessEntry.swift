@@ -8,6 +8,7 @@ extension BeaconTool {
     public static func main() -> Never {
         let signals: SignalWatcher
         do {
+            try StandardStreams.openMissing()
             signals = try SignalWatcher()
         } catch {
             _ = StandardStreams.writeLine("Error: \(error)", to: STDERR_FILENO)

@@ -50,6 +50,21 @@ public enum StandardStreams {
         }
     }
 
+    /// Opens /dev/null on whichever of descriptors 0, 1 and 2 the process was started without
+    /// (`beacon … <&- >&-`). Call it before opening anything else: otherwise the next descriptor opened
+    /// (the signal descriptor, the controller's socket) would become stdin or stdout, and output lines
+    /// would be written into it.
+    public static func openMissing() throws(SystemError) {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = try syscall("open(/dev/null)") { open("/dev/null", O_RDWR) }
+            // The lowest free descriptor is this one, unless something opened the lower ones meanwhile.
+            if opened != descriptor {
+                _ = try syscall("dup2") { dup2(opened, descriptor) }
+                closeDescriptor(opened)
+            }
+        }
+    }
+
     /// The process environment as a dictionary.
     public static func environment() -> [String: String] {
         var result: [String: String] = [:]

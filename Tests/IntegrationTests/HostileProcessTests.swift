@@ -37,3 +37,20 @@ struct HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    @Test("started with stdin and stdout closed: no output reaches the controller's stream, --duration ends the run, controller off",
+          arguments: ["<&- >&-", ">&-", "<&- >&- 2>&-"])
+    func closedStandardDescriptors(_ redirections: String) async throws {
+        try await FaultController.with([]) { controller in
+            let beacon = try Self.shell("beacon range \(redirections)",
+                                        BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "100ms", "--duration", "1s"]),
+                                        redirections: redirections)
+            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines == ["beacon-exit=0"], "stderr: \(beacon.stderrLines)")
+            let log = try await controller.finalLog()
+            #expect(!log.contains { $0.event == "unexpected" }, "the controller got bytes that are no command:\n\(log)")
+            try Self.expectControllerOff(log)
+        }
+    }
+}
