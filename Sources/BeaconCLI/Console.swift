@@ -1,15 +1,18 @@
+import BeaconTransport
+
 /// Where a command's output goes: JSON lines to `stdout`, diagnostics to `stderr`.
 /// Tests inject capturing sinks; the executable uses the process's descriptors.
 public struct Console {
-    /// Writes one line (without its newline); returns false once the reader has gone away.
-    public var writeLine: (String) -> Bool
+    /// Writes one line (without its newline); says whether it was written, the reader has gone away,
+    /// or the write failed.
+    public var writeLine: (String) -> LineWrite
     /// One diagnostic line (without its newline).
     public var diagnose: (String) -> Void
     /// The descriptor `writeLine` writes to, watched so a run that prints nothing for long still
     /// notices its reader going away (`beacon advertise … | head -1`).
     public var outputDescriptor: Int32?
 
-    public init(writeLine: @escaping (String) -> Bool, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil) {
+    public init(writeLine: @escaping (String) -> LineWrite, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil) {
         self.writeLine = writeLine
         self.diagnose = diagnose
         self.outputDescriptor = outputDescriptor

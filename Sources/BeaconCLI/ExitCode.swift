@@ -13,7 +13,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case unavailable = 69
     /// A failure inside beacon itself.
     case software = 70
-    /// The connection to the controller failed or closed mid-run, or a file could not be written.
+    /// The connection to the controller failed or closed mid-run, or a file or stdout could not be written
+    /// (any error but EPIPE, which is the reader going away).
     case ioError = 74
     /// The controller is in use by another program.
     case busy = 75
@@ -31,7 +32,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .noInput: "the capture or scene file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case .software: "internal error"
-        case .ioError: "the connection to the controller failed or closed, or a file could not be written"
+        case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written"
         case .busy: "the controller is in use by another program"
         case .controllerError: "the controller failed a command, did not answer, or sent an unframeable stream"
         case .noPermission: "not permitted to open the controller (see the capabilities in the README)"

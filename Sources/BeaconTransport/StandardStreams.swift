@@ -6,31 +6,32 @@ import Musl
 
 /// The process's standard streams, written with write(2) so each line reaches the reader at once.
 public enum StandardStreams {
-    /// Writes `line` and a newline to `descriptor`. False when the reader has gone (EPIPE) or the write failed.
+    /// Writes `line` and a newline to `descriptor`: `.stopped` when the reader has gone (EPIPE), `.failed`
+    /// for any other write error.
     ///
     /// With `interrupt` (the signal descriptor) the write waits for room with poll(2) instead of
     /// blocking in write(2), and gives up (false) once `interrupt` is readable, or at once when there is
     /// no room and `alreadyInterrupted` says a signal was taken already: a reader that stopped reading
-    /// must not keep SIGINT or SIGTERM from ending the run. Each write is at most `PIPE_BUF` bytes,
+    /// must not keep SIGINT or SIGTERM from ending the run (`.stopped`). Each write is at most `PIPE_BUF` bytes,
     /// which a pipe that polls writable takes without blocking.
     public static func writeLine(_ line: String, to descriptor: Int32, interruptedBy interrupt: Int32? = nil,
-                                 alreadyInterrupted: () -> Bool = { false }) -> Bool {
+                                 alreadyInterrupted: () -> Bool = { false }) -> LineWrite {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
-            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt, wait: !alreadyInterrupted()) { return false }
+            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt, wait: !alreadyInterrupted()) { return .stopped }
             let chunk = interrupt == nil ? bytes.count - offset : min(bytes.count - offset, Int(PIPE_BUF))
             let written = bytes.withUnsafeBytes { buffer in
                 Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, chunk)
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                return false
+                return errno == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: errno))
             }
             offset += written
         }
-        return true
+        return .written
     }
 
     /// Waits until `descriptor` can be written (or has failed, which the write then reports).

@@ -54,3 +54,16 @@ extension HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    @Test("stdout on /dev/full: an Error line and exit 74 after the controller is turned off", arguments: [BeaconCommand.range, .advertise])
+    func fullStdout(_ command: BeaconCommand) async throws {
+        try await FaultController.with([]) { controller in
+            let beacon = try Self.shell("beacon \(command) > /dev/full", command.arguments(spec: controller.spec, ["--duration", "5s"]),
+                                        redirections: "> /dev/full")
+            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines == ["Error: stdout: No space left on device", "beacon-exit=74"], "stderr: \(beacon.stderrLines)")
+            try Self.expectControllerOff(try await controller.finalLog())
+        }
+    }
+}
