@@ -36,7 +36,8 @@ struct AdvertiseOptions {
         iBeacon manufacturer data: UUID, major and minor big-endian, then the measured power.
         Output: an "advertising" line when advertising started and a "stopped" line when it was turned off.
         SIGINT, SIGTERM, SIGHUP (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.
-        """
+        """,
+        exitCodes: ExitCode.controllerCommand
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {

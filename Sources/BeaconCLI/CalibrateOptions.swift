@@ -36,7 +36,8 @@ enum CalibrateOptions {
         rssi as --sample; the "fit" line gives the --path-loss-exponent and --measured-power for beacon range:
           beacon calibrate --uuid U --distance 1 >> site.jsonl   (and 2, 4 ...)
           beacon calibrate $(jq -r '"--sample \\(.distance)=\\(.rssi)"' site.jsonl)
-        """
+        """,
+        exitCodes: ExitCode.controllerCommand
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {

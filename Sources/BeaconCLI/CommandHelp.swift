@@ -6,6 +6,8 @@ struct CommandHelp {
     let options: [OptionSpec]
     /// Extra paragraphs after OPTIONS (formats, examples).
     let discussion: String
+    /// The exit codes this command can end with, listed under EXIT CODES.
+    let exitCodes: [ExitCode]
 
     var usageLine: String { "Usage: \(usage)" }
 
@@ -31,7 +33,7 @@ struct CommandHelp {
         }
         lines.append("")
         lines.append("EXIT CODES:")
-        for code in ExitCode.allCases {
+        for code in exitCodes {
             let number = String(code.rawValue)
             lines.append("  " + number + String(repeating: " ", count: 4 - number.count) + code.meaning)
         }

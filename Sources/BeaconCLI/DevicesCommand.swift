@@ -14,7 +14,8 @@ enum DevicesCommand {
           raw   --hci hciN: needs CAP_NET_RAW, and the controller up (or CAP_NET_ADMIN to bring it up).
           user  --hci hci-user:N: needs CAP_NET_ADMIN and the controller down (`sudo hciconfig hciN down`).
         Fails with exit 69 when the kernel has no Bluetooth support.
-        """
+        """,
+        exitCodes: [.success, .usage, .unavailable, .software, .ioError, .busy, .noPermission]
     )
 
     static func run(console: Console, capabilities: ProcessCapabilities?, now: () -> Timestamp,

@@ -13,6 +13,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case unavailable = 69
     /// A failure inside beacon itself.
     case software = 70
+    /// An output file (`--record`) cannot be created: a missing directory, no permission to write it.
+    case cantCreate = 73
     /// The connection to the controller failed or closed mid-run, or a file or stdout could not be written
     /// (any error but EPIPE, which is the reader going away).
     case ioError = 74
@@ -23,6 +25,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// Not permitted to open the controller.
     case noPermission = 77
 
+    /// Every code a command that talks to a controller (range, advertise, calibrate) can end with.
+    static let controllerCommand = ExitCode.allCases
+
     /// One line for the help text and README.
     public var meaning: String {
         switch self {
@@ -32,6 +37,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .noInput: "the capture or scene file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case .software: "internal error"
+        case .cantCreate: "the --record file cannot be created (missing directory, no permission)"
         case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written"
         case .busy: "the controller is in use by another program"
         case .controllerError: "the controller failed a command, did not answer, or sent an unframeable stream"

@@ -31,6 +31,7 @@ enum Failure {
             case .unavailable: return .unavailable
             case .permission: return .noPermission
             case .busy: return .busy
+            case .cannotCreate: return .cantCreate
             case .io: return .ioError
             case .badCapture: return .dataError
             case .badStream: return .controllerError

@@ -38,7 +38,8 @@ struct RangeOptions {
         "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis.
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
         Output: one JSON object per line with "event" state, enter, exit or range (see docs/output.md).
-        """
+        """,
+        exitCodes: ExitCode.controllerCommand
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {

@@ -21,7 +21,9 @@ public final class BtsnoopRecorder {
         do throws(SystemError) {
             descriptor = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         } catch {
-            throw TransportError.from(error, transport: "recording \(path)")
+            var failure = TransportError.from(error, transport: "recording \(path)")
+            failure.category = .cannotCreate
+            throw failure
         }
         lastFlush = Clock.monotonic()
         pending.reserveCapacity(bufferLimit + 1024)

@@ -31,8 +31,19 @@ public final class BtsnoopReplayTransport: PacketTransport {
         self.reader = BtsnoopReader(indexFilter: indexFilter)
         do throws(SystemError) {
             descriptor = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+            var info = stat()
+            let fd = descriptor
+            try syscall("fstat") { fstat(fd, &info) }
+            // A directory opens for reading but is no capture: missing input, found before the first read.
+            if info.st_mode & S_IFMT == S_IFDIR {
+                closeDescriptor(descriptor)
+                descriptor = -1
+                throw SystemError(call: "open", errno: EISDIR)
+            }
         } catch {
-            throw TransportError.from(error, transport: TransportSpec.btsnoop(path: path).description)
+            var failure = TransportError.from(error, transport: TransportSpec.btsnoop(path: path).description)
+            if error.errno == EISDIR { failure.category = .unavailable }
+            throw failure
         }
     }
 

@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import Glibc
 import Testing
 
 /// Where `--record` may write: never over the capture being replayed, and a path that cannot be
@@ -22,5 +23,52 @@ struct RecordingPathTests {
             #expect(io.stdout.isEmpty)
             #expect(try Array(Data(contentsOf: URL(fileURLWithPath: capture))) == original)
         }
+    }
+}
+
+extension RecordingPathTests {
+    @Test("a --record file that cannot be created is exit 73, before anything is replayed")
+    func recordingCannotBeCreated() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("x.snoop")
+        try Data(BadCaptureTests.goodH4).write(to: URL(fileURLWithPath: capture))
+        var paths = [directory.path("missing/rec.snoop"), directory.path("x.snoop/rec.snoop")]
+        if getuid() != 0 {
+            let readOnly = directory.path("read-only.snoop")
+            try Data().write(to: URL(fileURLWithPath: readOnly))
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)
+            paths.append(readOnly)
+        }
+        for record in paths {
+            let io = CapturedConsole()
+            #expect(io.run(["range", "--hci", "btsnoop:\(capture)", "--uuid", BadCaptureTests.uuid.description,
+                            "--record", record]) == 73, "\(record)")
+            #expect(io.stderr.count == 1 && io.stderr.first?.hasPrefix("Error: recording \(record): ") == true, "\(io.stderr)")
+            #expect(io.stdout.isEmpty)
+        }
+    }
+
+    @Test("--hci btsnoop: naming a directory is missing input, exit 66")
+    func captureIsADirectory() throws {
+        let directory = try TemporaryDirectory()
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(directory.path(""))", "--uuid", BadCaptureTests.uuid.description]) == 66)
+        #expect(io.stderr.count == 1 && io.stderr.first?.contains("Is a directory") == true, "\(io.stderr)")
+    }
+
+    @Test("each command's help lists exit 73 only where --record exists, and only codes the command can produce")
+    func helpExitCodes() {
+        func codes(_ command: String) -> [String] {
+            let io = CapturedConsole()
+            _ = io.run(["help", command])
+            let text = io.stdout.joined(separator: "\n")
+            guard let section = text.components(separatedBy: "EXIT CODES:\n").last else { return [] }
+            return section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        }
+        for command in ["range", "advertise", "calibrate"] {
+            #expect(codes(command) == ["0", "64", "65", "66", "69", "70", "73", "74", "75", "76", "77"], "\(command)")
+        }
+        #expect(codes("devices") == ["0", "64", "69", "70", "74", "75", "77"])
+        #expect(codes("simulate") == ["0", "64", "65", "66", "70", "74"])
     }
 }
