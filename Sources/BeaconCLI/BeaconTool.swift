@@ -23,7 +23,7 @@ public enum BeaconTool {
                            signals: SignalWatcher?) -> Int32 {
         guard let first = arguments.first else {
             console.diagnose("Error: Missing expected subcommand")
-            console.diagnose(overview)
+            for line in overview.split(separator: "\n", omittingEmptySubsequences: false) { console.diagnose(String(line)) }
             return ExitCode.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())

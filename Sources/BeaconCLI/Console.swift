@@ -6,15 +6,15 @@ public struct Console {
     /// Writes one line (without its newline); says whether it was written, the reader has gone away,
     /// or the write failed.
     public var writeLine: (String) -> LineWrite
-    /// One diagnostic line (without its newline).
-    public var diagnose: (String) -> Void
+    /// One diagnostic line (without its newline), its control characters escaped on the way to the sink.
+    public let diagnose: (String) -> Void
     /// The descriptor `writeLine` writes to, watched so a run that prints nothing for long still
     /// notices its reader going away (`beacon advertise … | head -1`).
     public var outputDescriptor: Int32?
 
     public init(writeLine: @escaping (String) -> LineWrite, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil) {
         self.writeLine = writeLine
-        self.diagnose = diagnose
+        self.diagnose = { diagnose(DiagnosticEscaping.escaped($0)) }
         self.outputDescriptor = outputDescriptor
     }
 }
