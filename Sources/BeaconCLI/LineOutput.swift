@@ -11,6 +11,7 @@ final class LineOutput {
     /// The write error that stopped the output, reported by `finish`.
     private(set) var writeFailure: SystemError?
     private var malformed = 0
+    private var clampedTimes = false
 
     /// Warnings printed one by one before only a count is kept.
     static let warningLimit = 5
@@ -19,8 +20,15 @@ final class LineOutput {
         self.console = console
     }
 
-    func write(_ line: String) {
+    /// Writes `line`; `time`, the line's time, is checked against the times that can be printed, and the
+    /// first one outside them is noted on stderr (the line carries the nearest printable time).
+    func write(_ line: String, time: Timestamp? = nil) {
         guard !readerGone else { return }
+        if let time, !clampedTimes, !Timestamp.printableRange.contains(time) {
+            clampedTimes = true
+            console.diagnose("Warning: output times leave the years 0000 to 9999 (first \(time.microseconds) µs from 1970); "
+                + "they are printed as the nearest time inside them")
+        }
         switch console.writeLine(line) {
         case .written: break
         case .stopped: readerGone = true

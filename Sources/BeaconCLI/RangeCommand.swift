@@ -23,7 +23,8 @@ struct RangeCommand: ControllerCommand {
         let output = output
         // Schedule times become wall-clock times only here, as each line is printed.
         func emit(_ line: MonitorOutput) {
-            output.write(OutputLine.encode(line.shifted(by: host.timeline.wallOffset)))
+            let shifted = line.shifted(by: host.timeline.wallOffset)
+            output.write(OutputLine.encode(shifted), time: shifted.time)
         }
         while !output.readerGone {
             switch try host.next(until: session.nextDeadline) {
