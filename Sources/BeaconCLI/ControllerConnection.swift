@@ -79,7 +79,10 @@ final class ControllerConnection {
         guard let replay = transport as? BtsnoopReplayTransport, replay.datalink == .linuxMonitor,
               let selected = replay.selectedIndex else { return nil }
         let seen = replay.controllerIndexes
-        let names = seen.map { "hci\($0)" }.joined(separator: ", ")
+        // A few names, then a count: a capture may have cycled through thousands of indexes.
+        let shown = 8
+        let names = seen.prefix(shown).map { "hci\($0)" }.joined(separator: ", ")
+            + (seen.count > shown ? " and \(seen.count - shown) more" : "")
         if !seen.contains(selected) {
             return "Warning: the capture has no packets of controller hci\(selected)" + (seen.isEmpty ? "" : "; it has \(names)")
         }

@@ -195,6 +195,29 @@ struct BadCaptureTests {
         }
     }
 
+    @Test("a Linux monitor capture cycling through 3000 controller indexes: every index seen once, in order, and a warning of bounded length")
+    func manyControllers() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("many.btsnoop")
+        let writer = BtsnoopWriter(datalink: .linuxMonitor)
+        var file = writer.header
+        let report = SimulatedAir.extendedReport(SimulatedAir.beacon(0, uuid: Self.uuid), rssi: -60)
+        // Twice round 3000 indexes: the second round adds no names.
+        for n in 0..<6000 {
+            writer.appendRecord(report, direction: .received, timestamp: Self.start + Micros.milliseconds(Int64(n)),
+                                controllerIndex: UInt16(n % 3000), to: &file)
+        }
+        var reader = BtsnoopReader()
+        reader.append(file)
+        while try reader.next() != nil {}
+        #expect(reader.controllerIndexes == (0..<3000).map { UInt16($0) })
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description]) == 0)
+        #expect(io.stderr == ["Warning: the capture has controllers hci0, hci1, hci2, hci3, hci4, hci5, hci6, hci7 and 2992 more; "
+                              + "replayed hci0 (choose another with --index)"])
+    }
+
     @Test("a Linux monitor capture with two controllers: the first by default, the other with --index, and a warning naming them")
     func twoControllers() throws {
         let directory = try TemporaryDirectory()
