@@ -32,6 +32,8 @@ Run faults happen --after seconds after scanning or advertising was enabled:
   long-event-more     an advertising report whose length field is 4 bytes too
                       long; the 4 missing bytes follow later, then normal reports
   flood               advertising reports as fast as the socket takes them
+  malformed-status    three zero-length Command Status events that answer no
+                      command; the run carries on
 
 Every command received is logged as a JSON line to --log (flushed at once):
   {"opcode":"0x200C","name":"LE_Set_Scan_Enable","params":"0100","answer":"complete",
@@ -260,6 +262,9 @@ class Controller:
             self.later(0.5, lambda: self.send(bytes(4)))
         elif scenario == 'flood':
             self.flooding = True
+        elif scenario == 'malformed-status':
+            for _ in range(3):
+                self.send(bytes([0x04, 0x0F, 0x00]))
 
     # Loop -----------------------------------------------------------------
 
@@ -341,7 +346,7 @@ class Controller:
                 self.parse()
 
 
-RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood'}
+RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood', 'malformed-status'}
 COMMAND_FAULTS = {'error', 'silent', 'status', 'bare-complete', 'truncated-complete', 'no-credits', 'delay'}
 
 

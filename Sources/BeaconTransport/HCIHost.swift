@@ -91,6 +91,10 @@ public final class HCIHost {
     private let poller = Poller()
     private let clock: () -> ClockReading
     private let warn: (String) -> Void
+    /// Malformed Command Complete or Command Status events that arrived while no command was pending:
+    /// skipped, the first `skippedEventWarningLimit` of them with a warning each.
+    public private(set) var skippedEventCount = 0
+    public static let skippedEventWarningLimit = 5
     public private(set) var timeline: Timeline
     /// Set once a signal arrived; interruptible commands then fail at once, cleanup commands still run.
     public private(set) var receivedSignal: Int32?
@@ -337,7 +341,15 @@ public final class HCIHost {
         do {
             event = try HCIEvent.decode(packet.payload)
         } catch {
-            throw .command(CommandError(opcode: flow.pending ?? .nop, kind: .malformed(error.description)))
+            // An answer that cannot be read ends the command it answers; one that answers nothing is skipped.
+            guard let pending = flow.pending else {
+                skippedEventCount += 1
+                if skippedEventCount <= Self.skippedEventWarningLimit {
+                    warn("Warning: skipped a malformed controller event that answers no command: \(error)")
+                }
+                return nil
+            }
+            throw .command(CommandError(opcode: pending, kind: .malformed(error.description)))
         }
         if case .hardwareError(let code) = event { throw .hardwareError(code) }
         return flow.receive(event, at: readTime ?? now())

@@ -67,3 +67,23 @@ extension HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    @Test("malformed Command Status events that answer no command: skipped with a warning each, ranging carries on, exit 0")
+    func malformedUnsolicitedEvents() async throws {
+        try await FaultController.with(["--scenario", "malformed-status", "--after", "0.5"]) { controller in
+            let beacon = try BeaconProcess.start(BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "200ms", "--duration", "2"]),
+                                                 limit: .seconds(20))
+            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines.count == 3, "stderr: \(beacon.stderrLines)")
+            #expect(beacon.stderrLines.allSatisfy { $0.hasPrefix("Warning: skipped a malformed controller event that answers no command") },
+                    "stderr: \(beacon.stderrLines)")
+            // Ranging went on past the fault at 0.5 s: range lines every 200 ms until --duration's end.
+            let ranges = try BeaconOutputLine.decode(beacon.stdoutLines).filter { $0.event == "range" }
+            #expect(ranges.count >= 8, "\(beacon.stdoutLines)")
+            let log = try await controller.finalLog()
+            #expect(log.contains { $0.event == "fault" })
+            try Self.expectControllerOff(log)
+        }
+    }
+}
