@@ -15,8 +15,8 @@ struct AdvertiseOptions {
         usage: "beacon advertise --uuid <uuid> --major <major> --minor <minor> [<options>]",
         options: [
             OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID to advertise (8-4-4-4-12 hex digits)."),
-            OptionSpec("major", .value(placeholder: "major"), "Major value, 0...65535."),
-            OptionSpec("minor", .value(placeholder: "minor"), "Minor value, 0...65535."),
+            OptionSpec("major", .value(placeholder: "major"), "Major value, 0...65535, decimal or 0x hex."),
+            OptionSpec("minor", .value(placeholder: "minor"), "Minor value, 0...65535, decimal or 0x hex."),
             OptionSpec("measured-power", .value(placeholder: "dBm"), "Calibrated RSSI at 1 m carried in the advertisement, -127...20.", default: "-59"),
             OptionSpec("interval", .value(placeholder: "duration"), "Advertising interval, 20ms...10.24s (100ms is the iBeacon recommendation and the floor for non-connectable advertising on Bluetooth 4.x controllers).", default: "100ms"),
             OptionSpec("tx-power", .value(placeholder: "dBm"), "Requested transmit power, -127...20 (extended advertising only; the controller may choose another)."),
