@@ -32,6 +32,9 @@ Run faults happen --after seconds after scanning or advertising was enabled:
   long-event-more     an advertising report whose length field is 4 bytes too
                       long; the 4 missing bytes follow later, then normal reports
   flood               advertising reports as fast as the socket takes them
+  foreign-no-credits  a Command Complete for an opcode never sent
+                      (Read_Local_Name) with Num_HCI_Command_Packets 0, and no
+                      credits after it
   malformed-status    three zero-length Command Status events that answer no
                       command; the run carries on
 
@@ -262,6 +265,8 @@ class Controller:
             self.later(0.5, lambda: self.send(bytes(4)))
         elif scenario == 'flood':
             self.flooding = True
+        elif scenario == 'foreign-no-credits':
+            self.send(command_complete(0x0C14, bytes([0]) + bytes(248), credits=0))
         elif scenario == 'malformed-status':
             for _ in range(3):
                 self.send(bytes([0x04, 0x0F, 0x00]))
@@ -346,7 +351,7 @@ class Controller:
                 self.parse()
 
 
-RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood', 'malformed-status'}
+RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood', 'malformed-status', 'foreign-no-credits'}
 COMMAND_FAULTS = {'error', 'silent', 'status', 'bare-complete', 'truncated-complete', 'no-credits', 'delay'}
 
 

@@ -278,7 +278,9 @@ public final class HCIHost {
     /// Waits until a command may be sent. A command still pending from an earlier wait that a signal or
     /// a failure cut short is given up at its own deadline, without failing this one (cleanup after an
     /// interrupted bring-up must still reach the controller). Credits the controller withholds are
-    /// awaited for one command timeout; their absence is this command's timeout.
+    /// awaited for one command timeout; their absence is this command's timeout, except in cleanup
+    /// (`interruptible` false): then one credit is taken back, the command sent anyway, and the cause
+    /// told through `warn`.
     private func waitForCredit(for opcode: HCIOpcode, interruptible: Bool) throws(HostError) {
         var creditDeadline: Timestamp?
         while !flow.canSend {
@@ -292,7 +294,16 @@ public final class HCIHost {
             }
             let due = creditDeadline ?? current + flow.timeout
             creditDeadline = due
-            if current >= due { throw .command(CommandError(opcode: opcode, kind: .timeout(flow.timeout))) }
+            if current >= due {
+                guard !interruptible else { throw .command(CommandError(opcode: opcode, kind: .timeout(flow.timeout))) }
+                flow.takeCreditBack()
+                let cause = flow.lastGrant.map { grant in
+                    " after its answer to \(grant.opcode.name)" + (grant.answeredPending ? "" : ", a command beacon had not sent,")
+                        + " granted none"
+                } ?? ""
+                warn("Warning: the controller gave no command credit for \(flow.timeout)\(cause); sending \(opcode.name) anyway")
+                return
+            }
             _ = try pump(until: due, interruptible: interruptible)
         }
     }

@@ -87,3 +87,23 @@ extension HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    @Test("an answer to a command never sent that withholds credits: the disable is still sent at the end, the warning names the cause",
+          arguments: [BeaconCommand.range, .advertise])
+    func creditsWithheldByAForeignAnswer(_ command: BeaconCommand) async throws {
+        try await FaultController.with(["--scenario", "foreign-no-credits", "--after", "0.3"]) { controller in
+            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec, ["--duration", "1"]), limit: .seconds(20))
+            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines.count == 1, "stderr: \(beacon.stderrLines)")
+            let warning = beacon.stderrLines.first ?? ""
+            #expect(warning.hasPrefix("Warning: the controller gave no command credit for 3s after its answer to "), "\(warning)")
+            #expect(warning.contains("a command beacon had not sent"), "\(warning)")
+            #expect(warning.hasSuffix("_Enable anyway"), "\(warning)")
+            let log = try await controller.finalLog()
+            let fault = try #require(log.firstIndex { $0.event == "fault" })
+            #expect(log[fault...].contains { $0.isDisable }, "no disable after the fault:\n\(log)")
+            try Self.expectControllerOff(log)
+        }
+    }
+}
