@@ -3,18 +3,29 @@
 public enum SightingDecoder {
     /// Calls `body` once per report carrying an iBeacon, with the RSSI nil when the controller
     /// reported 127. Other events call nothing and do not throw. A malformed report throws after the
-    /// reports before it have been delivered.
-    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
+    /// reports before it have been delivered. Fragments of an extended advertisement are skipped,
+    /// `chains` carrying which advertisers are mid-chain from one event to the next.
+    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp, chains: inout FragmentChains,
                                        _ body: (Sighting) -> Void) throws(DecodeError) {
         _ = try HCIEvent.walkAdvertisingReports(payload) { report in
+            guard chains.isWhole(report) else { return }
             if let sighting = sighting(from: report, at: time) { body(sighting) }
         }.get()
+    }
+
+    /// The same for one event on its own: fragment chains are followed within it only.
+    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
+                                       _ body: (Sighting) -> Void) throws(DecodeError) {
+        var chains = FragmentChains()
+        try forEachSighting(inEvent: payload, at: time, chains: &chains, body)
     }
 
     /// The same for a body that throws: its errors pass through unchanged, decode errors are `DecodeError`.
     public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
                                        _ body: (Sighting) throws -> Void) throws {
+        var chains = FragmentChains()
         _ = try HCIEvent.walkAdvertisingReports(payload) { report throws in
+            guard chains.isWhole(report) else { return }
             if let sighting = sighting(from: report, at: time) { try body(sighting) }
         }.get()
     }
