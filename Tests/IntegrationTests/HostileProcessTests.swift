@@ -107,3 +107,21 @@ extension HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    @Test("a fragment chain whose continuation looks like an iBeacon: no enter for that beacon")
+    func fragmentChain() async throws {
+        try await FaultController.with(["--scenario", "fragment-chain", "--after", "0.2"]) { controller in
+            let beacon = try BeaconProcess.start(["range", "--hci", controller.spec, "--uuid", "11111111-1111-1111-1111-111111111111",
+                                                  "--exit-after", "1s", "--duration", "1.5"], limit: .seconds(20))
+            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
+            let events = try BeaconOutputLine.decode(beacon.stdoutLines).map(\.event)
+            #expect(!events.contains("enter"), "\(beacon.stdoutLines)")
+            #expect(events.first == "state")
+            let log = try await controller.finalLog()
+            #expect(log.contains { $0.event == "fault" })
+            try Self.expectControllerOff(log)
+        }
+    }
+}
