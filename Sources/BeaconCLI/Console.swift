@@ -11,10 +11,14 @@ public struct Console {
     /// The descriptor `writeLine` writes to, watched so a run that prints nothing for long still
     /// notices its reader going away (`beacon advertise … | head -1`).
     public var outputDescriptor: Int32?
+    /// When a live run with `--duration` ends: set by the command, obeyed by a `writeLine` that waits.
+    public let outputDeadline: OutputDeadline
 
-    public init(writeLine: @escaping (String) -> LineWrite, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil) {
+    public init(writeLine: @escaping (String) -> LineWrite, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil,
+                outputDeadline: OutputDeadline = OutputDeadline()) {
         self.writeLine = writeLine
         self.diagnose = { diagnose(DiagnosticEscaping.escaped($0)) }
         self.outputDescriptor = outputDescriptor
+        self.outputDeadline = outputDeadline
     }
 }

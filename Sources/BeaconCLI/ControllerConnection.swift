@@ -72,6 +72,11 @@ final class ControllerConnection {
         }
         host = HCIHost(transport: transport, recorder: recorder, signals: signals, output: console.outputDescriptor,
                        captureStepLimit: captureStepLimit, warn: console.diagnose)
+        // A live run ends at --duration even while stdout does not take its lines (a replay's duration
+        // is capture time, and a slow reader only slows it down).
+        if transport.isLive, let duration = common.duration {
+            console.outputDeadline.monotonic = Micros(Clock.monotonic().value &+ duration.value)
+        }
     }
 
     /// For a btmon capture holding several controllers: which one was replayed and how to pick another.

@@ -15,13 +15,14 @@ extension BeaconTool {
             exit(ExitCode.software.rawValue)
         }
         // Output waits for a slow reader only until a signal arrives, so a stopping signal always ends the run.
+        let deadline = OutputDeadline()
         let console = Console(
             writeLine: { line in
                 StandardStreams.writeLine(line, to: STDOUT_FILENO, interruptedBy: signals.descriptor,
-                                          alreadyInterrupted: { signals.received != nil })
+                                          alreadyInterrupted: { signals.received != nil }, deadline: deadline.monotonic)
             },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
-            outputDescriptor: STDOUT_FILENO)
+            outputDescriptor: STDOUT_FILENO, outputDeadline: deadline)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
                        environment: StandardStreams.environment(),
                        console: console, signals: signals)

@@ -1,3 +1,4 @@
+import BeaconCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,15 +13,18 @@ public enum StandardStreams {
     /// With `interrupt` (the signal descriptor) the write waits for room with poll(2) instead of
     /// blocking in write(2), and gives up (false) once `interrupt` is readable, or at once when there is
     /// no room and `alreadyInterrupted` says a signal was taken already: a reader that stopped reading
-    /// must not keep SIGINT or SIGTERM from ending the run (`.stopped`). Each write is at most `PIPE_BUF` bytes,
+    /// must not keep SIGINT or SIGTERM from ending the run (`.stopped`); nor `deadline` (monotonic, the
+    /// end of a `--duration` run) once it has passed. Each write is at most `PIPE_BUF` bytes,
     /// which a pipe that polls writable takes without blocking.
     public static func writeLine(_ line: String, to descriptor: Int32, interruptedBy interrupt: Int32? = nil,
-                                 alreadyInterrupted: () -> Bool = { false }) -> LineWrite {
+                                 alreadyInterrupted: () -> Bool = { false }, deadline: Micros? = nil) -> LineWrite {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
-            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt, wait: !alreadyInterrupted()) { return .stopped }
+            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt, wait: !alreadyInterrupted(), deadline: deadline) {
+                return .stopped
+            }
             let chunk = interrupt == nil ? bytes.count - offset : min(bytes.count - offset, Int(PIPE_BUF))
             let written = bytes.withUnsafeBytes { buffer in
                 Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, chunk)
@@ -36,18 +40,23 @@ public enum StandardStreams {
 
     /// Waits until `descriptor` can be written (or has failed, which the write then reports).
     /// False when `interrupt` became readable first, or, without `wait`, when there is no room now.
-    private static func waitForRoom(_ descriptor: Int32, interrupt: Int32, wait: Bool) -> Bool {
+    private static func waitForRoom(_ descriptor: Int32, interrupt: Int32, wait: Bool, deadline: Micros?) -> Bool {
         var entries = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
                        pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
         while true {
-            let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, wait ? -1 : 0) }
+            var timeout: Int32 = wait ? -1 : 0
+            if wait, let deadline {
+                let left = deadline.value - Clock.monotonic().value
+                timeout = left <= 0 ? 0 : Int32(min((left + 999) / 1000, Int64(Int32.max)))
+            }
+            let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, timeout) }
             if ready < 0 {
                 if errno == EINTR { continue }
                 return true // let the write report the failure
             }
             if entries[1].revents & Int16(POLLIN) != 0 { return false }
             if entries[0].revents != 0 { return true }
-            if !wait { return false }
+            if timeout >= 0 { return false }
         }
     }
 

@@ -125,3 +125,35 @@ extension HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    @Test("stdout that nobody reads, under a flood of reports: --duration still ends the run, and cleanup reaches the controller")
+    func durationWinsOverAStalledStdout() async throws {
+        try await FaultController.with(["--scenario", "flood", "--after", "0"]) { controller in
+            let directory = try ProjectPaths.makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("stdout").path
+            #expect(mkfifo(path, 0o600) == 0)
+            // Held open for reading (and writing, so opening never blocks), never read.
+            let held = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+            try #require(held >= 0)
+            defer { close(held) }
+            _ = fcntl(held, 1031 /* F_SETPIPE_SZ */, 8192)
+            let beacon = try Self.shell("beacon range --duration 2 > stalled fifo",
+                                        BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "20ms", "--duration", "2"]),
+                                        redirections: "> '\(path)'", limit: .seconds(30))
+            // The pipe filled (beacon is blocked on it) before the run ended by itself.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var queued: Int32 = 0
+            while queued < 4000 && beacon.isRunning {
+                try #require(ContinuousClock.now < deadline, "stdout never filled (\(queued) bytes queued)")
+                try await Task.sleep(for: .milliseconds(20))
+                _ = ioctl(held, 0x541B /* FIONREAD */, &queued)
+            }
+            #expect(queued >= 4000, "stdout never filled before beacon ended")
+            #expect(try await beacon.waitForExit(within: .seconds(15)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines == ["beacon-exit=0"], "stderr: \(beacon.stderrLines)")
+            try Self.expectControllerOff(try await controller.finalLog())
+        }
+    }
+}
