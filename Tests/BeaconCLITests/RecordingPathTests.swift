@@ -72,3 +72,18 @@ extension RecordingPathTests {
         #expect(codes("simulate") == ["0", "64", "65", "66", "70", "74"])
     }
 }
+
+extension RecordingPathTests {
+    @Test("--record into a FIFO that nobody reads fails at once with exit 73 instead of blocking", .timeLimit(.minutes(1)))
+    func recordingIntoAnUnreadFIFO() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("x.snoop")
+        try Data(BadCaptureTests.goodH4).write(to: URL(fileURLWithPath: capture))
+        let fifo = directory.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(capture)", "--uuid", BadCaptureTests.uuid.description, "--record", fifo]) == 73)
+        #expect(io.stderr == ["Error: recording \(fifo): a FIFO with no reader"])
+        #expect(io.stdout.isEmpty)
+    }
+}
