@@ -199,6 +199,10 @@ public final class HCIHost {
                 receivedSignal = signal
                 return .signal(signal)
             }
+            if let stream = (transport as? BtsnoopReplayTransport)?.streamDescriptor, let signal = try waitForStream(stream) {
+                receivedSignal = signal
+                return .signal(signal)
+            }
             let more: Bool
             do {
                 more = try transport.read()
@@ -393,6 +397,20 @@ public final class HCIHost {
         return (transport.readDescriptor.map { ready.readable.contains($0) } ?? false,
                 signals.map { ready.readable.contains($0.descriptor) } ?? false,
                 ready.hungUp)
+    }
+
+    /// Waits until a streamed capture has bytes (or its writer has gone), or a signal arrives: the signal.
+    private func waitForStream(_ stream: Int32) throws(HostError) -> Int32? {
+        while true {
+            let ready: [Int32]
+            do {
+                ready = try poller.wait([stream] + (signals.map { [$0.descriptor] } ?? []), timeout: nil)
+            } catch {
+                throw .transport(TransportError.from(error, transport: transport.description))
+            }
+            if let signals, ready.contains(signals.descriptor), let signal = signals.pendingSignal() { return signal }
+            if ready.contains(stream) { return nil }
+        }
     }
 
     private func pollSignalWithoutWaiting() throws(HostError) -> Int32? {
