@@ -157,3 +157,29 @@ extension HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    static let otherEndingSignals: [(BeaconCommand, String, Int32)] = [
+        (.range, "extended", SIGHUP), (.advertise, "legacy", SIGHUP),
+        (.range, "legacy", SIGUSR1), (.advertise, "extended", SIGUSR2),
+        (.range, "extended", SIGALRM), (.advertise, "legacy", SIGVTALRM), (.range, "legacy", SIGPROF),
+    ]
+
+    /// One at a time: the point is what happens after the signal, not how fast under load.
+    @Test("SIGHUP (a dropped ssh session) and the other signals that would kill beacon: exit 0, controller off",
+          .serialized, arguments: otherEndingSignals)
+    func otherEndingSignal(_ command: BeaconCommand, _ commands: String, _ signal: Int32) async throws {
+        try await FaultController.with(["--commands", commands]) { controller in
+            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec), limit: .seconds(25))
+            let expected = command == .range ? "range" : "advertising"
+            try await beacon.waitForLine(within: .seconds(10), "\(expected) line") { BeaconOutputLine.event(of: $0) == expected }
+            beacon.send(signal)
+            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
+            if command == .advertise {
+                #expect(try BeaconOutputLine.decode(beacon.stdoutLines).map(\.event) == ["advertising", "stopped"])
+            }
+            try Self.expectControllerOff(try await controller.finalLog())
+        }
+    }
+}
