@@ -31,11 +31,30 @@ public enum StandardStreams {
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                return errno == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: errno))
+                let failure = errno
+                if offset > 0 { removePartialLine(descriptor, written: offset) }
+                return failure == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: failure))
             }
             offset += written
         }
         return .written
+    }
+
+    /// Takes back the `written` bytes of a line that could not be written whole, where the output is a
+    /// file (a full disk, a file-size limit): a line is there whole or not at all. On a pipe or terminal
+    /// nothing can be taken back; lines of up to `PIPE_BUF` bytes reach a pipe whole anyway.
+    private static func removePartialLine(_ descriptor: Int32, written: Int) {
+        do throws(SystemError) {
+            var info = stat()
+            try syscall("fstat") { fstat(descriptor, &info) }
+            guard info.st_mode & S_IFMT == S_IFREG else { return }
+            let start = try syscall("lseek") { lseek(descriptor, 0, SEEK_CUR) } - written
+            guard start >= 0 else { return }
+            try syscall("ftruncate") { ftruncate(descriptor, start) }
+            try syscall("lseek") { lseek(descriptor, start, SEEK_SET) }
+        } catch {
+            // The write error is what gets reported; the partial line then stays.
+        }
     }
 
     /// Waits until `descriptor` can be written (or has failed, which the write then reports).

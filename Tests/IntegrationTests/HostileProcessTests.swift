@@ -183,3 +183,26 @@ extension HostileProcessTests {
         }
     }
 }
+
+extension HostileProcessTests {
+    @Test("stdout on a file that reaches its size limit: exit 74, and the file holds whole lines only")
+    func stdoutLinesWholeOrNotAtAll() async throws {
+        let directory = try ProjectPaths.makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (header, records) = try StreamedCaptureTests.capture()
+        let capture = directory.appendingPathComponent("capture.btsnoop").path
+        try Data(header + records).write(to: URL(fileURLWithPath: capture))
+        let out = directory.appendingPathComponent("out.jsonl").path
+        // 512 bytes: the state and enter lines fit, a range line crosses the limit.
+        let beacon = try Self.shell("beacon range > file under ulimit -f 1",
+                                    ["range", "--hci", "btsnoop:\(capture)", "--uuid", StreamedCaptureTests.uuid],
+                                    prefix: "ulimit -f 1;", redirections: "> '\(out)'")
+        #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+        #expect(beacon.stderrLines == ["Error: stdout: File too large", "beacon-exit=74"], "stderr: \(beacon.stderrLines)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!text.isEmpty && text.hasSuffix("\n"), "\(text.debugDescription)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") }, "\(lines)")
+        try await expectValidOutput(lines)
+    }
+}
