@@ -32,6 +32,14 @@ Run faults happen --after seconds after scanning or advertising was enabled:
   long-event-more     an advertising report whose length field is 4 bytes too
                       long; the 4 missing bytes follow later, then normal reports
   flood               advertising reports as fast as the socket takes them
+  foreign-no-credits  a Command Complete for an opcode never sent
+                      (Read_Local_Name) with Num_HCI_Command_Packets 0, and no
+                      credits after it
+  fragment-chain      (extended scanning) a two-fragment advertisement whose
+                      continuation, read on its own, is an iBeacon of UUID
+                      11111111-1111-1111-1111-111111111111; sent five times
+  malformed-status    three zero-length Command Status events that answer no
+                      command; the run carries on
 
 --signal-host INT|TERM sends that signal to the host when the fault's command
 arrives (right after logging it), so the signal reaches the host while the
@@ -125,6 +133,18 @@ def advertising_report(extended: bool) -> bytes:
         return event(0x3E, bytes([0x0D, 1]) + report)
     report = bytes([0x03, 0x00]) + BEACON_ADDRESS + bytes([len(data)]) + data + bytes([RSSI & 0xFF])
     return event(0x3E, bytes([0x02, 1]) + report)
+
+
+FRAGMENT_UUID = bytes([0x11] * 16)
+FRAGMENT_ADDRESS = bytes([0x02, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0])  # F0:F1:F2:F3:F4:02
+
+
+def fragment_report(data: bytes, status: int) -> bytes:
+    """An LE Extended Advertising Report of one fragment (Data_Status in bits 5-6), SID 1."""
+    report = (struct.pack('<H', status << 5) + bytes([0x00]) + FRAGMENT_ADDRESS
+              + bytes([0x01, 0x00, 0x01, 0x7F, RSSI & 0xFF]) + struct.pack('<H', 0)
+              + bytes([0x00]) + bytes(6) + bytes([len(data)]) + data)
+    return event(0x3E, bytes([0x0D, 1]) + report)
 
 
 class Controller:
@@ -284,6 +304,18 @@ class Controller:
             self.later(0.5, self.complete_long_event)
         elif scenario == 'flood':
             self.flooding = True
+        elif scenario == 'foreign-no-credits':
+            self.send(command_complete(0x0C14, bytes([0]) + bytes(248), credits=0))
+        elif scenario == 'fragment-chain':
+            hidden = (bytes([0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]) + FRAGMENT_UUID
+                      + struct.pack('>HHb', 1, 2, -59))
+            for _ in range(5):
+                # The first fragment opens a manufacturer structure the continuation's bytes sit inside.
+                self.send(fragment_report(bytes([0xFE, 0xFF, 0x4C, 0x00]), 1))
+                self.send(fragment_report(hidden, 0))
+        elif scenario == 'malformed-status':
+            for _ in range(3):
+                self.send(bytes([0x04, 0x0F, 0x00]))
 
     def complete_long_event(self) -> None:
         self.send(bytes(4))
@@ -370,7 +402,7 @@ class Controller:
                 self.parse()
 
 
-RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood'}
+RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood', 'malformed-status', 'foreign-no-credits', 'fragment-chain'}
 COMMAND_FAULTS = {'error', 'silent', 'status', 'bare-complete', 'truncated-complete', 'no-credits', 'delay'}
 
 

@@ -13,7 +13,8 @@ struct AdvertiseCommand: ControllerCommand {
 
     static func run(_ options: AdvertiseOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         var command = AdvertiseCommand(options: options, output: LineOutput(console: console))
-        return ControllerConnection.run(&command, options.common, signals: signals, console: console)
+        let code = ControllerConnection.run(&command, options.common, signals: signals, console: console)
+        return command.output.finish(code)
     }
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {

@@ -15,8 +15,8 @@ struct AdvertiseOptions {
         usage: "beacon advertise --uuid <uuid> --major <major> --minor <minor> [<options>]",
         options: [
             OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID to advertise (8-4-4-4-12 hex digits)."),
-            OptionSpec("major", .value(placeholder: "major"), "Major value, 0...65535."),
-            OptionSpec("minor", .value(placeholder: "minor"), "Minor value, 0...65535."),
+            OptionSpec("major", .value(placeholder: "major"), "Major value, 0...65535, decimal or 0x hex."),
+            OptionSpec("minor", .value(placeholder: "minor"), "Minor value, 0...65535, decimal or 0x hex."),
             OptionSpec("measured-power", .value(placeholder: "dBm"), "Calibrated RSSI at 1 m carried in the advertisement, -127...20.", default: "-59"),
             OptionSpec("interval", .value(placeholder: "duration"), "Advertising interval, 20ms...10.24s (100ms is the iBeacon recommendation and the floor for non-connectable advertising on Bluetooth 4.x controllers).", default: "100ms"),
             OptionSpec("tx-power", .value(placeholder: "dBm"), "Requested transmit power, -127...20 (extended advertising only; the controller may choose another)."),
@@ -35,9 +35,9 @@ struct AdvertiseOptions {
         The advertisement is the flags AD (LE General Discoverable, BR/EDR not supported) followed by Apple's
         iBeacon manufacturer data: UUID, major and minor big-endian, then the measured power.
         Output: an "advertising" line when advertising started and a "stopped" line when it was turned off.
-        SIGINT, SIGTERM and --duration stop it.
+        SIGINT, SIGTERM, SIGHUP (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.
         """,
-        exitCodes: [.success, .usage, .unavailable, .software, .ioError, .busy, .controllerError, .noPermission]
+        exitCodes: [.success, .usage, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {

@@ -32,12 +32,12 @@ public enum BeaconTool {
         """
     }()
 
-    /// Runs `arguments` (without the program name). `signals` delivers SIGINT/SIGTERM to the run loop.
+    /// Runs `arguments` (without the program name). `signals` delivers SIGINT, SIGTERM, SIGHUP, ... to the run loop.
     public static func run(arguments: [String], environment: [String: String], console: Console,
                            signals: SignalWatcher?) -> Int32 {
         guard let first = arguments.first else {
             console.diagnose("Error: Missing expected subcommand")
-            console.diagnose(overview)
+            for line in overview.split(separator: "\n", omittingEmptySubsequences: false) { console.diagnose(String(line)) }
             return ExitCode.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())

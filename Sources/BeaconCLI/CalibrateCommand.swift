@@ -15,10 +15,9 @@ enum CalibrateCommand {
     static func fit(_ samples: [CalibrationSample], console: Console, now: Timestamp) -> ExitCode {
         switch PathLossFit.fit(samples) {
         case .success(let fit):
-            var output = LineOutput(console: console)
+            let output = LineOutput(console: console)
             output.write(OutputLine.encode(.fit(time: now, fit)))
-            output.finish()
-            return .success
+            return output.finish(.success)
         case .failure(let error):
             console.diagnose("Error: cannot fit: \(error)")
             return .dataError
@@ -45,11 +44,10 @@ extension CalibrateCommand {
         }
         switch CalibrationSample.measure(readings.rssi, at: distance) {
         case .success(let sample):
-            var output = LineOutput(console: console)
+            let output = LineOutput(console: console)
             output.write(OutputLine.encode(.calibration(time: run.endTime, identity: beacon.identity, address: beacon.address,
                                                         advertisedPower: readings.advertisedPower, sample: sample)))
-            output.finish()
-            return .success
+            return output.finish(.success)
         case .failure(let error):
             console.diagnose("Error: cannot calibrate \(beacon.identity): \(error)")
             return .dataError

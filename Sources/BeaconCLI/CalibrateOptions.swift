@@ -17,8 +17,8 @@ enum CalibrateOptions {
         usage: "beacon calibrate --uuid <uuid> [--major <major> [--minor <minor>]] [--distance <metres>] [<options>] | beacon calibrate --sample <metres>=<rssi> ...",
         options: [
             OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID of the beacon to measure."),
-            OptionSpec("major", .value(placeholder: "major"), "Its major (0...65535), when several beacons share the UUID."),
-            OptionSpec("minor", .value(placeholder: "minor"), "Its minor (0...65535; needs --major)."),
+            OptionSpec("major", .value(placeholder: "major"), "Its major (0...65535, decimal or 0x hex), when several beacons share the UUID."),
+            OptionSpec("minor", .value(placeholder: "minor"), "Its minor (0...65535, decimal or 0x hex; needs --major)."),
             OptionSpec("distance", .value(placeholder: "metres"), "How far the beacon is from the receiver (0.1...100).", default: "1"),
             OptionSpec("sample", .repeatedValue(placeholder: "metres=rssi"),
                        "Fit instead of measuring: a distance and the median RSSI measured there (the \"distance\" and \"rssi\" of a calibration line); two or more."),
@@ -37,7 +37,7 @@ enum CalibrateOptions {
           beacon calibrate --uuid U --distance 1 >> site.jsonl   (and 2, 4 ...)
           beacon calibrate $(jq -r '"--sample \\(.distance)=\\(.rssi)"' site.jsonl)
         """,
-        exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError, .busy, .controllerError, .noPermission]
+        exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconTransport
 
 /// Options every controller-facing command shares, parsed and validated in one place.
 struct CommonOptions {
@@ -35,6 +36,12 @@ struct CommonOptions {
         }
         recordPath = parsed.value("record")
         if recordPath == "" { throw UsageError("Missing value for '--record <file>'") }
+        // Checked before the recording is opened (and truncated): the capture being replayed survives
+        // whatever path (a symbolic or hard link) leads to it.
+        if let recordPath, case .btsnoop(let input) = transport, let identity = FileIdentity(path: input),
+           FileIdentity(path: recordPath) == identity {
+            throw UsageError("'--record' would overwrite the capture being replayed '\(input)'")
+        }
         if let text = parsed.value("index") {
             guard let index = UInt16(text), index < 0xFFFF else {
                 throw UsageError("Invalid value '\(text)' for '--index <n>': expected a controller index 0...65534")

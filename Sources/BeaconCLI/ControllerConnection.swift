@@ -72,6 +72,11 @@ final class ControllerConnection {
         }
         host = HCIHost(transport: transport, recorder: recorder, signals: signals, output: console.outputDescriptor,
                        captureStepLimit: captureStepLimit, warn: console.diagnose)
+        // A live run ends at --duration even while stdout does not take its lines (a replay's duration
+        // is capture time, and a slow reader only slows it down).
+        if transport.isLive, let duration = common.duration {
+            console.outputDeadline.monotonic = Micros(Clock.monotonic().value &+ duration.value)
+        }
     }
 
     /// For a btmon capture holding several controllers: which one was replayed and how to pick another.
@@ -79,7 +84,10 @@ final class ControllerConnection {
         guard let replay = transport as? BtsnoopReplayTransport, replay.datalink == .linuxMonitor,
               let selected = replay.selectedIndex else { return nil }
         let seen = replay.controllerIndexes
-        let names = seen.map { "hci\($0)" }.joined(separator: ", ")
+        // A few names, then a count: a capture may have cycled through thousands of indexes.
+        let shown = 8
+        let names = seen.prefix(shown).map { "hci\($0)" }.joined(separator: ", ")
+            + (seen.count > shown ? " and \(seen.count - shown) more" : "")
         if !seen.contains(selected) {
             return "Warning: the capture has no packets of controller hci\(selected)" + (seen.isEmpty ? "" : "; it has \(names)")
         }
@@ -92,6 +100,9 @@ final class ControllerConnection {
     /// when nothing else was.
     private func close(after failure: (any Error)?, console: Console) -> ExitCode {
         if let note = captureControllersNote { console.diagnose(note) }
+        if host.skippedEventCount > HCIHost.skippedEventWarningLimit {
+            console.diagnose("Warning: skipped \(host.skippedEventCount) malformed controller events in all")
+        }
         var exit = failure.map { Failure.report($0, console: console) } ?? .success
         do {
             try recorder?.close()

@@ -15,7 +15,7 @@ enum DevicesCommand {
           user  --hci hci-user:N: needs CAP_NET_ADMIN and the controller down (`sudo hciconfig hciN down`).
         Fails with exit 69 when the kernel has no Bluetooth support.
         """,
-        exitCodes: [.success, .usage, .unavailable, .ioError, .noPermission]
+        exitCodes: [.success, .usage, .unavailable, .software, .ioError, .noPermission]
     )
 
     static func run(console: Console, capabilities: ProcessCapabilities?, now: () -> Timestamp,

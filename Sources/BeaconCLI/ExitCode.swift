@@ -1,6 +1,6 @@
 /// Process exit codes (sysexits.h values where one fits), listed in `--help` and the README.
 public enum ExitCode: Int32, CaseIterable, Sendable {
-    /// Finished: --duration elapsed, SIGINT/SIGTERM, end of a replayed capture, or stdout closed.
+    /// Finished: --duration elapsed, SIGINT/SIGTERM/SIGHUP, end of a replayed capture, or stdout closed.
     case success = 0
     /// Bad arguments.
     case usage = 64
@@ -13,7 +13,10 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case unavailable = 69
     /// A failure inside beacon itself.
     case software = 70
-    /// The connection to the controller failed or closed mid-run, or a file could not be written.
+    /// An output file (`--record`) cannot be created: a missing directory, no permission to write it.
+    case cantCreate = 73
+    /// The connection to the controller failed or closed mid-run, or a file or stdout could not be written
+    /// (any error but EPIPE, which is the reader going away).
     case ioError = 74
     /// The controller is in use by another program.
     case busy = 75
@@ -25,13 +28,14 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// One line for the help text and README.
     public var meaning: String {
         switch self {
-        case .success: "finished (--duration, SIGINT/SIGTERM, end of a replayed capture, stdout closed)"
+        case .success: "finished (--duration, SIGINT/SIGTERM/SIGHUP, end of a replayed capture, stdout closed)"
         case .usage: "usage error: bad or missing arguments"
         case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, or (calibrate) the measurements cannot be trusted"
         case .noInput: "the capture or scene file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case .software: "internal error"
-        case .ioError: "the connection to the controller failed or closed, or a file could not be written"
+        case .cantCreate: "the --record file cannot be created (missing directory, no permission)"
+        case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written"
         case .busy: "the controller is in use by another program"
         case .controllerError: "the controller failed a command, did not answer, or sent an unframeable stream"
         case .noPermission: "not permitted to open the controller: hciN needs CAP_NET_RAW, hci-user:N CAP_NET_ADMIN"

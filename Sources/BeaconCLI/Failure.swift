@@ -32,6 +32,7 @@ enum Failure {
             case .unavailable: return .unavailable
             case .permission: return .noPermission
             case .busy: return .busy
+            case .cannotCreate: return .cantCreate
             case .io: return .ioError
             case .badCapture: return .dataError
             case .badStream: return .controllerError

@@ -1,13 +1,19 @@
 import BeaconCore
+import BeaconTransport
 
-/// Writes JSON lines until the reader goes away, and keeps malformed-packet warnings to a bounded few.
+/// Writes JSON lines until the reader goes away or a write fails, and keeps malformed-packet warnings
+/// to a bounded few.
 /// A class: a command's loop and the callbacks that state machines emit through write to the same one.
 final class LineOutput {
     let console: Console
     /// Where lines also go, besides standard output.
     let sinks: [any LineSink]
+    /// True once no more lines can be written: the reader has gone, or a write failed (`writeFailure`).
     private(set) var readerGone = false
+    /// The write error that stopped the output, reported by `finish`.
+    private(set) var writeFailure: SystemError?
     private var malformed = 0
+    private var clampedTimes = false
 
     /// Warnings printed one by one before only a count is kept.
     static let warningLimit = 5
@@ -17,15 +23,28 @@ final class LineOutput {
         self.sinks = sinks
     }
 
-    func write(_ line: String) {
+    /// Writes `line`; `time`, the line's time, is checked against the times that can be printed, and the
+    /// first one outside them is noted on stderr (the line carries the nearest printable time).
+    func write(_ line: String, time: Timestamp? = nil) {
         guard !readerGone else { return }
-        if !console.writeLine(line) { readerGone = true }
+        if let time, !clampedTimes, !Timestamp.printableRange.contains(time) {
+            clampedTimes = true
+            console.diagnose("Warning: output times leave the years 0000 to 9999 (first \(time.microseconds) µs from 1970); "
+                + "they are printed as the nearest time inside them")
+        }
+        switch console.writeLine(line) {
+        case .written: break
+        case .stopped: readerGone = true
+        case .failed(let error):
+            readerGone = true
+            writeFailure = error
+        }
     }
 
     /// A monitoring line, to standard output and every sink.
     func write(_ output: MonitorOutput) {
         let line = OutputLine.encode(output)
-        write(line)
+        write(line, time: output.time)
         for sink in sinks { sink.monitor(output, line: line) }
     }
 
@@ -36,11 +55,15 @@ final class LineOutput {
         }
     }
 
-    /// Closes the sinks and says how many malformed packets went unreported.
-    func finish() {
+    /// Closes the sinks, says how many malformed packets went unreported, and reports a failed write:
+    /// the run that ended with `code` then exits 74, unless it failed in another way first.
+    func finish(_ code: ExitCode) -> ExitCode {
         for sink in sinks { sink.finish() }
         if malformed > Self.warningLimit {
             console.diagnose("Warning: skipped \(malformed) malformed packets in all")
         }
+        guard let writeFailure else { return code }
+        console.diagnose("Error: stdout: \(writeFailure.message)")
+        return code == .success ? .ioError : code
     }
 }

@@ -8,19 +8,21 @@ extension BeaconTool {
     public static func main() -> Never {
         let signals: SignalWatcher
         do {
+            try StandardStreams.openMissing()
             signals = try SignalWatcher()
         } catch {
             _ = StandardStreams.writeLine("Error: \(error)", to: STDERR_FILENO)
             exit(ExitCode.software.rawValue)
         }
-        // Output waits for a slow reader only until a signal arrives, so SIGINT and SIGTERM always end the run.
+        // Output waits for a slow reader only until a signal arrives, so a stopping signal always ends the run.
+        let deadline = OutputDeadline()
         let console = Console(
             writeLine: { line in
                 StandardStreams.writeLine(line, to: STDOUT_FILENO, interruptedBy: signals.descriptor,
-                                          alreadyInterrupted: { signals.received != nil })
+                                          alreadyInterrupted: { signals.received != nil }, deadline: deadline.monotonic)
             },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
-            outputDescriptor: STDOUT_FILENO,
+            outputDescriptor: STDOUT_FILENO, outputDeadline: deadline,
             progress: Terminal.isTerminal(STDERR_FILENO) ? { Terminal.write($0, to: STDERR_FILENO) } : nil)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
                        environment: StandardStreams.environment(),

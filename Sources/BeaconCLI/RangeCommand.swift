@@ -18,8 +18,7 @@ struct RangeCommand: ControllerCommand {
         // A capture whose time leaps further than a region could stay inside unheard has a clock step in it.
         let code = ControllerConnection.run(&command, options.common, signals: signals, console: console,
                                             captureStepLimit: max(options.exitAfter, options.interval))
-        command.output.finish()
-        return code
+        return command.output.finish(code)
     }
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {

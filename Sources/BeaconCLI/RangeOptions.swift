@@ -20,8 +20,8 @@ struct RangeOptions {
         usage: "beacon range --uuid <uuid> [--major <major> [--minor <minor>]] [--name <name>] [--region <region> ...] [<options>]",
         options: [
             OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID of the region to monitor (8-4-4-4-12 hex digits)."),
-            OptionSpec("major", .value(placeholder: "major"), "Only beacons with this major (0...65535); absent means any."),
-            OptionSpec("minor", .value(placeholder: "minor"), "Only beacons with this minor (0...65535; needs --major); absent means any."),
+            OptionSpec("major", .value(placeholder: "major"), "Only beacons with this major (0...65535, decimal or 0x hex); absent means any."),
+            OptionSpec("minor", .value(placeholder: "minor"), "Only beacons with this minor (0...65535, decimal or 0x hex; needs --major); absent means any."),
             OptionSpec("name", .value(placeholder: "name"), "Name of the --uuid region, repeated in every line about it (needs --uuid)."),
             OptionSpec("region", .repeatedValue(placeholder: "[name=]uuid[:major[:minor]]"), "Another region to monitor, optionally named; repeat for several."),
             OptionSpec("exit-after", .value(placeholder: "duration"), "A region is exited when none of its beacons was heard for this long.", default: "10s"),
@@ -41,7 +41,7 @@ struct RangeOptions {
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
         Output: one JSON object per line with "event" state, enter, exit or range (fields in beacon(1), OUTPUT).
         """,
-        exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError, .busy, .controllerError, .noPermission]
+        exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
@@ -91,7 +91,7 @@ struct RangeOptions {
 
     static func uint16(_ text: String, option: String) throws(UsageError) -> UInt16 {
         guard let value = BeaconRegion.parseUInt16(text) else {
-            throw UsageError("Invalid value '\(text)' for '--\(option) <\(option)>': expected an integer in 0...65535")
+            throw UsageError("Invalid value '\(text)' for '--\(option) <\(option)>': expected an integer in 0...65535, decimal or 0x hex such as 0x1F")
         }
         return value
     }

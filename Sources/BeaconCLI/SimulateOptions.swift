@@ -47,8 +47,8 @@ struct SimulateOptions {
             OptionSpec("duration", .value(placeholder: "duration"), "How long the scene lasts.", default: "the scene's; 60s for a beacon given by flags"),
             OptionSpec("tick", .value(placeholder: "duration"), "Time between ground-truth rows.", default: "the scene's, 1s"),
             OptionSpec("uuid", .value(placeholder: "uuid"), "Instead of --scene, one beacon with this proximity UUID (8-4-4-4-12 hex digits)."),
-            OptionSpec("major", .value(placeholder: "major"), "The beacon's major, 0...65535."),
-            OptionSpec("minor", .value(placeholder: "minor"), "The beacon's minor, 0...65535."),
+            OptionSpec("major", .value(placeholder: "major"), "The beacon's major, 0...65535, decimal or 0x hex."),
+            OptionSpec("minor", .value(placeholder: "minor"), "The beacon's minor, 0...65535, decimal or 0x hex."),
             OptionSpec("measured-power", .value(placeholder: "dBm"), "The beacon's calibrated RSSI at 1 m, -127...20.", default: "-59"),
             OptionSpec("interval", .value(placeholder: "duration"), "The beacon's advertising interval, 20ms...10.24s.", default: "100ms"),
             OptionSpec("distance", .value(placeholder: "metres"), "The beacon's distance from the receiver.", default: "1"),
@@ -75,7 +75,7 @@ struct SimulateOptions {
           beacon simulate --scene walk-away --out walk.btsnoop --truth walk.jsonl
           beacon range --hci btsnoop:walk.btsnoop --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
         """,
-        exitCodes: [.success, .usage, .dataError, .noInput, .ioError]
+        exitCodes: [.success, .usage, .dataError, .noInput, .software, .ioError]
     )
 
     init(_ parsed: ParsedOptions) throws(UsageError) {

@@ -57,6 +57,22 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// -127...+20 dBm, which no controller measures.
     public var rssiValue: Int8? { Self.rssiRange.contains(rssi) ? rssi : nil }
 
+    /// Whether `data` is all of the advertisement (Core Vol 4 Part E 7.7.65.13, Event_Type bits 5-6).
+    public enum DataStatus: UInt8, Hashable, Sendable {
+        case complete = 0
+        /// More fragments follow in later reports.
+        case incomplete = 1
+        /// The controller dropped the rest.
+        case truncated = 2
+        case reserved = 3
+    }
+
+    /// Always complete for legacy reports.
+    public var dataStatus: DataStatus {
+        guard isExtended else { return .complete }
+        return DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> 5) & 0x03)) ?? .reserved
+    }
+
     /// A scan response (legacy SCAN_RSP, or the extended Scan Response bit 3): the second report of an
     /// advertising event whose advertisement was reported first.
     public var isScanResponse: Bool {

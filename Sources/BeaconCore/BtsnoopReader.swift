@@ -13,6 +13,9 @@ public struct BtsnoopReader {
     public private(set) var selectedIndex: UInt16?
     /// Controller indexes that carried HCI packets so far, in the order first seen.
     public private(set) var controllerIndexes: [UInt16] = []
+    /// One bit per controller index, set once it is in `controllerIndexes`: a capture that cycles through
+    /// many indexes costs a bit test per record, not a search.
+    private var seenIndexes = [UInt64](repeating: 0, count: 65_536 / 64)
     /// Records `next()` passed over: monitor records that are not HCI packets, and other controllers' packets.
     public private(set) var skippedRecordCount = 0
 
@@ -125,7 +128,11 @@ public struct BtsnoopReader {
             let opcode = BtsnoopMonitorOpcode(rawValue: UInt16(truncatingIfNeeded: raw.flags))
             guard let (kind, direction) = opcode.hciPacket else { return nil }
             let index = UInt16(truncatingIfNeeded: raw.flags >> 16)
-            if !controllerIndexes.contains(index) { controllerIndexes.append(index) }
+            let (word, bit) = (Int(index >> 6), UInt64(1) << (index & 63))
+            if seenIndexes[word] & bit == 0 {
+                seenIndexes[word] |= bit
+                controllerIndexes.append(index)
+            }
             if selectedIndex == nil { selectedIndex = index }
             guard index == selectedIndex else { return nil }
             return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data), direction: direction,

@@ -6,6 +6,9 @@ public struct CommandFlow: Sendable {
     public let timeout: Micros
     /// Commands the controller will accept now. One before the first event, as after power-on.
     public private(set) var credits: Int = 1
+    /// The answer that last set `credits`: its opcode, and whether it answered the command pending then
+    /// (a controller may answer commands never sent, and withhold credits in doing so).
+    public private(set) var lastGrant: (opcode: HCIOpcode, answeredPending: Bool)?
     private var state: State = .idle
 
     private enum State {
@@ -45,6 +48,7 @@ public struct CommandFlow: Sendable {
         switch event {
         case .commandComplete(let num, let opcode, let returnParameters):
             credits = Int(num)
+            lastGrant = (opcode, opcode == pending)
             guard opcode != .nop, opcode == pending else { return nil }
             if let status = returnParameters.first {
                 let hciStatus = HCIStatus(rawValue: status)
@@ -57,6 +61,7 @@ public struct CommandFlow: Sendable {
             }
         case .commandStatus(let status, let num, let opcode):
             credits = Int(num)
+            lastGrant = (opcode, opcode == pending)
             guard opcode != .nop, opcode == pending else { return nil }
             outcome = status.isSuccess ? .accepted(opcode) : .failed(CommandError(opcode: opcode, kind: .status(status)))
         default:
@@ -64,6 +69,12 @@ public struct CommandFlow: Sendable {
         }
         state = .idle
         return outcome
+    }
+
+    /// Takes one credit the controller did not grant, so a command that must reach it (turning scanning
+    /// or advertising off) is sent after credits were withheld for a whole timeout.
+    public mutating func takeCreditBack() {
+        credits = max(credits, 1)
     }
 
     /// The timeout error when the pending command's deadline has passed at `now`. The command is then

@@ -14,6 +14,13 @@ public enum MonitorOutput: Hashable, Sendable {
 }
 
 extension MonitorOutput {
+    /// When the line happened.
+    public var time: Timestamp {
+        switch self {
+        case let .state(_, _, time), let .enter(_, time), let .exit(_, time), let .range(_, time, _), let .partialRange(_, time, _): time
+        }
+    }
+
     /// The same output with its times (the line's and each beacon's `lastSeen`) moved by `offset`
     /// (schedule time to wall-clock time).
     public func shifted(by offset: Micros) -> MonitorOutput {

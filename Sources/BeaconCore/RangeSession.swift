@@ -14,6 +14,8 @@ public struct RangeSession {
     private var latest: Timestamp?
     /// The scan-enable command (with enable set) that the host sent and the controller has not yet answered.
     private var pendingScanEnable: HCIOpcode?
+    /// Extended advertisers in the middle of a fragmented advertisement, whose fragments are skipped.
+    private var chains = FragmentChains()
 
     public init(monitor: RegionMonitor, duration: Micros?) {
         self.monitor = monitor
@@ -99,7 +101,7 @@ public struct RangeSession {
             start(at: time, emit: emit)
         }
         monitor.tick(now: time, emit: emit)
-        try SightingDecoder.forEachSighting(inEvent: payload, at: time) { sighting in
+        try SightingDecoder.forEachSighting(inEvent: payload, at: time, chains: &chains) { sighting in
             heard(sighting)
             monitor.sighting(sighting, emit: emit)
         }

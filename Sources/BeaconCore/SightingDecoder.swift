@@ -3,12 +3,21 @@
 public enum SightingDecoder {
     /// Calls `body` once per report carrying an iBeacon, with the RSSI nil when the controller
     /// reported 127. Other events call nothing and do not throw. A malformed report throws after the
-    /// reports before it have been delivered.
-    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
+    /// reports before it have been delivered. Fragments of an extended advertisement are skipped,
+    /// `chains` carrying which advertisers are mid-chain from one event to the next.
+    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp, chains: inout FragmentChains,
                                        _ body: (Sighting) -> Void) throws(DecodeError) {
         try HCIEvent.forEachAdvertisingReport(inEvent: payload) { report in
+            guard chains.isWhole(report) else { return }
             if let sighting = sighting(from: report, at: time) { body(sighting) }
         }
+    }
+
+    /// The same for one event on its own: fragment chains are followed within it only.
+    public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp,
+                                       _ body: (Sighting) -> Void) throws(DecodeError) {
+        var chains = FragmentChains()
+        try forEachSighting(inEvent: payload, at: time, chains: &chains, body)
     }
 
     /// The sighting one report carries, nil when it holds no iBeacon.

@@ -19,7 +19,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func + (t: Timestamp, d: Micros) -> Timestamp { Timestamp(microseconds: t.microseconds &+ d.value) }
     public static func - (a: Timestamp, b: Timestamp) -> Micros { Micros(a.microseconds &- b.microseconds) }
 
-    /// ISO-8601 UTC with millisecond precision, e.g. `2026-11-29T12:00:00.000Z`.
+    /// The times a four-digit ISO-8601 year can show, 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z:
+    /// `iso8601` prints a time outside them as the nearest end, so every printed time keeps its format.
+    public static let printableRange = Timestamp(microseconds: -62_167_219_200_000_000)...Timestamp(microseconds: 253_402_300_799_999_999)
+
+    /// ISO-8601 UTC with millisecond precision, e.g. `2026-11-29T12:00:00.000Z`; clamped to `printableRange`.
     public var iso8601: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
@@ -29,7 +33,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Appends `iso8601`'s text to `bytes` without building a string: every output line carries times.
     public func appendISO8601(to bytes: inout [UInt8]) {
-        let ms = Self.floorDivide(microseconds, 1000)
+        let printed = min(max(self, Self.printableRange.lowerBound), Self.printableRange.upperBound)
+        let ms = Self.floorDivide(printed.microseconds, 1000)
         let secs = Self.floorDivide(ms, 1000)
         let milli = ms - secs * 1000
         let days = Self.floorDivide(secs, 86400)
@@ -47,7 +52,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
                 scale /= 10
             }
         }
-        if y < 0 { bytes.append(UInt8(ascii: "-")) }
         digits(y, 4)
         bytes.append(UInt8(ascii: "-"))
         digits(m, 2)

@@ -15,13 +15,21 @@ public final class BtsnoopRecorder {
     private var lastFlush: Micros
     private let bufferLimit = 64 * 1024
 
-    /// Creates (or truncates) `path` and writes the file header.
+    /// Creates (or truncates) `path` and writes the file header. A FIFO without a reader fails at once
+    /// (ENXIO) instead of blocking the open where no signal can end it.
     public init(path: String) throws(TransportError) {
         self.path = path
         do throws(SystemError) {
-            descriptor = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            descriptor = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644) }
+            let fd = descriptor
+            let flags = try syscall("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
+            try syscall("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         } catch {
-            throw TransportError.from(error, transport: "recording \(path)")
+            var failure = error.errno == ENXIO
+                ? TransportError(.io, "recording \(path): a FIFO with no reader", systemError: error)
+                : TransportError.from(error, transport: "recording \(path)")
+            failure.category = .cannotCreate
+            throw failure
         }
         lastFlush = Clock.monotonic()
         pending.reserveCapacity(bufferLimit + 1024)

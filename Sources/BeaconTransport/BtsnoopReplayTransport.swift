@@ -2,10 +2,15 @@ import BeaconCore
 import Glibc
 
 /// Replays a btsnoop capture: every HCI packet with its direction and capture time, as fast as the
-/// caller pulls. Sends are dropped. Reads never block, so there is no descriptor to poll.
+/// caller pulls. Sends are dropped. Reads of a file never block, so there is no descriptor to poll; a
+/// capture streamed through a FIFO or pipe (`btmon -w - | beacon range --hci btsnoop:/dev/stdin`) is
+/// read without blocking, and the host waits on `streamDescriptor` together with the signals.
 public final class BtsnoopReplayTransport: PacketTransport {
     public let path: String
     public var readDescriptor: Int32? { nil }
+    /// The descriptor of a capture that arrives as a stream (FIFO, pipe, socket, character device): a
+    /// read may find nothing yet, so the host polls it first. Nil for a regular file.
+    public private(set) var streamDescriptor: Int32?
     public var isLive: Bool { false }
     /// Nothing to reset in a recording.
     public var ownsController: Bool { false }
@@ -33,12 +38,26 @@ public final class BtsnoopReplayTransport: PacketTransport {
         self.path = path
         self.reader = BtsnoopReader(indexFilter: indexFilter)
         do throws(SystemError) {
-            descriptor = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
-            // Best effort: without a size, only progress goes unshown.
-            var status = stat()
-            if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG { size = Int64(status.st_size) }
+            // Non-blocking: opening a FIFO that has no writer yet must not block where no signal can end it.
+            descriptor = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+            var info = stat()
+            let fd = descriptor
+            try syscall("fstat") { fstat(fd, &info) }
+            // A directory opens for reading but is no capture: missing input, found before the first read.
+            if info.st_mode & S_IFMT == S_IFDIR {
+                closeDescriptor(descriptor)
+                descriptor = -1
+                throw SystemError(call: "open", errno: EISDIR)
+            }
+            if info.st_mode & S_IFMT == S_IFREG {
+                size = Int64(info.st_size)
+            } else {
+                streamDescriptor = descriptor
+            }
         } catch {
-            throw TransportError.from(error, transport: TransportSpec.btsnoop(path: path).description)
+            var failure = TransportError.from(error, transport: TransportSpec.btsnoop(path: path).description)
+            if error.errno == EISDIR { failure.category = .unavailable }
+            throw failure
         }
     }
 
@@ -50,6 +69,8 @@ public final class BtsnoopReplayTransport: PacketTransport {
         do throws(SystemError) {
             count = try readOnce(descriptor, into: &readBuffer)
         } catch {
+            // A stream with nothing to read yet: the host waits on `streamDescriptor` before the next read.
+            if error.errno == EAGAIN { return true }
             throw TransportError.from(error, transport: description)
         }
         if count == 0 {

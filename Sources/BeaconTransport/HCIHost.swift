@@ -91,6 +91,10 @@ public final class HCIHost {
     private let poller = Poller()
     private let clock: () -> ClockReading
     private let warn: (String) -> Void
+    /// Malformed Command Complete or Command Status events that arrived while no command was pending:
+    /// skipped, the first `skippedEventWarningLimit` of them with a warning each.
+    public private(set) var skippedEventCount = 0
+    public static let skippedEventWarningLimit = 5
     public private(set) var timeline: Timeline
     /// Set once a signal arrived; interruptible commands then fail at once, cleanup commands still run.
     private var receivedSignal: Int32?
@@ -195,6 +199,10 @@ public final class HCIHost {
                 receivedSignal = signal
                 return .signal(signal)
             }
+            if let stream = (transport as? BtsnoopReplayTransport)?.streamDescriptor, let signal = try waitForStream(stream) {
+                receivedSignal = signal
+                return .signal(signal)
+            }
             let more: Bool
             do {
                 more = try transport.read()
@@ -274,7 +282,9 @@ public final class HCIHost {
     /// Waits until a command may be sent. A command still pending from an earlier wait that a signal or
     /// a failure cut short is given up at its own deadline, without failing this one (cleanup after an
     /// interrupted bring-up must still reach the controller). Credits the controller withholds are
-    /// awaited for one command timeout; their absence is this command's timeout.
+    /// awaited for one command timeout; their absence is this command's timeout, except in cleanup
+    /// (`interruptible` false): then one credit is taken back, the command sent anyway, and the cause
+    /// told through `warn`.
     private func waitForCredit(for opcode: HCIOpcode, interruptible: Bool) throws(HostError) {
         var creditDeadline: Timestamp?
         while !flow.canSend {
@@ -288,7 +298,16 @@ public final class HCIHost {
             }
             let due = creditDeadline ?? current + flow.timeout
             creditDeadline = due
-            if current >= due { throw .command(CommandError(opcode: opcode, kind: .timeout(flow.timeout))) }
+            if current >= due {
+                guard !interruptible else { throw .command(CommandError(opcode: opcode, kind: .timeout(flow.timeout))) }
+                flow.takeCreditBack()
+                let cause = flow.lastGrant.map { grant in
+                    " after its answer to \(grant.opcode.name)" + (grant.answeredPending ? "" : ", a command beacon had not sent,")
+                        + " granted none"
+                } ?? ""
+                warn("Warning: the controller gave no command credit for \(flow.timeout)\(cause); sending \(opcode.name) anyway")
+                return
+            }
             _ = try pump(until: due, interruptible: interruptible)
         }
     }
@@ -337,7 +356,15 @@ public final class HCIHost {
         do {
             event = try HCIEvent.decode(packet.payload)
         } catch {
-            throw .command(CommandError(opcode: flow.pending ?? .nop, kind: .malformed(error.description)))
+            // An answer that cannot be read ends the command it answers; one that answers nothing is skipped.
+            guard let pending = flow.pending else {
+                skippedEventCount += 1
+                if skippedEventCount <= Self.skippedEventWarningLimit {
+                    warn("Warning: skipped a malformed controller event that answers no command: \(error)")
+                }
+                return nil
+            }
+            throw .command(CommandError(opcode: pending, kind: .malformed(error.description)))
         }
         if case .hardwareError(let code) = event { throw .hardwareError(code) }
         return flow.receive(event, at: readTime ?? now())
@@ -370,6 +397,20 @@ public final class HCIHost {
         return (transport.readDescriptor.map { ready.readable.contains($0) } ?? false,
                 signals.map { ready.readable.contains($0.descriptor) } ?? false,
                 ready.hungUp)
+    }
+
+    /// Waits until a streamed capture has bytes (or its writer has gone), or a signal arrives: the signal.
+    private func waitForStream(_ stream: Int32) throws(HostError) -> Int32? {
+        while true {
+            let ready: [Int32]
+            do {
+                ready = try poller.wait([stream] + (signals.map { [$0.descriptor] } ?? []), timeout: nil)
+            } catch {
+                throw .transport(TransportError.from(error, transport: transport.description))
+            }
+            if let signals, ready.contains(signals.descriptor), let signal = signals.pendingSignal() { return signal }
+            if ready.contains(stream) { return nil }
+        }
     }
 
     private func pollSignalWithoutWaiting() throws(HostError) -> Int32? {

@@ -1,9 +1,11 @@
 import CHCI
 import Glibc
 
-/// Turns SIGINT and SIGTERM into a readable descriptor for the poll loop (signalfd), so shutdown
-/// happens in the loop (advertising turned off, recording flushed) rather than in a handler.
-/// SIGPIPE is ignored so a write to a closed peer fails with EPIPE instead of killing the process.
+/// Turns every signal whose default action ends the process and that a user or the system sends to
+/// stop a program (`stopping`) into a readable descriptor for the poll loop (signalfd), so shutdown
+/// happens in the loop (advertising or scanning turned off, recording flushed) rather than in a handler
+/// or not at all. SIGPIPE is ignored so a write to a closed peer fails with EPIPE instead of killing the
+/// process, and SIGXFSZ so a file-size limit fails the write with EFBIG, which is reported after cleanup.
 ///
 /// Create it at the start of `main`, before any thread starts: the signals are blocked in the
 /// creating thread and inherited by threads created afterwards.
@@ -15,7 +17,12 @@ public final class SignalWatcher {
     public private(set) var received: Int32?
     private var previousMask = sigset_t()
 
-    public init(signals: [Int32] = [SIGINT, SIGTERM]) throws(SystemError) {
+    /// SIGINT and SIGTERM; SIGHUP (the terminal or ssh session went away); and SIGUSR1, SIGUSR2, SIGALRM,
+    /// SIGVTALRM and SIGPROF, which nothing in beacon uses and which would otherwise kill it with the
+    /// controller left on.
+    public static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF]
+
+    public init(signals: [Int32] = SignalWatcher.stopping) throws(SystemError) {
         self.signals = signals
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -34,6 +41,7 @@ public final class SignalWatcher {
             throw error
         }
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
+        _ = Glibc.signal(SIGXFSZ, SIG_IGN)
     }
 
     deinit { close() }

@@ -10,6 +10,8 @@ public struct TransportError: Error, CustomStringConvertible, Hashable, Sendable
         case permission
         /// Someone else holds it (EBUSY).
         case busy
+        /// An output file (a recording) cannot be created or opened for writing.
+        case cannotCreate
         /// Reading or writing failed, or the connection broke.
         case io
         /// The btsnoop capture is malformed.

@@ -153,14 +153,69 @@ struct BadCaptureTests {
         try Data(file).write(to: URL(fileURLWithPath: path))
         let io = CapturedConsole()
         #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description, "--interval", "10ms"]) == 0)
-        // Clamped to the end of the supported range, then a step back to its start and one forward to 1970.
-        #expect(io.stderr.count == 2 && io.stderr.allSatisfy { $0.hasPrefix("Warning: the capture's clock steps ") }, "\(io.stderr)")
+        // Clamped to the end of the supported range, then a step back to its start and one forward to 1970;
+        // times past 9999 are printed as 9999's last millisecond, said once.
+        #expect(io.stderr.count == 3, "\(io.stderr)")
+        #expect(io.stderr.filter { $0.hasPrefix("Warning: the capture's clock steps ") }.count == 2, "\(io.stderr)")
+        #expect(io.stderr.filter { $0.hasPrefix("Warning: output times leave the years 0000 to 9999") }.count == 1, "\(io.stderr)")
+        // Every time printed fits the schema's four-digit year.
+        for line in io.stdout {
+            for match in line.matches(of: /"(time|lastSeen)":"([^"]*)"/) {
+                #expect(match.2.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z/) != nil, "\(line)")
+            }
+        }
         let end = Timestamp.supportedRange.upperBound.iso8601
         #expect(io.stdout.count == 4, "\(io.stdout)")
         #expect(io.stdout.prefix(3).allSatisfy { $0.contains("\"time\":\"\(end)\"") }, "\(io.stdout)")
         // The four sightings, printed at the capture's last time.
         #expect(io.stdout.last?.contains(#""time":"1970-01-01T00:00:00.000Z""#) == true, "\(io.stdout)")
         #expect(io.stdout.last?.contains(#""samples":4,"lastSeen":"1970-01-01T00:00:00.000Z"}],"partial":true}"#) == true, "\(io.stdout)")
+    }
+
+    @Test("a capture from before the year 0000: times printed as 0000-01-01, valid against the schema, said once on stderr")
+    func timesBeforeYearZero() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("ancient.btsnoop")
+        let writer = BtsnoopWriter(datalink: .h4)
+        var file = writer.header
+        let report = SimulatedAir.extendedReport(SimulatedAir.beacon(0, uuid: Self.uuid), rssi: -60)
+        for n in 0..<30 {
+            writer.appendRecord(report, direction: .received, timestamp: Timestamp(microseconds: -70_000_000_000_000_000 + Int64(n) * 100_000),
+                                to: &file)
+        }
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description]) == 0)
+        #expect(io.stderr.count == 1 && io.stderr.first?.hasPrefix("Warning: output times leave the years 0000 to 9999") == true, "\(io.stderr)")
+        #expect(!io.stdout.isEmpty)
+        for line in io.stdout {
+            for match in line.matches(of: /"(time|lastSeen)":"([^"]*)"/) {
+                #expect(match.2 == "0000-01-01T00:00:00.000Z", "\(line)")
+            }
+        }
+    }
+
+    @Test("a Linux monitor capture cycling through 3000 controller indexes: every index seen once, in order, and a warning of bounded length")
+    func manyControllers() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("many.btsnoop")
+        let writer = BtsnoopWriter(datalink: .linuxMonitor)
+        var file = writer.header
+        let report = SimulatedAir.extendedReport(SimulatedAir.beacon(0, uuid: Self.uuid), rssi: -60)
+        // Twice round 3000 indexes: the second round adds no names.
+        for n in 0..<6000 {
+            writer.appendRecord(report, direction: .received, timestamp: Self.start + Micros.milliseconds(Int64(n)),
+                                controllerIndex: UInt16(n % 3000), to: &file)
+        }
+        var reader = BtsnoopReader()
+        reader.append(file)
+        while try reader.next() != nil {}
+        #expect(reader.controllerIndexes == (0..<3000).map { UInt16($0) })
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description]) == 0)
+        #expect(io.stderr == ["Warning: the capture has controllers hci0, hci1, hci2, hci3, hci4, hci5, hci6, hci7 and 2992 more; "
+                              + "replayed hci0 (choose another with --index)"])
     }
 
     @Test("a Linux monitor capture with two controllers: the first by default, the other with --index, and a warning naming them")

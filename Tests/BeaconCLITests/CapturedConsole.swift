@@ -1,4 +1,5 @@
 import BeaconCLI
+import BeaconTransport
 import Synchronization
 
 /// A console whose lines tests can read back.
@@ -10,7 +11,7 @@ final class CapturedConsole: Sendable {
 
     var console: Console {
         Console(
-            writeLine: { line in self.state.withLock { $0.out.append(line) }; return true },
+            writeLine: { line in self.state.withLock { $0.out.append(line) }; return .written },
             diagnose: { line in self.state.withLock { $0.err.append(line) } })
     }
 

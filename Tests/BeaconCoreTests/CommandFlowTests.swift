@@ -46,6 +46,19 @@ import Testing
         #expect(flow.canSend)
     }
 
+    @Test func anAnswerToACommandNeverSentThatWithholdsCreditsIsNamedAndACreditCanBeTakenBack() {
+        var flow = CommandFlow(timeout: .seconds(1))
+        flow.willSend(.reset, at: t0)
+        #expect(flow.receive(complete(.reset, [0x00]), at: t0) != nil)
+        #expect(flow.lastGrant?.opcode == .reset && flow.lastGrant?.answeredPending == true)
+        #expect(flow.receive(complete(.readBDAddr, credits: 0, [0x00]), at: t0) == nil)
+        #expect(!flow.canSend)
+        #expect(flow.lastGrant?.opcode == .readBDAddr && flow.lastGrant?.answeredPending == false)
+        flow.takeCreditBack()
+        #expect(flow.canSend)
+        #expect(flow.credits == 1)
+    }
+
     @Test func answersForOtherOpcodesAreIgnoredButGrantCredits() {
         var flow = CommandFlow(timeout: .seconds(1))
         flow.willSend(.leSetScanEnable, at: t0)

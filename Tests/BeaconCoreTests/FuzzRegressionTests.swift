@@ -59,10 +59,13 @@ struct FuzzRegressionTests {
     /// Found with the session above: formatting Int64.min µs overflowed while rounding down.
     @Test("ISO-8601 formatting covers the whole 64-bit range")
     func iso8601AtTheEnds() {
-        #expect(Timestamp(microseconds: Int64.min).iso8601 == "-290308-12-21T19:59:05.224Z")
-        #expect(Timestamp(microseconds: Int64.max).iso8601 == "294247-01-10T04:00:54.775Z")
+        #expect(Timestamp(microseconds: Int64.min).iso8601 == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp(microseconds: Int64.max).iso8601 == "9999-12-31T23:59:59.999Z")
         #expect(Timestamp(microseconds: -1).iso8601 == "1969-12-31T23:59:59.999Z")
         #expect(Timestamp(microseconds: -1001).iso8601 == "1969-12-31T23:59:59.998Z")
-        #expect(Timestamp.supportedRange.upperBound.iso8601 == "148108-07-06T14:00:27.387Z")
+        #expect(Timestamp.supportedRange.upperBound.iso8601 == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.printableRange.lowerBound.iso8601 == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp(microseconds: Timestamp.printableRange.lowerBound.microseconds - 1).iso8601 == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp(microseconds: Timestamp.printableRange.upperBound.microseconds + 1).iso8601 == "9999-12-31T23:59:59.999Z")
     }
 }

@@ -190,7 +190,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
 
     @Test func unwritableLocation() throws {
         let error = try #require(throws: TransportError.self) { try BtsnoopRecorder(path: "/nonexistent-dir/x.btsnoop") }
-        #expect(error.category == .unavailable)
+        #expect(error.category == .cannotCreate)
     }
 }
 
