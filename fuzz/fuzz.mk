@@ -25,6 +25,9 @@ FUZZ_CLI_SOURCES := $(addprefix Sources/BeaconCLI/,ArgumentParser.swift CommandH
 # The pure part of BeaconMQTT, for the options range reads (--mqtt, --room); the publisher needs libmosquitto.
 FUZZ_MQTT_SOURCES := $(addprefix Sources/BeaconMQTT/,BrokerAddress.swift MQTTMessage.swift MonitorTopics.swift PublishBounds.swift)
 FUZZ_MQTT_LIB := $(FUZZ_BUILD)/lib/libBeaconMQTT.a
+# The part of BeaconTransport argument checking uses (which file a path names), as a module of its own.
+FUZZ_TRANSPORT_SOURCES := Sources/BeaconTransport/FileIdentity.swift
+FUZZ_TRANSPORT_LIB := $(FUZZ_BUILD)/lib/libBeaconTransport.a
 FUZZ_CORE_LIB := $(FUZZ_BUILD)/lib/libBeaconCore.a
 
 # The target file of each fuzz target (one file per target).
@@ -36,7 +39,7 @@ fuzz_source_btsnoop_reader := fuzz/FuzzBtsnoopReader.swift
 fuzz_source_transport_spec := fuzz/FuzzTransportSpec.swift
 fuzz_source_arguments := fuzz/FuzzArguments.swift $(FUZZ_CLI_SOURCES)
 # Instrumented libraries a target links besides BeaconCore.
-fuzz_libs_arguments := $(FUZZ_MQTT_LIB)
+fuzz_libs_arguments := $(FUZZ_MQTT_LIB) $(FUZZ_TRANSPORT_LIB)
 fuzz_source_range_session := fuzz/FuzzRangeSession.swift
 
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-seeds $(addprefix fuzz-,$(FUZZ_TARGETS))
@@ -52,6 +55,13 @@ $(FUZZ_MQTT_LIB): $(FUZZ_CORE_LIB) $(FUZZ_MQTT_SOURCES)
 	@mkdir -p $(FUZZ_BUILD)/lib && rm -f $@
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -module-name BeaconMQTT -I $(FUZZ_BUILD)/lib -emit-module \
 		-emit-module-path $(FUZZ_BUILD)/lib/BeaconMQTT.swiftmodule -emit-library -static -o $@ $(FUZZ_MQTT_SOURCES) \
+		2>&1 | grep -v 'Cannot export local symbol' || true
+	@test -f $@
+
+$(FUZZ_TRANSPORT_LIB): $(FUZZ_TRANSPORT_SOURCES)
+	@mkdir -p $(FUZZ_BUILD)/lib && rm -f $@
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -module-name BeaconTransport -emit-module \
+		-emit-module-path $(FUZZ_BUILD)/lib/BeaconTransport.swiftmodule -emit-library -static -o $@ $(FUZZ_TRANSPORT_SOURCES) \
 		2>&1 | grep -v 'Cannot export local symbol' || true
 	@test -f $@
 

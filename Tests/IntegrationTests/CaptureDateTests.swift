@@ -7,7 +7,7 @@ import Testing
 @Suite(
     "capture dates against btmon, tshark and bumble",
     .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
 struct CaptureDateTests {
     private static let uuid = TestBeacon.uuid
 
@@ -20,7 +20,7 @@ struct CaptureDateTests {
             let before = Self.unixMicroseconds(Date())
             let live = try await BeaconProcess.run(
                 ["range", "--hci", rig.specs[1], "--uuid", Self.uuid, "--duration", "2", "--record", capture],
-                timeout: .seconds(20))
+                timeout: HangGuard.step)
             let after = Self.unixMicroseconds(Date())
             await advertiser.stop()
             #expect(live.termination == .exited(0), "\(live.failure("exit status"))")
@@ -61,8 +61,8 @@ struct CaptureDateTests {
         let instants = [start, start + 1, start + 100_999, start + 200_000, start + 300_001]
         let writer = try ChildProcess(name: "bumble_snoop_capture.py", executable: ProjectPaths.python,
                                       arguments: [ProjectPaths.tool("bumble_snoop_capture.py"), capture] + instants.map(String.init),
-                                      limit: .seconds(30))
-        #expect(try await writer.waitForExit(within: .seconds(25)) == .exited(0), "\(writer.failure("exit status"))")
+                                      limit: HangGuard.processLimit)
+        #expect(try await writer.waitForExit(within: HangGuard.step) == .exited(0), "\(writer.failure("exit status"))")
 
         #expect(try Self.records(capture).map(\.timestamp.microseconds) == instants)
         let replay = try await BeaconProcess.run(["range", "--hci", "btsnoop:" + capture, "--uuid", Self.uuid])
@@ -128,8 +128,8 @@ struct CaptureDateTests {
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess {
         let path = try #require(RangeIntegrationTests.executableInPath(tool), "\(tool) not installed (make deps)")
         let child = try ChildProcess(name: tool, executable: path, arguments: arguments, environment: environment,
-                                     limit: .seconds(30))
-        #expect(try await child.waitForExit(within: .seconds(25)) == .exited(0), "\(child.failure("exit status"))")
+                                     limit: HangGuard.processLimit)
+        #expect(try await child.waitForExit(within: HangGuard.step) == .exited(0), "\(child.failure("exit status"))")
         return child
     }
 }

@@ -15,7 +15,7 @@ import Musl
 @Suite(
     "live wall-clock steps against emulated controllers",
     .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
 struct ClockStepIntegrationTests {
     @Test("steps back and forward: range lines keep coming every interval, no exit, one warning per step")
     func wallClockSteps() async throws {
@@ -27,18 +27,18 @@ struct ClockStepIntegrationTests {
             let beacon = try ChildProcess(
                 name: "beacon range (wall clock stepped)", executable: BeaconProcess.binaryPath,
                 arguments: ["range", "--hci", rig.specs[1], "--uuid", TestBeacon.uuid, "--exit-after", "2s"],
-                environment: ["BEACON_TEST_WALL_CLOCK_SHIFT_FILE": shiftFile], limit: .seconds(45))
+                environment: ["BEACON_TEST_WALL_CLOCK_SHIFT_FILE": shiftFile], limit: HangGuard.processLimit)
 
             func waitForRanges(after index: Int, count: Int) async throws -> Int {
                 var last = index
                 for _ in 0..<count {
-                    last = try await beacon.waitForLine(from: last + 1, within: .seconds(8), "range line") {
+                    last = try await beacon.waitForLine(from: last + 1, within: HangGuard.step, "range line") {
                         BeaconOutputLine.event(of: $0) == "range"
                     }.index
                 }
                 return last
             }
-            let enter = try await beacon.waitForLine(within: .seconds(10), "enter line") {
+            let enter = try await beacon.waitForLine(within: HangGuard.step, "enter line") {
                 BeaconOutputLine.event(of: $0) == "enter"
             }
             var last = try await waitForRanges(after: enter.index, count: 2)
@@ -48,7 +48,7 @@ struct ClockStepIntegrationTests {
             try Self.writeShift(3_570_000_000, to: shiftFile)
             last = try await waitForRanges(after: last, count: 3)
             beacon.send(SIGINT)
-            #expect(try await beacon.waitForExit(within: .seconds(5)) == .exited(0))
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0))
             await advertiser.stop()
 
             #expect(beacon.stderrLines.count == 2, "\(beacon.stderrLines)")

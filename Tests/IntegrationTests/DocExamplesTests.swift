@@ -16,7 +16,7 @@ struct DocExamplesTests {
         let checker = try ChildProcess(
             name: "check_doc_examples.py", executable: "/usr/bin/python3",
             arguments: [ProjectPaths.tool("check_doc_examples.py"), "--beacon", BeaconProcess.binaryPath, "README.md"] + docs,
-            currentDirectory: ProjectPaths.root, limit: .seconds(110))
+            currentDirectory: ProjectPaths.root, limit: HangGuard.processLimit)
         let termination = try await checker.waitForExit(within: .seconds(100))
         let report = checker.stdoutLines.joined(separator: "\n")
         #expect(termination == .exited(0), "\(report)\n\(checker.stderrLines.joined(separator: "\n"))")

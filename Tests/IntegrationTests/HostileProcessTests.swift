@@ -8,7 +8,7 @@ struct HostileProcessTests {
     /// Runs `arguments` under `/bin/sh -c` with `prefix` before and `redirections` after the command,
     /// and reports beacon's exit status on stderr as `beacon-exit=N`.
     static func shell(_ name: String, _ arguments: [String], prefix: String = "", redirections: String = "",
-                      limit: Duration = .seconds(20)) throws -> ChildProcess {
+                      limit: Duration = HangGuard.processLimit) throws -> ChildProcess {
         let quoted = ([BeaconProcess.binaryPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let script = "\(prefix) \(quoted) \(redirections); echo \"beacon-exit=$?\" >&2"
         return try ChildProcess(name: name, executable: "/bin/sh", arguments: ["-c", script], limit: limit)
@@ -29,7 +29,7 @@ struct HostileProcessTests {
             let beacon = try Self.shell("beacon range --record under ulimit -f 1",
                                         BeaconCommand.range.arguments(spec: controller.spec, ["--record", record, "--duration", "10s"]),
                                         prefix: "ulimit -f 1;", redirections: "> /dev/null")
-            #expect(try await beacon.waitForExit(within: .seconds(15)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.last == "beacon-exit=74", "stderr: \(beacon.stderrLines)")
             #expect(beacon.stderrLines.first?.hasPrefix("Error: ") == true)
             #expect(beacon.stderrLines.first?.contains("File too large") == true, "stderr: \(beacon.stderrLines)")
@@ -46,7 +46,7 @@ extension HostileProcessTests {
             let beacon = try Self.shell("beacon range \(redirections)",
                                         BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "100ms", "--duration", "1s"]),
                                         redirections: redirections)
-            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines == ["beacon-exit=0"], "stderr: \(beacon.stderrLines)")
             let log = try await controller.finalLog()
             #expect(!log.contains { $0.event == "unexpected" }, "the controller got bytes that are no command:\n\(log)")
@@ -61,7 +61,7 @@ extension HostileProcessTests {
         try await FaultController.with([]) { controller in
             let beacon = try Self.shell("beacon \(command) > /dev/full", command.arguments(spec: controller.spec, ["--duration", "5s"]),
                                         redirections: "> /dev/full")
-            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines == ["Error: stdout: No space left on device", "beacon-exit=74"], "stderr: \(beacon.stderrLines)")
             try Self.expectControllerOff(try await controller.finalLog())
         }
@@ -73,8 +73,8 @@ extension HostileProcessTests {
     func malformedUnsolicitedEvents() async throws {
         try await FaultController.with(["--scenario", "malformed-status", "--after", "0.5"]) { controller in
             let beacon = try BeaconProcess.start(BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "200ms", "--duration", "2"]),
-                                                 limit: .seconds(20))
-            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+                                                 limit: HangGuard.processLimit)
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.count == 3, "stderr: \(beacon.stderrLines)")
             #expect(beacon.stderrLines.allSatisfy { $0.hasPrefix("Warning: skipped a malformed controller event that answers no command") },
                     "stderr: \(beacon.stderrLines)")
@@ -93,8 +93,8 @@ extension HostileProcessTests {
           arguments: [BeaconCommand.range, .advertise])
     func creditsWithheldByAForeignAnswer(_ command: BeaconCommand) async throws {
         try await FaultController.with(["--scenario", "foreign-no-credits", "--after", "0.3"]) { controller in
-            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec, ["--duration", "1"]), limit: .seconds(20))
-            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec, ["--duration", "1"]), limit: HangGuard.processLimit)
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.count == 1, "stderr: \(beacon.stderrLines)")
             let warning = beacon.stderrLines.first ?? ""
             #expect(warning.hasPrefix("Warning: the controller gave no command credit for 3s after its answer to "), "\(warning)")
@@ -113,8 +113,8 @@ extension HostileProcessTests {
     func fragmentChain() async throws {
         try await FaultController.with(["--scenario", "fragment-chain", "--after", "0.2"]) { controller in
             let beacon = try BeaconProcess.start(["range", "--hci", controller.spec, "--uuid", "11111111-1111-1111-1111-111111111111",
-                                                  "--exit-after", "1s", "--duration", "1.5"], limit: .seconds(20))
-            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+                                                  "--exit-after", "1s", "--duration", "1.5"], limit: HangGuard.processLimit)
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
             let events = try BeaconOutputLine.decode(beacon.stdoutLines).map(\.event)
             #expect(!events.contains("enter"), "\(beacon.stdoutLines)")
@@ -141,9 +141,9 @@ extension HostileProcessTests {
             _ = fcntl(held, 1031 /* F_SETPIPE_SZ */, 8192)
             let beacon = try Self.shell("beacon range --duration 2 > stalled fifo",
                                         BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "20ms", "--duration", "2"]),
-                                        redirections: "> '\(path)'", limit: .seconds(30))
+                                        redirections: "> '\(path)'", limit: HangGuard.processLimit)
             // The pipe filled (beacon is blocked on it) before the run ended by itself.
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + HangGuard.step
             var queued: Int32 = 0
             while queued < 4000 && beacon.isRunning {
                 try #require(ContinuousClock.now < deadline, "stdout never filled (\(queued) bytes queued)")
@@ -151,7 +151,7 @@ extension HostileProcessTests {
                 _ = ioctl(held, 0x541B /* FIONREAD */, &queued)
             }
             #expect(queued >= 4000, "stdout never filled before beacon ended")
-            #expect(try await beacon.waitForExit(within: .seconds(15)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines == ["beacon-exit=0"], "stderr: \(beacon.stderrLines)")
             try Self.expectControllerOff(try await controller.finalLog())
         }
@@ -170,11 +170,11 @@ extension HostileProcessTests {
           .serialized, arguments: otherEndingSignals)
     func otherEndingSignal(_ command: BeaconCommand, _ commands: String, _ signal: Int32) async throws {
         try await FaultController.with(["--commands", commands]) { controller in
-            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec), limit: .seconds(25))
+            let beacon = try BeaconProcess.start(command.arguments(spec: controller.spec), limit: HangGuard.processLimit)
             let expected = command == .range ? "range" : "advertising"
-            try await beacon.waitForLine(within: .seconds(10), "\(expected) line") { BeaconOutputLine.event(of: $0) == expected }
+            try await beacon.waitForLine(within: HangGuard.step, "\(expected) line") { BeaconOutputLine.event(of: $0) == expected }
             beacon.send(signal)
-            #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
             if command == .advertise {
                 #expect(try BeaconOutputLine.decode(beacon.stdoutLines).map(\.event) == ["advertising", "stopped"])
@@ -197,7 +197,7 @@ extension HostileProcessTests {
         let beacon = try Self.shell("beacon range > file under ulimit -f 1",
                                     ["range", "--hci", "btsnoop:\(capture)", "--uuid", StreamedCaptureTests.uuid],
                                     prefix: "ulimit -f 1;", redirections: "> '\(out)'")
-        #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0), "\(beacon.failure("exit status"))")
+        #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
         #expect(beacon.stderrLines == ["Error: stdout: File too large", "beacon-exit=74"], "stderr: \(beacon.stderrLines)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!text.isEmpty && text.hasSuffix("\n"), "\(text.debugDescription)")

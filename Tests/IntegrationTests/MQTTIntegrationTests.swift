@@ -10,7 +10,7 @@ import Glibc
 @Suite(
     "beacon range --mqtt against a mosquitto broker",
     .enabled(if: IntegrationGate.isEnabled && MosquittoBroker.isInstalled, IntegrationGate.reason),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
 struct MQTTIntegrationTests {
     private static let uuid = TestBeacon.uuid
 
@@ -74,12 +74,12 @@ struct MQTTIntegrationTests {
             try await BumbleRig.with { rig in
                 let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["beacon/status"])
                 let beacon = try BeaconProcess.start(["range", "--hci", rig.specs[1], "--uuid", Self.uuid,
-                                                      "--mqtt", broker.url(prefix: "beacon")], limit: .seconds(40))
+                                                      "--mqtt", broker.url(prefix: "beacon")], limit: HangGuard.processLimit)
                 try await waitUntil("status online", subscriber) {
                     MQTTSubscriber.messages(subscriber).last?.payload == "online"
                 }
                 beacon.send(SIGKILL)
-                try await beacon.waitForExit(within: .seconds(5))
+                try await beacon.waitForExit(within: HangGuard.step)
                 try await waitUntil("the last will", subscriber) {
                     MQTTSubscriber.messages(subscriber).last?.payload == "offline"
                 }
@@ -97,29 +97,29 @@ struct MQTTIntegrationTests {
                 // A persistent session: the broker keeps what arrives for it while it is away.
                 let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["beacon/+/range"], session: "restart-check")
                 let beacon = try BeaconProcess.start(["range", "--hci", rig.specs[1], "--uuid", Self.uuid, "--interval", "100ms",
-                                                      "--mqtt", broker.url(prefix: "beacon")], limit: .seconds(50))
+                                                      "--mqtt", broker.url(prefix: "beacon")], limit: HangGuard.processLimit)
                 try await waitUntil("range messages", subscriber) { MQTTSubscriber.messages(subscriber).count >= 5 }
 
                 try await broker.stopAndWait()
                 try await waitUntil("beacon noticing", beacon) { beacon.stderrLines.contains { $0.contains("Warning: MQTT: lost") } }
                 let whileAway = beacon.stdoutLines.count
                 // Ranging goes on without the broker.
-                try await beacon.waitForLine(from: whileAway + 10, within: .seconds(10), "range lines while the broker is away") {
+                try await beacon.waitForLine(from: whileAway + 10, within: HangGuard.step, "range lines while the broker is away") {
                     BeaconOutputLine.event(of: $0) == "range"
                 }
                 try await broker.restart()
                 try await waitUntil("beacon reconnecting", beacon) {
                     beacon.stderrLines.contains { $0.contains("Warning: MQTT: connected to") && $0.contains("again") }
                 }
-                try await beacon.waitForLine(from: beacon.stdoutLines.count + 5, within: .seconds(10), "range lines after the restart") {
+                try await beacon.waitForLine(from: beacon.stdoutLines.count + 5, within: HangGuard.step, "range lines after the restart") {
                     BeaconOutputLine.event(of: $0) == "range"
                 }
                 beacon.send(SIGINT)
-                #expect(try await beacon.waitForExit(within: .seconds(10)) == .exited(0))
+                #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0))
                 await advertiser.stop()
 
                 let printed = Set(beacon.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "range" })
-                try await waitUntil("every range line", subscriber, within: .seconds(20)) {
+                try await waitUntil("every range line", subscriber, within: HangGuard.step) {
                     printed.isSubset(of: Set(MQTTSubscriber.messages(subscriber).map(\.payload)))
                 }
                 // Well within the queue bound: nothing dropped, and everything delivered by the exit.
@@ -131,7 +131,7 @@ struct MQTTIntegrationTests {
     }
 
     /// Polls `condition` every 50 ms; throws with `process`'s output if it does not hold within `timeout`.
-    private func waitUntil(_ what: String, _ process: ChildProcess, within timeout: Duration = .seconds(10),
+    private func waitUntil(_ what: String, _ process: ChildProcess, within timeout: Duration = HangGuard.step,
                            _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while !condition() {

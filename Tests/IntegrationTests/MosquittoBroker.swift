@@ -44,7 +44,7 @@ final class MosquittoBroker: @unchecked Sendable {
 
     func stopAndWait() async throws {
         process.send(SIGTERM)
-        try await process.waitForExit(within: .seconds(10))
+        try await process.waitForExit(within: HangGuard.step)
     }
 
     func stop() async {
@@ -54,7 +54,7 @@ final class MosquittoBroker: @unchecked Sendable {
     private static func start(directory: URL, port: Int) async throws -> ChildProcess {
         let broker = try ChildProcess(name: "mosquitto", executable: executable,
                                       arguments: ["-c", directory.appendingPathComponent("mosquitto.conf").path],
-                                      limit: .seconds(120))
+                                      limit: HangGuard.processLimit)
         // Ready once a client can connect.
         let deadline = ContinuousClock.now + .seconds(10)
         while !canConnect(port: port) {
@@ -114,8 +114,8 @@ enum MQTTSubscriber {
         for topic in topics { arguments += ["-t", topic] }
         // Line-buffered: mosquitto_sub flushes its stdout only after a message, and SUBACK comes before any.
         let subscriber = try ChildProcess(name: "mosquitto_sub", executable: "/usr/bin/stdbuf",
-                                          arguments: ["-oL", executable] + arguments, limit: .seconds(90))
-        try await subscriber.waitForLine(within: .seconds(10), "SUBACK") { $0.contains("SUBACK") }
+                                          arguments: ["-oL", executable] + arguments, limit: HangGuard.processLimit)
+        try await subscriber.waitForLine(within: HangGuard.step, "SUBACK") { $0.contains("SUBACK") }
         return subscriber
     }
 

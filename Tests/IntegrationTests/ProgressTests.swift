@@ -4,7 +4,7 @@ import Testing
 /// Progress on standard error: shown while it is a terminal (a pseudo-terminal here), never when
 /// it is a pipe or a file, and never mixed into standard output.
 @Suite("progress of long offline work", .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
-       .timeLimit(.minutes(1)))
+       .timeLimit(.minutes(10)))
 struct ProgressTests {
     private struct PtyRun: Decodable {
         let status: Int
@@ -16,7 +16,7 @@ struct ProgressTests {
     private func runOnTerminal(_ arguments: [String]) async throws -> PtyRun {
         let runner = try ChildProcess(name: "pty_stderr.py", executable: "/usr/bin/python3",
                                       arguments: [ProjectPaths.tool("pty_stderr.py"), BeaconProcess.binaryPath] + arguments,
-                                      limit: .seconds(60))
+                                      limit: HangGuard.processLimit)
         try await runner.waitForExit(within: .seconds(50))
         return try JSONDecoder().decode(PtyRun.self, from: Data(runner.stdoutLines.joined(separator: "\n").utf8))
     }

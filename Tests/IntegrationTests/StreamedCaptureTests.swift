@@ -38,11 +38,11 @@ struct StreamedCaptureTests {
     func noWriter() async throws {
         let (directory, path) = try Self.fifo()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let beacon = try BeaconProcess.start(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid], limit: .seconds(20))
+        let beacon = try BeaconProcess.start(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid], limit: HangGuard.processLimit)
         try await Task.sleep(for: .milliseconds(500))
         #expect(beacon.isRunning)
         beacon.send(SIGTERM)
-        #expect(try await beacon.waitForExit(within: .seconds(5)) == .exited(0), "\(beacon.failure("exit status"))")
+        #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
         #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
     }
 
@@ -50,7 +50,7 @@ struct StreamedCaptureTests {
     func stallingWriter() async throws {
         let (directory, path) = try Self.fifo()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let beacon = try BeaconProcess.start(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid], limit: .seconds(20))
+        let beacon = try BeaconProcess.start(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid], limit: HangGuard.processLimit)
         // Opening for writing succeeds once beacon has the FIFO open for reading.
         var writer: Int32 = -1
         let opened = ContinuousClock.now + .seconds(10)
@@ -63,9 +63,9 @@ struct StreamedCaptureTests {
         let (header, records) = try Self.capture()
         let half = header + records.prefix(records.count / 2)
         #expect(half.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == half.count)
-        try await beacon.waitForLine(within: .seconds(10), "enter line") { $0.contains(#""event":"enter""#) }
+        try await beacon.waitForLine(within: HangGuard.step, "enter line") { $0.contains(#""event":"enter""#) }
         beacon.send(SIGINT)
-        #expect(try await beacon.waitForExit(within: .seconds(5)) == .exited(0), "\(beacon.failure("exit status"))")
+        #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
         #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
     }
 
@@ -76,11 +76,11 @@ struct StreamedCaptureTests {
         let (header, records) = try Self.capture()
         let file = directory.appendingPathComponent("capture.btsnoop").path
         try Data(header + records).write(to: URL(fileURLWithPath: file))
-        let fromFile = try BeaconProcess.start(["range", "--hci", "btsnoop:\(file)", "--uuid", Self.uuid], limit: .seconds(20))
-        #expect(try await fromFile.waitForExit(within: .seconds(10)) == .exited(0))
+        let fromFile = try BeaconProcess.start(["range", "--hci", "btsnoop:\(file)", "--uuid", Self.uuid], limit: HangGuard.processLimit)
+        #expect(try await fromFile.waitForExit(within: HangGuard.step) == .exited(0))
         let script = "cat '\(file)' > '\(path)' & exec '\(BeaconProcess.binaryPath)' range --hci 'btsnoop:\(path)' --uuid \(Self.uuid)"
-        let streamed = try ChildProcess(name: "cat | beacon range", executable: "/bin/sh", arguments: ["-c", script], limit: .seconds(20))
-        #expect(try await streamed.waitForExit(within: .seconds(10)) == .exited(0), "\(streamed.failure("exit status"))")
+        let streamed = try ChildProcess(name: "cat | beacon range", executable: "/bin/sh", arguments: ["-c", script], limit: HangGuard.processLimit)
+        #expect(try await streamed.waitForExit(within: HangGuard.step) == .exited(0), "\(streamed.failure("exit status"))")
         #expect(streamed.stdoutLines == fromFile.stdoutLines)
         #expect(streamed.stdoutLines.count >= 4)
         #expect(streamed.stderrLines.isEmpty, "stderr: \(streamed.stderrLines)")
