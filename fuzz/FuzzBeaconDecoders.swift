@@ -1,7 +1,7 @@
 import BeaconCore
 
 // Beacon decoders: IBeacon.find agrees with a walk of the AD structures, a decoded beacon re-encodes
-// to the manufacturer data it came from, and sightings agree with the decoded reports.
+// to the manufacturer data it came from, and sightings agree with the decoded whole reports.
 
 /// The first iBeacon found by walking the structures, stopping at the first malformed one.
 func firstBeaconByWalking(_ data: ArraySlice<UInt8>) -> IBeacon? {
@@ -45,7 +45,9 @@ public func fuzzBeaconDecoders(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     if let event = try? HCIEvent.decode(bytes) {
         switch event {
         case .leMeta(.advertisingReport(let reports)), .leMeta(.extendedAdvertisingReport(let reports)):
-            let expected = reports.compactMap { SightingDecoder.sighting(from: $0, at: time) }
+            // Fragments of an extended advertisement, and the reports that end their chains, carry no sighting.
+            var chains = FragmentChains()
+            let expected = reports.filter { chains.isWhole($0) }.compactMap { SightingDecoder.sighting(from: $0, at: time) }
             require(sightingError == nil && sightings == expected, "sightings \(sightings) != \(expected)")
         default:
             require(sightings.isEmpty && sightingError == nil, "sightings from a non-report event")
