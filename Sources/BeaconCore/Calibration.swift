@@ -37,20 +37,13 @@ public struct CalibrationSample: Hashable, Sendable {
             return .failure(.init("only \(readings.count) readings with an RSSI; at least \(minimumCount) are needed (hold the beacon still for longer, or check it is advertising)"))
         }
         let sorted = readings.sorted()
-        let sample = CalibrationSample(distance: distance, count: sorted.count, median: quantile(sorted, 0.5),
-                                       spread: quantile(sorted, 0.75) - quantile(sorted, 0.25))
+        let sample = CalibrationSample(distance: distance, count: sorted.count,
+                                       median: OrderStatistics.quantile(sorted: sorted, 0.5),
+                                       spread: OrderStatistics.quantile(sorted: sorted, 0.75) - OrderStatistics.quantile(sorted: sorted, 0.25))
         guard sample.spread <= maximumSpread else {
             return .failure(.init("readings spread over \(formatted(sample.spread)) dB (interquartile range), more than \(formatted(maximumSpread)) dB: keep the beacon and the people around it still and measure again"))
         }
         return .success(sample)
-    }
-
-    /// Linear interpolation between order statistics of sorted values (the common "type 7" quantile).
-    static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-        let position = q * Double(sorted.count - 1)
-        let below = Int(position)
-        let above = min(below + 1, sorted.count - 1)
-        return sorted[below] + (position - Double(below)) * (sorted[above] - sorted[below])
     }
 }
 

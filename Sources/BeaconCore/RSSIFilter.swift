@@ -63,8 +63,7 @@ public struct WindowFilter: RSSIFilter, Sendable {
         sorted.sort()
         switch statistic {
         case .median:
-            let mid = sorted.count / 2
-            return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+            return OrderStatistics.quantile(sorted: sorted, 0.5)
         case .trimmedMean(let fraction):
             let cut = Int(Double(sorted.count) * fraction)
             let kept = sorted[cut..<(sorted.count - cut)]
