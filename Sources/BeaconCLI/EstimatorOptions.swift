@@ -21,10 +21,10 @@ extension RangingEstimator {
                    default: RangingEstimator.defaultTrackingAge.description),
         OptionSpec("hysteresis", .value(placeholder: "fraction"),
                    "How far past a proximity boundary (as a fraction of it) a beacon must be to change class (0...1).",
-                   default: "0.2"),
+                   default: "\(ProximityClassifier().margin)"),
         OptionSpec("proximity-ticks", .value(placeholder: "n"),
                    "Ranging reports in a row a new proximity class must hold before it is reported (1...60; 1 reports it at once).",
-                   default: "3"),
+                   default: "\(ProximityClassifier().confirmations)"),
     ]
 
     init(_ parsed: ParsedOptions) throws(UsageError) {

@@ -87,7 +87,7 @@ enum SimulateCommand {
         let writer = BtsnoopWriter(datalink: .h4)
         try capture.append { $0.append(contentsOf: writer.header) }
         let truthFile = try truthPath.flatMap { path throws(SystemError) in path == "-" ? nil : try OutputFile(path: path) }
-        var stdout = LineOutput(console: console)
+        let stdout = LineOutput(console: console)
         let regions = simulator.scene.regions
         let progress = ProgressMeter(console, label: "simulate")
         defer { progress?.finish() }

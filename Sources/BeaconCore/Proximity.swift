@@ -20,12 +20,13 @@ public struct ProximityClassifier: Hashable, Sendable {
     public var immediateBelow: Double
     /// Distances below this (and not immediate) are `.near`, the rest `.far` (default 3.0 m).
     public var nearBelow: Double
-    /// Relative hysteresis margin (default 0.2: leaving near for far takes 3.6 m, coming back 2.5 m).
+    /// Relative hysteresis margin (default 0.5: leaving near for far takes 4.5 m, coming back 2 m; about
+    /// ±4 dB at the exponents of a room, the size of the slow shadowing a body or a door causes).
     public var margin: Double
     /// Ticks in a row a new class must hold before it is reported (default 3; 1 reports it at once).
     public var confirmations: Int
 
-    public init(immediateBelow: Double = 0.5, nearBelow: Double = 3.0, margin: Double = 0.2, confirmations: Int = 3) {
+    public init(immediateBelow: Double = 0.5, nearBelow: Double = 3.0, margin: Double = 0.5, confirmations: Int = 3) {
         self.immediateBelow = immediateBelow
         self.nearBelow = nearBelow
         self.margin = margin

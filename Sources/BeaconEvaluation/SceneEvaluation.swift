@@ -9,7 +9,7 @@ import BeaconSimulation
 /// - False exits per hour at 0 %, 30 % and 50 % packet loss: scenes no beacon leaves
 ///   (`SceneRecording.beaconsNeverLeave`), simulated again with the radio model's `loss` set to each
 ///   level (everything else as shipped).
-/// - Proximity flips per hour per beacon: scenes whose beacons all stand still.
+/// - Proximity flips per hour per beacon: scenes whose beacons all stand still, over `flipSeeds` seeds.
 /// - Lag after a step (`SceneMetrics.steps`, `lags`): the `lagScene`, median over at least `lagSteps`
 ///   steps (further seeds are simulated while there are fewer).
 public enum SceneEvaluation {
@@ -18,6 +18,8 @@ public enum SceneEvaluation {
     /// Steps the lag median is taken over at least (as long as `lagSeeds` allows).
     public static let lagSteps = 8
     public static let lagSeeds = 10
+    /// Seeds a scene of beacons standing still is simulated with to count proximity flips.
+    public static let flipSeeds = 4
     /// The scene of a walk the lag is measured on: a beacon carried away and brought back to rest.
     public static let lagScene = "walk-away"
 
@@ -66,10 +68,17 @@ public enum SceneEvaluation {
             detail += "; no beacon leaves: false exits re-simulated at 0/30/50 % loss"
         }
         if main.allStandStill {
-            metrics.append(.flips)
-            for i in rows.indices {
-                rows[i][.flips] = Double(SceneMetrics.flips(runs[i], beacons: scene.beacons.count)) / (hours * Double(scene.beacons.count))
+            // Flips are rare events: one seed's count says little, so they are counted over several.
+            var flips = runs.map { SceneMetrics.flips($0, beacons: scene.beacons.count) }
+            for extra in 1..<UInt64(flipSeeds) {
+                let recording = try SceneRecording(scene, seed: seed + extra)
+                let more = Parallel.map(models) { SceneMetrics.flips(SceneRun(recording, estimator: $0.estimator), beacons: scene.beacons.count) }
+                for i in flips.indices { flips[i] += more[i] }
             }
+            metrics.append(.flips)
+            let beaconHours = hours * Double(scene.beacons.count * flipSeeds)
+            for i in rows.indices { rows[i][.flips] = Double(flips[i]) / beaconHours }
+            detail += "; flips over \(flipSeeds) seeds"
         }
         var steps = scene.name == lagScene ? SceneMetrics.steps(main) : []
         if !steps.isEmpty {

@@ -25,15 +25,15 @@ struct ProximityClassifierTests {
 
     /// A class is left only once the distance is past the boundary by the margin, either way.
     @Test func hysteresisHoldsAClassNearItsBoundary() {
-        let c = ProximityClassifier() // 0.5 m and 3 m, margin 0.2
-        #expect(c.classify(3.5, previous: .near) == .near)
-        #expect(c.classify(3.6, previous: .near) == .far)
-        #expect(c.classify(2.6, previous: .far) == .far)
-        #expect(c.classify(2.49, previous: .far) == .near)
-        #expect(c.classify(0.59, previous: .immediate) == .immediate)
-        #expect(c.classify(0.6, previous: .immediate) == .near)
-        #expect(c.classify(0.42, previous: .near) == .near)
-        #expect(c.classify(0.41, previous: .near) == .immediate)
+        let c = ProximityClassifier() // 0.5 m and 3 m, margin 0.5
+        #expect(c.classify(4.49, previous: .near) == .near)
+        #expect(c.classify(4.5, previous: .near) == .far)
+        #expect(c.classify(2.01, previous: .far) == .far)
+        #expect(c.classify(1.99, previous: .far) == .near)
+        #expect(c.classify(0.74, previous: .immediate) == .immediate)
+        #expect(c.classify(0.75, previous: .immediate) == .near)
+        #expect(c.classify(0.34, previous: .near) == .near)
+        #expect(c.classify(0.33, previous: .near) == .immediate)
         // A jump across both boundaries lands in the class the distance is in.
         #expect(c.classify(0.1, previous: .far) == .immediate)
         #expect(c.classify(50, previous: .immediate) == .far)

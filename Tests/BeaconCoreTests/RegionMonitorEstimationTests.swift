@@ -145,7 +145,7 @@ struct RegionMonitorEstimationTests {
             let classes = h.outputs.compactMap { $0.beacons?.first?.proximity }.filter { $0 != .unknown }
             return zip(classes, classes.dropFirst()).filter { $0 != $1 }.count
         }
-        let without = flips(margin: 0), with = flips(margin: 0.2)
+        let without = flips(margin: 0), with = flips(margin: RangingEstimator().proximity.margin)
         #expect(without >= 50)
         #expect(with * 10 <= without)
     }
