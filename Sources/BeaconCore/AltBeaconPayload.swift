@@ -46,9 +46,6 @@ public struct AltBeaconPayload: Hashable, Sendable {
     /// The 31-byte advertising data: Flags (LE General Discoverable, BR/EDR Not Supported), then the
     /// 28-byte AltBeacon structure (length 0x1B, type 0xFF, 26 bytes). It fills a legacy advertisement.
     public var advertisingData: [UInt8] {
-        AdvertisingData.build([
-            (.flags, [ADFlags.generalDiscoverableLEOnly]),
-            (.manufacturerSpecificData, manufacturerData),
-        ])
+        AdvertisingData.beacon([(.manufacturerSpecificData, manufacturerData)])
     }
 }

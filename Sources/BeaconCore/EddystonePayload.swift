@@ -64,11 +64,7 @@ public struct EddystonePayload: Hashable, Sendable {
     public var advertisingData: [UInt8] {
         var uuid = ByteWriter(capacity: 2)
         uuid.u16(Self.serviceUUID)
-        return AdvertisingData.build([
-            (.flags, [ADFlags.generalDiscoverableLEOnly]),
-            (.completeList16BitUUIDs, uuid.bytes),
-            (.serviceData16BitUUID, serviceData),
-        ])
+        return AdvertisingData.beacon([(.completeList16BitUUIDs, uuid.bytes), (.serviceData16BitUUID, serviceData)])
     }
 }
 

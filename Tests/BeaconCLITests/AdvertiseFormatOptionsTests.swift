@@ -49,12 +49,8 @@ private let usageCases: [([String], String)] = [
      "Invalid value 'https://www.example.com/abcdefghijk' for '--url <url>': encodes to 19 bytes after the scheme, and Eddystone-URL carries at most 17; use a shorter URL"),
 ]
 
-@Suite("beacon advertise --format")
-struct AdvertiseFormatOptionsTests {
-    func options(_ arguments: [String]) throws -> AdvertiseOptions {
-        try AdvertiseOptions(ParsedOptions.parse(arguments, specs: AdvertiseOptions.help.options), environment: [:])
-    }
-
+/// `--format` and the options of each format (the suite's `options(_:)` parses a command line).
+extension AdvertiseOptionsTests {
     @Test("without --format it is an iBeacon, as before")
     func iBeaconByDefault() throws {
         let parsed = try options(["--uuid", appleUUID, "--major", "1", "--minor", "2"])
