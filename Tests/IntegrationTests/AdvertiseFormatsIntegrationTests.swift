@@ -49,6 +49,22 @@ struct AdvertiseFormatsIntegrationTests {
         var testDescription: String { arguments.joined(separator: " ") }
     }
 
+    static let eddystoneUIDCase = Case(arguments: ["--format", "eddystone-uid", "--namespace", "EDD1EBEAC04E5DEFA017", "--instance", "0BDB87539B67"],
+             line: #""format":"eddystone-uid","namespace":"EDD1EBEAC04E5DEFA017","instance":"0BDB87539B67","txPowerAt0m":-18"#,
+             data: "020106"                              // flags
+                + "0303AAFE"                             // complete list of 16-bit service UUIDs: 0xFEAA
+                + "1716AAFE"                             // service data for 0xFEAA, 23 bytes
+                + "00"                                   // frame type UID
+                + "EE"                                   // power at 0 m: -18 dBm (-59 at 1 m + 41)
+                + "EDD1EBEAC04E5DEFA017"                 // namespace
+                + "0BDB87539B67"                         // instance
+                + "0000",                                // reserved for future use, zero
+             altBeaconCompany: nil,
+             dissected: Dissected(
+                opcode: "0x2037", types: ["0x01", "0x03", "0x16"], lengths: ["2", "3", "23"], uuid16: ["0xfeaa", "0xfeaa"],
+                serviceData: ["00eeedd1ebeac04e5defa0170bdb87539b670000"], companyId: [],
+                generalDiscoverable: true, brEdrNotSupported: true, altBeacon: nil))
+
     static let cases: [Case] = [
         Case(arguments: ["--format", "altbeacon", "--id1", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6", "--id2", "1", "--id3", "2",
                          "--reserved", "0xAB"],
@@ -83,21 +99,7 @@ struct AdvertiseFormatsIntegrationTests {
                 companyId: ["0x004c"], generalDiscoverable: true, brEdrNotSupported: true,
                 altBeacon: .init(code: "0xbeac", id: "00112233445566778899aabbccddeeff0000ffff", referenceRssi: "-70",
                                  manufacturerData: "0x00"))),
-        Case(arguments: ["--format", "eddystone-uid", "--namespace", "EDD1EBEAC04E5DEFA017", "--instance", "0BDB87539B67"],
-             line: #""format":"eddystone-uid","namespace":"EDD1EBEAC04E5DEFA017","instance":"0BDB87539B67","txPowerAt0m":-18"#,
-             data: "020106"                              // flags
-                + "0303AAFE"                             // complete list of 16-bit service UUIDs: 0xFEAA
-                + "1716AAFE"                             // service data for 0xFEAA, 23 bytes
-                + "00"                                   // frame type UID
-                + "EE"                                   // power at 0 m: -18 dBm (-59 at 1 m + 41)
-                + "EDD1EBEAC04E5DEFA017"                 // namespace
-                + "0BDB87539B67"                         // instance
-                + "0000",                                // reserved for future use, zero
-             altBeaconCompany: nil,
-             dissected: Dissected(
-                opcode: "0x2037", types: ["0x01", "0x03", "0x16"], lengths: ["2", "3", "23"], uuid16: ["0xfeaa", "0xfeaa"],
-                serviceData: ["00eeedd1ebeac04e5defa0170bdb87539b670000"], companyId: [],
-                generalDiscoverable: true, brEdrNotSupported: true, altBeacon: nil)),
+        eddystoneUIDCase,
         Case(arguments: ["--format", "eddystone-url", "--url", "https://www.example.com/", "--tx-power-at-0m", "-20"],
              line: #""format":"eddystone-url","url":"https://www.example.com/","txPowerAt0m":-20"#,
              data: "020106" + "0303AAFE"
@@ -167,5 +169,27 @@ struct AdvertiseFormatsIntegrationTests {
             }
             #expect(dissected == [advertised.dissected])
         }
+    }
+
+    @Test("--legacy: the controller holds a non-connectable Eddystone-UID (ADV_NONCONN_IND) with its data, then disables it",
+)
+    func legacyControllerState() async throws {
+        let advertised = Self.eddystoneUIDCase
+        // legacy_advertiser_check.py reads the emulated controller's own state while beacon advertises:
+        // type 3 (ADV_NONCONN_IND), the 100 ms interval, the data; and that advertising is off after SIGINT.
+        let step = HangGuard.step.components.seconds
+        let (checker, termination) = try await EmulatorSlots.shared.run {
+            let checker = try ChildProcess(
+                name: "legacy_advertiser_check",
+                executable: ProjectPaths.python,
+                arguments: [ProjectPaths.tool("legacy_advertiser_check.py"), "--beacon", BeaconProcess.binaryPath,
+                            "--expect-type", "3", "--expect-interval", "160", "--expect-data", advertised.data,
+                            "--signal", "INT", "--timeout", String(step), "--"] + advertised.arguments,
+                limit: HangGuard.processLimit)
+            return (checker, try await checker.waitForExit(within: HangGuard.startUp + .seconds(3 * step)))
+        }
+        let report = try #require(checker.stdoutLines.last, "\(checker.failure("no report"))")
+        #expect(termination == .exited(0), "\(report)\n\(checker.stderrLines.joined(separator: "\n"))")
+        #expect(report.contains(#""problems":[]"#), "\(report)")
     }
 }
