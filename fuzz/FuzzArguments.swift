@@ -29,6 +29,11 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             require(AdvertisingPlan.intervalSlotRange.contains(options.plan.intervalSlots), "interval outside 20ms...10.24s")
             if case .btsnoop = options.common.transport { require(false, "advertising on a capture") }
             require(!(options.forceLegacy && options.plan.txPower != nil), "--tx-power with --legacy")
+            // Every format's data must fit a legacy advertisement (an Eddystone-URL of any --url included).
+            require(options.plan.advertisingData.count <= 31, "advertising data longer than 31 bytes")
+            if case let .eddystone(beacon) = options.plan.beacon {
+                require(EddystonePayload.txPowerAt0mRange.contains(Int(beacon.txPowerAt0m)), "Eddystone power at 0 m out of range")
+            }
             check(options.common)
         } else {
             let options = try RangeOptions(parsed, environment: environment)

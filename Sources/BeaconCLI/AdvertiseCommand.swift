@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconTransport
 
-/// `beacon advertise`: advertise an iBeacon until stopped, then turn advertising off.
+/// `beacon advertise`: advertise a beacon of any format until stopped, then turn advertising off.
 struct AdvertiseCommand: ControllerCommand {
     let options: AdvertiseOptions
     let output: LineOutput

@@ -11,13 +11,26 @@ struct AdvertiseOptions {
 
     static let help = CommandHelp(
         name: "advertise",
-        overview: "Advertise as an iBeacon until stopped, then turn advertising off again.",
-        usage: "beacon advertise --uuid <uuid> --major <major> --minor <minor> [<options>]",
+        overview: "Advertise as an iBeacon, AltBeacon or Eddystone beacon until stopped, then turn advertising off again.",
+        usage: "beacon advertise --uuid <uuid> --major <major> --minor <minor> [<options>]"
+            + " | beacon advertise --format altbeacon --id1 <uuid> --id2 <id2> --id3 <id3> [<options>]"
+            + " | beacon advertise --format eddystone-uid --namespace <hex> --instance <hex> [<options>]"
+            + " | beacon advertise --format eddystone-url --url <url> [<options>]",
         options: [
-            OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID to advertise (8-4-4-4-12 hex digits)."),
-            OptionSpec("major", .value(placeholder: "major"), "Major value, 0...65535, decimal or 0x hex."),
-            OptionSpec("minor", .value(placeholder: "minor"), "Minor value, 0...65535, decimal or 0x hex."),
-            OptionSpec("measured-power", .value(placeholder: "dBm"), "Calibrated RSSI at 1 m carried in the advertisement, -127...20.", default: "-59"),
+            OptionSpec("format", .value(placeholder: "format"), "Beacon format: ibeacon, altbeacon, eddystone-uid or eddystone-url.", default: "ibeacon"),
+            OptionSpec("uuid", .value(placeholder: "uuid"), "ibeacon: proximity UUID to advertise (8-4-4-4-12 hex digits)."),
+            OptionSpec("major", .value(placeholder: "major"), "ibeacon: major value, 0...65535, decimal or 0x hex."),
+            OptionSpec("minor", .value(placeholder: "minor"), "ibeacon: minor value, 0...65535, decimal or 0x hex."),
+            OptionSpec("id1", .value(placeholder: "uuid"), "altbeacon: first 16 bytes of the beacon ID, in UUID form (8-4-4-4-12 hex digits)."),
+            OptionSpec("id2", .value(placeholder: "id2"), "altbeacon: next 2 bytes of the beacon ID, 0...65535, decimal or 0x hex."),
+            OptionSpec("id3", .value(placeholder: "id3"), "altbeacon: last 2 bytes of the beacon ID, 0...65535, decimal or 0x hex."),
+            OptionSpec("company-id", .value(placeholder: "id"), "altbeacon: manufacturer's company identifier, 0...65535, decimal or 0x hex (0x0118: Radius Networks).", default: "0x0118"),
+            OptionSpec("reserved", .value(placeholder: "byte"), "altbeacon: the manufacturer's reserved byte, 0...255, decimal or 0x hex.", default: "0"),
+            OptionSpec("namespace", .value(placeholder: "hex"), "eddystone-uid: 10-byte namespace, 20 hex digits."),
+            OptionSpec("instance", .value(placeholder: "hex"), "eddystone-uid: 6-byte instance, 12 hex digits."),
+            OptionSpec("url", .value(placeholder: "url"), "eddystone-url: http:// or https:// URL of printable ASCII that encodes to at most 17 bytes after the scheme."),
+            OptionSpec("measured-power", .value(placeholder: "dBm"), "Calibrated RSSI at 1 m carried in the advertisement, -127...20 (eddystone: sent as the power at 0 m, this plus 41 dBm, so at most -21).", default: "-59"),
+            OptionSpec("tx-power-at-0m", .value(placeholder: "dBm"), "eddystone-uid, eddystone-url: calibrated power at 0 m to carry instead of --measured-power + 41, -100...20."),
             OptionSpec("interval", .value(placeholder: "duration"), "Advertising interval, 20ms...10.24s (100ms is the iBeacon recommendation and the floor for non-connectable advertising on Bluetooth 4.x controllers).", default: "100ms"),
             OptionSpec("tx-power", .value(placeholder: "dBm"), "Requested transmit power, -127...20 (extended advertising only; the controller may choose another)."),
             OptionSpec("connectable", .flag, "Advertise connectable ADV_IND instead of non-connectable ADV_NONCONN_IND."),
@@ -32,30 +45,40 @@ struct AdvertiseOptions {
             }
         },
         discussion: """
-        The advertisement is the flags AD (LE General Discoverable, BR/EDR not supported) followed by Apple's
-        iBeacon manufacturer data: UUID, major and minor big-endian, then the measured power.
+        The advertisement is the flags AD (LE General Discoverable, BR/EDR not supported) followed by:
+          ibeacon        Apple's iBeacon manufacturer data: UUID, major and minor big-endian, then the measured power.
+          altbeacon      AltBeacon manufacturer data: company identifier, beacon code BEAC, ID1, ID2 and ID3
+                         big-endian, the reference RSSI (the measured power) and the reserved byte.
+          eddystone-uid  the 16-bit service UUID list holding FEAA, then FEAA service data: frame 0x00, the power
+                         at 0 m, namespace, instance and two reserved zero bytes.
+          eddystone-url  the same UUID list, then FEAA service data: frame 0x10, the power at 0 m, the scheme
+                         code and the URL, with .com/, .org and the other endings as one-byte codes.
+        An option of another format is a usage error.
         Output: an "advertising" line when advertising started and a "stopped" line when it was turned off.
         SIGINT, SIGTERM, SIGHUP (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.
         """,
         exitCodes: [.success, .usage, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
     )
 
+    /// The options only some formats take; every option not listed here applies to all of them.
+    static let formatOptions: [(format: AdvertisedFormat, options: [String])] = [
+        (.iBeacon, ["uuid", "major", "minor", "measured-power"]),
+        (.altBeacon, ["id1", "id2", "id3", "company-id", "reserved", "measured-power"]),
+        (.eddystoneUID, ["namespace", "instance", "measured-power", "tx-power-at-0m"]),
+        (.eddystoneURL, ["url", "measured-power", "tx-power-at-0m"]),
+    ]
+
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
         common = try CommonOptions(parsed, environment: environment)
         if case .btsnoop = common.transport {
             throw UsageError("Cannot advertise on a btsnoop: capture; choose a controller with --hci")
         }
-        guard let uuidText = parsed.value("uuid") else { throw UsageError("Missing expected argument '--uuid <uuid>'") }
-        guard let uuid = BeaconUUID(uuidText) else {
-            throw UsageError("Invalid value '\(uuidText)' for '--uuid <uuid>': expected 8-4-4-4-12 hex digits such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
+        let format = try Self.format(parsed)
+        let beacon: AdvertisedBeacon = switch format {
+        case .iBeacon: .iBeacon(try Self.iBeacon(parsed))
+        case .altBeacon: .altBeacon(try Self.altBeacon(parsed))
+        case .eddystoneUID, .eddystoneURL: .eddystone(try Self.eddystone(parsed, format))
         }
-        guard let majorText = parsed.value("major") else { throw UsageError("Missing expected argument '--major <major>'") }
-        guard let minorText = parsed.value("minor") else { throw UsageError("Missing expected argument '--minor <minor>'") }
-        let major = try RangeOptions.uint16(majorText, option: "major")
-        let minor = try RangeOptions.uint16(minorText, option: "minor")
-        let power = try parsed.value("measured-power").map { text throws(UsageError) in
-            try Self.dBm(text, option: "measured-power")
-        } ?? Self.defaultMeasuredPower
         let txPower = try parsed.value("tx-power").map { text throws(UsageError) in try Self.dBm(text, option: "tx-power") }
         var slots = AdvertisingPlan.recommendedIntervalSlots
         if let text = parsed.value("interval") {
@@ -67,12 +90,142 @@ struct AdvertiseOptions {
             }
             slots = UInt32(exact.rounded())
         }
-        plan = AdvertisingPlan(beacon: IBeacon(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: power),
-                               intervalSlots: slots, connectable: parsed.has("connectable"), txPower: txPower)
+        plan = AdvertisingPlan(beacon: beacon, intervalSlots: slots, connectable: parsed.has("connectable"), txPower: txPower)
         forceLegacy = parsed.has("legacy")
         if forceLegacy, txPower != nil {
             throw UsageError("'--tx-power' needs extended advertising; it cannot be combined with '--legacy'")
         }
+    }
+
+    /// `--format`, after checking that no option of another format was given.
+    private static func format(_ parsed: ParsedOptions) throws(UsageError) -> AdvertisedFormat {
+        var format = AdvertisedFormat.iBeacon
+        if let text = parsed.value("format") {
+            guard let named = AdvertisedFormat(rawValue: text) else {
+                throw UsageError("Invalid value '\(text)' for '--format <format>': expected "
+                                 + AdvertisedFormat.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            format = named
+        }
+        let own = formatOptions.first { $0.format == format }?.options ?? []
+        let specific = Set(formatOptions.flatMap(\.options))
+        // In table order, so the same arguments always name the same option.
+        for spec in help.options where specific.contains(spec.name) && !own.contains(spec.name) {
+            guard parsed.value(spec.name) != nil else { continue }
+            throw UsageError("Option '--\(spec.name)' does not apply to --format \(format.rawValue), which takes "
+                             + own.map { "--\($0)" }.joined(separator: ", "))
+        }
+        return format
+    }
+
+    private static func iBeacon(_ parsed: ParsedOptions) throws(UsageError) -> IBeacon {
+        let uuid = try uuid(parsed, option: "uuid", placeholder: "uuid")
+        let major = try RangeOptions.uint16(try required(parsed, "major", placeholder: "major"), option: "major")
+        let minor = try RangeOptions.uint16(try required(parsed, "minor", placeholder: "minor"), option: "minor")
+        return IBeacon(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: try measuredPower(parsed))
+    }
+
+    private static func altBeacon(_ parsed: ParsedOptions) throws(UsageError) -> AltBeaconPayload {
+        let id1 = try uuid(parsed, option: "id1", placeholder: "uuid")
+        let id2 = try RangeOptions.uint16(try required(parsed, "id2", placeholder: "id2"), option: "id2")
+        let id3 = try RangeOptions.uint16(try required(parsed, "id3", placeholder: "id3"), option: "id3")
+        var company = AltBeaconPayload.radiusNetworksCompanyID
+        if let text = parsed.value("company-id") {
+            guard let value = BeaconRegion.parseUInt16(text) else {
+                throw UsageError("Invalid value '\(text)' for '--company-id <id>': expected an integer in 0...65535, decimal or 0x hex such as 0x0118")
+            }
+            company = value
+        }
+        var reserved: UInt8 = 0
+        if let text = parsed.value("reserved") {
+            guard let value = BeaconRegion.parseUInt16(text), let byte = UInt8(exactly: value) else {
+                throw UsageError("Invalid value '\(text)' for '--reserved <byte>': expected an integer in 0...255, decimal or 0x hex such as 0xFF")
+            }
+            reserved = byte
+        }
+        return AltBeaconPayload(companyID: company, id1: id1, id2: id2, id3: id3,
+                                referenceRSSI: try measuredPower(parsed), reserved: reserved)
+    }
+
+    private static func eddystone(_ parsed: ParsedOptions, _ format: AdvertisedFormat) throws(UsageError) -> EddystonePayload {
+        let frame: EddystonePayload.Frame
+        if format == .eddystoneUID {
+            let namespace = try hex(parsed, option: "namespace", bytes: EddystoneUID.namespaceLength)
+            let instance = try hex(parsed, option: "instance", bytes: EddystoneUID.instanceLength)
+            guard let uid = EddystoneUID(namespace: namespace, instance: instance) else {
+                throw UsageError("Invalid Eddystone-UID: expected a 10-byte namespace and a 6-byte instance")
+            }
+            frame = .uid(uid)
+        } else {
+            frame = .url(try url(try required(parsed, "url", placeholder: "url")))
+        }
+        return EddystonePayload(frame: frame, txPowerAt0m: try txPowerAt0m(parsed))
+    }
+
+    /// `--tx-power-at-0m`, or `--measured-power` (default -59) plus the 41 dB the specification puts on the first metre.
+    private static func txPowerAt0m(_ parsed: ParsedOptions) throws(UsageError) -> Int8 {
+        if let text = parsed.value("tx-power-at-0m") {
+            if parsed.value("measured-power") != nil {
+                throw UsageError("'--measured-power' and '--tx-power-at-0m' both set the power an Eddystone frame carries; give one")
+            }
+            guard let value = Int(text), EddystonePayload.txPowerAt0mRange.contains(value) else {
+                throw UsageError("Invalid value '\(text)' for '--tx-power-at-0m <dBm>': expected an integer in -100...20")
+            }
+            return Int8(value)
+        }
+        let measured = try measuredPower(parsed)
+        guard let power = EddystonePayload.txPowerAt0m(measuredPower: measured) else {
+            throw UsageError("Invalid value '\(measured)' for '--measured-power <dBm>': Eddystone carries the power at 0 m, "
+                             + "\(Int(measured) + EddystonePayload.lossAt1m) dBm here, which must be at most 20; expected -127...-21")
+        }
+        return power
+    }
+
+    private static func url(_ text: String) throws(UsageError) -> EddystoneURL {
+        do {
+            return try EddystoneURL(text)
+        } catch {
+            let reason = switch error {
+            case .noScheme: "expected a URL starting with http:// or https://"
+            case let .disallowedCharacter(offset, scalar):
+                "character \(offset + 1) (U+\(Self.codePoint(scalar))) is not printable ASCII; percent-encode it (%XX)"
+            case let .tooLong(length):
+                "encodes to \(length) bytes after the scheme, and Eddystone-URL carries at most \(EddystoneURL.maxEncodedLength); use a shorter URL"
+            }
+            throw UsageError("Invalid value '\(text)' for '--url <url>': \(reason)")
+        }
+    }
+
+    /// `0020` for a space: four hex digits at least, as Unicode writes code points.
+    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    private static func measuredPower(_ parsed: ParsedOptions) throws(UsageError) -> Int8 {
+        try parsed.value("measured-power").map { text throws(UsageError) in try dBm(text, option: "measured-power") }
+            ?? defaultMeasuredPower
+    }
+
+    private static func required(_ parsed: ParsedOptions, _ option: String, placeholder: String) throws(UsageError) -> String {
+        guard let text = parsed.value(option) else { throw UsageError("Missing expected argument '--\(option) <\(placeholder)>'") }
+        return text
+    }
+
+    private static func uuid(_ parsed: ParsedOptions, option: String, placeholder: String) throws(UsageError) -> BeaconUUID {
+        let text = try required(parsed, option, placeholder: placeholder)
+        guard let uuid = BeaconUUID(text) else {
+            throw UsageError("Invalid value '\(text)' for '--\(option) <\(placeholder)>': expected 8-4-4-4-12 hex digits such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
+        }
+        return uuid
+    }
+
+    private static func hex(_ parsed: ParsedOptions, option: String, bytes count: Int) throws(UsageError) -> [UInt8] {
+        let text = try required(parsed, option, placeholder: "hex")
+        guard let bytes = Hex.decode(text), bytes.count == count else {
+            throw UsageError("Invalid value '\(text)' for '--\(option) <hex>': expected \(2 * count) hex digits (\(count) bytes)")
+        }
+        return bytes
     }
 
     static func dBm(_ text: String, option: String) throws(UsageError) -> Int8 {

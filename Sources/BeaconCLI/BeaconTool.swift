@@ -6,7 +6,7 @@ public enum BeaconTool {
     /// The subcommands, in the order help, the man page and completions list them.
     static let subcommands: [Subcommand] = [
         Subcommand(RangeOptions.help, summary: "Monitor beacon regions and range the beacons inside them."),
-        Subcommand(AdvertiseOptions.help, summary: "Advertise as an iBeacon until stopped."),
+        Subcommand(AdvertiseOptions.help, summary: "Advertise as an iBeacon, AltBeacon or Eddystone beacon until stopped."),
         Subcommand(CalibrateOptions.help, summary: "Measure a beacon at a known distance, or fit a site's path-loss exponent."),
         Subcommand(DevicesCommand.help, summary: "List the kernel's Bluetooth controllers and the channels usable on each."),
         Subcommand(SimulateOptions.help, summary: "Write a simulated scene of beacons as a capture, with its ground truth."),

@@ -27,6 +27,7 @@ extension OptionSpec {
         case "filter": return .words(Self.leadingWords(of: RSSIFilterKind.forms))
         case "model": return .words(Self.leadingWords(of: DistanceModel.forms))
         case "kind": return .words(ReceiverModel.ReportFormat.allCases.map(\.rawValue))
+        case "format": return .words(AdvertisedFormat.allCases.map(\.rawValue))
         case "name|file": return .wordsOrFiles(Scene.allNamed.map(\.name))
         default: return .none
         }

@@ -36,10 +36,30 @@ extension OutputLine {
             case let .advertising(plan, started):
                 o.field("event", "advertising")
                 o.field("time", started.time)
-                o.field("uuid", plan.beacon.identity.uuid.description)
-                o.field("major", plan.beacon.identity.major)
-                o.field("minor", plan.beacon.identity.minor)
-                o.field("measuredPower", plan.beacon.measuredPower)
+                o.field("format", plan.beacon.format.rawValue)
+                switch plan.beacon {
+                case let .iBeacon(beacon):
+                    o.field("uuid", beacon.identity.uuid.description)
+                    o.field("major", beacon.identity.major)
+                    o.field("minor", beacon.identity.minor)
+                    o.field("measuredPower", beacon.measuredPower)
+                case let .altBeacon(beacon):
+                    o.field("id1", beacon.id1.description)
+                    o.field("id2", beacon.id2)
+                    o.field("id3", beacon.id3)
+                    o.field("measuredPower", beacon.referenceRSSI)
+                    o.field("companyId", beacon.companyID)
+                    o.field("reserved", beacon.reserved)
+                case let .eddystone(beacon):
+                    switch beacon.frame {
+                    case let .uid(uid):
+                        o.field("namespace", Hex.encode(uid.namespace))
+                        o.field("instance", Hex.encode(uid.instance))
+                    case let .url(url):
+                        o.field("url", url.text)
+                    }
+                    o.field("txPowerAt0m", beacon.txPowerAt0m)
+                }
                 o.field("intervalMs", plan.intervalMilliseconds, decimals: 3)
                 o.field("connectable", plan.connectable)
                 o.field("data", Hex.encode(plan.advertisingData))

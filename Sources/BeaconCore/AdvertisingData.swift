@@ -136,6 +136,12 @@ public enum AdvertisingData {
         return structures
     }
 
+    /// A beacon's advertising data: the Flags structure every beacon format starts with (LE General
+    /// Discoverable, BR/EDR Not Supported), then the format's own structures.
+    public static func beacon(_ structures: [(ADType, [UInt8])]) -> [UInt8] {
+        build([(.flags, [ADFlags.generalDiscoverableLEOnly])] + structures)
+    }
+
     /// Length, type, value for each structure in order. Each value must be at most 254 bytes.
     public static func build(_ structures: [(ADType, [UInt8])]) -> [UInt8] {
         var w = ByteWriter()

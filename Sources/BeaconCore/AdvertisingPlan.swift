@@ -1,6 +1,6 @@
-/// What to advertise and how, validated: an iBeacon payload plus the advertising parameters.
+/// What to advertise and how, validated: a beacon payload of any format plus the advertising parameters.
 public struct AdvertisingPlan: Equatable, Sendable {
-    public var beacon: IBeacon
+    public var beacon: AdvertisedBeacon
     /// Advertising interval in 0.625 ms units (Core Vol 4 Part E 7.8.5: 0x0020...0x4000, 20 ms...10.24 s).
     public var intervalSlots: UInt32
     /// ADV_IND when true, ADV_NONCONN_IND otherwise.
@@ -12,7 +12,7 @@ public struct AdvertisingPlan: Equatable, Sendable {
     public static let recommendedIntervalSlots: UInt32 = 160
     public static let intervalSlotRange: ClosedRange<UInt32> = 0x0020...0x4000
 
-    public init(beacon: IBeacon, intervalSlots: UInt32 = recommendedIntervalSlots, connectable: Bool = false, txPower: Int8? = nil) {
+    public init(beacon: AdvertisedBeacon, intervalSlots: UInt32 = recommendedIntervalSlots, connectable: Bool = false, txPower: Int8? = nil) {
         self.beacon = beacon
         self.intervalSlots = intervalSlots
         self.connectable = connectable
@@ -22,7 +22,7 @@ public struct AdvertisingPlan: Equatable, Sendable {
     /// Interval in milliseconds, for output.
     public var intervalMilliseconds: Double { Double(intervalSlots) * 0.625 }
 
-    /// Flags (LE General Discoverable, BR/EDR not supported) then the Apple iBeacon manufacturer data.
+    /// Flags (LE General Discoverable, BR/EDR not supported) then the format's own structures.
     public var advertisingData: [UInt8] { beacon.advertisingData }
 
     /// Bluetooth 4.x controllers refuse non-connectable advertising faster than 100 ms.

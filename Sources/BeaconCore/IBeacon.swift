@@ -68,9 +68,6 @@ public struct IBeacon: Hashable, Sendable {
     /// The 30-byte advertising data: Flags (LE General Discoverable, BR/EDR Not Supported) and the
     /// Manufacturer Specific Data.
     public var advertisingData: [UInt8] {
-        AdvertisingData.build([
-            (.flags, [ADFlags.generalDiscoverableLEOnly]),
-            (.manufacturerSpecificData, manufacturerData),
-        ])
+        AdvertisingData.beacon([(.manufacturerSpecificData, manufacturerData)])
     }
 }

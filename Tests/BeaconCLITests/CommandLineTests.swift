@@ -171,7 +171,8 @@ struct AdvertiseOptionsTests {
     @Test("defaults: -59 dBm, 100 ms, non-connectable, controller's choice of power, extended when available")
     func defaults() throws {
         let parsed = try options(["--uuid", appleUUID, "--major", "1", "--minor", "2"])
-        #expect(parsed.plan.beacon.measuredPower == -59)
+        guard case let .iBeacon(beacon) = parsed.plan.beacon else { Issue.record("not an iBeacon"); return }
+        #expect(beacon.measuredPower == -59)
         #expect(parsed.plan.intervalSlots == 160)
         #expect(parsed.plan.connectable == false)
         #expect(parsed.plan.txPower == nil)

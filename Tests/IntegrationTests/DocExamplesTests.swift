@@ -7,7 +7,7 @@ import Testing
        .timeLimit(.minutes(2)))
 struct DocExamplesTests {
     /// The blocks marked `<!-- not run: … -->`: a real controller, root, a service, or the whole build.
-    static let notRun = 8
+    static let notRun = 9
 
     @Test("each example prints the output shown")
     func examples() async throws {

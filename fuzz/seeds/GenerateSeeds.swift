@@ -94,6 +94,11 @@ enum GenerateSeeds {
             ["advertise", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "2",
              "--measured-power", "-59", "--interval", "100ms", "--tx-power", "-4", "--connectable", "BEACON_HCI=serial:/dev/ttyS0,115200"],
             ["advertise", "--help"],
+            ["advertise", "--format", "altbeacon", "--id1", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6", "--id2", "1", "--id3", "0x2",
+             "--company-id", "0x0118", "--reserved", "0xAB", "--measured-power", "-59"],
+            ["advertise", "--format", "eddystone-uid", "--namespace", "EDD1EBEAC04E5DEFA017", "--instance", "0BDB87539B67",
+             "--tx-power-at-0m", "-18", "--legacy"],
+            ["advertise", "--format", "eddystone-url", "--url", "https://www.example.com/", "--measured-power", "-62"],
         ]
         for (i, line) in commandLines.enumerated() {
             write("arguments", "argv-\(i)", Array(line.joined(separator: "\0").utf8))
