@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconTransport
 
 /// When a live run must end (`--duration`), on the monotonic clock, shared between the command that
 /// knows it and the stdout sink that may be waiting for a reader that does not read: past it, the
@@ -8,4 +9,13 @@ public final class OutputDeadline: @unchecked Sendable {
     public var monotonic: Micros?
 
     public init() {}
+}
+
+extension WriteWait {
+    /// A wait for room that a signal `signals` watches or `deadline` ends: stdout and the `--record` file
+    /// wait alike.
+    init(signals: SignalWatcher?, deadline: OutputDeadline) {
+        self.init(interrupt: signals?.descriptor, alreadyInterrupted: { signals?.received != nil },
+                  deadline: { deadline.monotonic })
+    }
 }

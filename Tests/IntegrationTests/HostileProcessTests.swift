@@ -206,3 +206,55 @@ extension HostileProcessTests {
         try await expectValidOutput(lines)
     }
 }
+
+extension HostileProcessTests {
+    /// Ended by SIGTERM (no --duration), or by --duration alone.
+    @Test("--record into a FIFO whose reader stopped reading: SIGTERM or --duration ends the run, scanning is turned off, exit 74",
+          arguments: ["SIGTERM", "--duration"])
+    func signalWinsOverAStalledRecording(_ ending: String) async throws {
+        let extra = ending == "SIGTERM" ? [] : ["--duration", "3"]
+        try await FaultController.with(["--scenario", "flood", "--after", "0"]) { controller in
+            let directory = try ProjectPaths.makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("record").path
+            #expect(mkfifo(path, 0o600) == 0)
+            // Held open for reading (and writing, so opening never blocks), not read until beacon has exited.
+            let held = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+            try #require(held >= 0)
+            defer { close(held) }
+            _ = fcntl(held, 1031 /* F_SETPIPE_SZ */, 8192)
+            let beacon = try BeaconProcess.start(BeaconCommand.range.arguments(spec: controller.spec, ["--record", path] + extra),
+                                                 limit: HangGuard.processLimit)
+            // The FIFO filled under the flood: beacon's recording waits for a reader that does not read.
+            let deadline = ContinuousClock.now + HangGuard.step
+            var queued: Int32 = 0
+            while queued < 4000 && beacon.isRunning {
+                try #require(ContinuousClock.now < deadline, "the FIFO never filled (\(queued) bytes queued)")
+                try await Task.sleep(for: .milliseconds(20))
+                _ = ioctl(held, 0x541B /* FIONREAD */, &queued)
+            }
+            #expect(queued >= 4000, "the FIFO never filled before beacon ended")
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let signalledAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+            if ending == "SIGTERM" { beacon.send(SIGTERM) }
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(74), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines.count == 1, "stderr: \(beacon.stderrLines)")
+            let error = beacon.stderrLines.first ?? ""
+            #expect(error.hasPrefix("Error: recording \(path): the reader stopped reading; the last "), "\(error)")
+            #expect(error.hasSuffix(" bytes were not written"), "\(error)")
+            let log = try await controller.finalLog()
+            try Self.expectControllerOff(log)
+            // The stalled recording held the run until the signal; the disable came after it.
+            let disable = try #require(log.lastIndex { $0.isDisable })
+            if ending == "SIGTERM" {
+                #expect(log[disable].time >= signalledAt - 0.002, "the disable came before the signal:\n\(log)")
+            }
+            // What the FIFO took is the capture's start: the btsnoop header, then whole records as far as they went.
+            _ = ioctl(held, 0x541B /* FIONREAD */, &queued)
+            var taken = [UInt8](repeating: 0, count: Int(queued))
+            #expect(read(held, &taken, taken.count) == taken.count)
+            #expect(Array(taken.prefix(8)) == Array("btsnoop\0".utf8))
+        }
+    }
+}
