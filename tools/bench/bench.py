@@ -121,6 +121,13 @@ def peer(args, name, script, path, reports):
     return Row(name, reports, walls, cpus, peak_rss_kib(command), note=f'first {reports:,} reports, parse loop only')
 
 
+def ratio(value):
+    """1,234× / 12.35× / 0.0335×: three significant digits at least, no exponents."""
+    if value >= 100:
+        return f'{value:,.0f}×'
+    return f'{value:.2f}×' if value >= 1 else f'{value:.3g}×'
+
+
 def human_rate(rate):
     return f'{rate / 1e6:.2f} M' if rate >= 1e6 else f'{rate / 1e3:.1f} k'
 
@@ -130,8 +137,8 @@ def print_table(title, rows, peers):
     heads = ['tool', 'reports/s', 'vs C loop'] + [f'vs {p.tool}' for p in peers] + ['CPU s / M reports', 'peak RSS']
     lines = []
     for row in rows:
-        lines.append([row.tool, human_rate(row.rate), f'{row.rate / reference.rate:.3g}']
-                     + [f'{row.rate / p.rate:,.3g}×' for p in peers]
+        lines.append([row.tool, human_rate(row.rate), ratio(row.rate / reference.rate)]
+                     + [ratio(row.rate / p.rate) for p in peers]
                      + [f'{row.cpu_per_million:.3f}', f'{row.rss_kib / 1024:.1f} MiB'])
     widths = [max(len(str(cell)) for cell in column) for column in zip(heads, *lines)]
     print(f'\n{title}')

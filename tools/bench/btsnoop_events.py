@@ -9,6 +9,7 @@ import argparse
 import struct
 import sys
 import time
+import uuid as uuidlib
 
 HEADER = struct.Struct('>8sII')
 RECORD = struct.Struct('>IIIIq')
@@ -40,6 +41,16 @@ def events(path, limit=None):
                 return
 
 
+def ibeacon(company, data):
+    """(UUID text, major, minor) when Manufacturer Specific Data of `company` with value `data` (after the
+    company identifier) is Apple's iBeacon layout, else None: for the parsers that decode AD structures
+    but know no iBeacon."""
+    if company != 0x004C or len(data) < 23 or data[0] != 0x02 or data[1] != 0x15:
+        return None
+    return (str(uuidlib.UUID(bytes=bytes(data[2:18]))).upper(), int.from_bytes(data[18:20], 'big'),
+            int.from_bytes(data[20:22], 'big'))
+
+
 def arguments(description):
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument('capture')
@@ -61,6 +72,11 @@ class Tally:
     def add(self, uuid, major, minor):
         key = (uuid.upper(), major, minor)
         self.counts[key] = self.counts.get(key, 0) + 1
+
+    def add_if_wanted(self, identity, wanted):
+        """Counts `identity` (from `ibeacon`) when its UUID is `wanted`, or always without one."""
+        if wanted is None or identity[0] == wanted.upper():
+            self.add(*identity)
 
     def print(self, counts):
         matched = sum(self.counts.values())
