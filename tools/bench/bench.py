@@ -145,9 +145,6 @@ def print_table(title, rows, peers):
     print('  '.join(head.ljust(width) if i == 0 else head.rjust(width) for i, (head, width) in enumerate(zip(heads, widths))))
     for line in lines:
         print('  '.join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths))))
-    for row in rows:
-        if row.note:
-            print(f'  {row.tool}: {row.note}')
 
 
 def proc_cpu_ticks(pid):
@@ -219,32 +216,35 @@ def main():
     print(f'make bench: {os.cpu_count()} CPUs; beacon and the C loop {args.runs} runs each, peers and btmon '
           f'{args.peer_runs} on the first {args.peer_reports:,} reports; medians')
 
+    # Each capture, and its first reports for the peers (the generator is deterministic: the same bytes).
     captures = [
-        ('1M reports, 1,000 beacons, all in the region (--uuid U)', capture(args, 'r1m-b1k', 1000, 1, 1_000_000), True),
-        ('1M reports, 1,000 beacons of 100 UUIDs, region of one UUID', capture(args, 'r1m-b1k-u100', 1000, 100, 1_000_000), False),
-        ('1M reports, 10,000 beacons, all in the region', capture(args, 'r1m-b10k', 10_000, 1, 1_000_000), False),
+        ('1M reports, 1,000 beacons, all in the region (--uuid U)', capture(args, 'r1m-b1k', 1000, 1, 1_000_000),
+         capture(args, 'r1m-b1k-first', 1000, 1, args.peer_reports)),
+        ('1M reports, 1,000 beacons of 100 UUIDs, region of one UUID', capture(args, 'r1m-b1k-u100', 1000, 100, 1_000_000),
+         capture(args, 'r1m-b1k-u100-first', 1000, 100, args.peer_reports)),
+        ('1M reports, 10,000 beacons, all in the region', capture(args, 'r1m-b10k', 10_000, 1, 1_000_000),
+         capture(args, 'r1m-b10k-first', 10_000, 1, args.peer_reports)),
     ]
-    prefix = capture(args, 'r1m-b1k-first', 1000, 1, args.peer_reports)
     print('captures: 10 % non-iBeacon noise, 10 % LE Extended Advertising Reports, the rest legacy; '
           f'written by beacon-bench capture into {args.work}')
 
-    for title, path, with_peers in captures:
+    for title, path, prefix in captures:
         reports = 1_000_000
         beacon_row, _ = whole_process('beacon range', [args.beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID],
                                       reports, args.runs, stdout_to_null=True, note='whole process, release build, stdout to /dev/null')
         loop_row, loop_runs = whole_process('C reference loop', [args.loop, path, '--uuid', UUID], reports, args.runs,
                                             note='whole process, cc -O2; its RSS counts the mapped capture')
-        rows = [beacon_row, loop_row]
-        peers = []
-        if with_peers:
-            peers = [peer(args, 'beacontools', 'peer_beacontools.py', prefix, args.peer_reports),
-                     peer(args, 'aioblescan', 'peer_aioblescan.py', prefix, args.peer_reports),
-                     peer(args, 'bumble', 'peer_bumble.py', prefix, args.peer_reports)]
-            btmon, _ = whole_process('btmon -r', ['btmon', '-r', prefix], args.peer_reports, args.peer_runs,
-                                     stdout_to_null=True, note=f'whole process, first {args.peer_reports:,} reports, output to /dev/null')
-            rows += peers + [btmon]
+        peers = [peer(args, 'beacontools', 'peer_beacontools.py', prefix, args.peer_reports),
+                 peer(args, 'aioblescan', 'peer_aioblescan.py', prefix, args.peer_reports),
+                 peer(args, 'bumble', 'peer_bumble.py', prefix, args.peer_reports)]
+        btmon, _ = whole_process('btmon -r', ['btmon', '-r', prefix], args.peer_reports, args.peer_runs,
+                                 stdout_to_null=True, note=f'whole process, first {args.peer_reports:,} reports, output to /dev/null')
+        rows = [beacon_row, loop_row] + peers + [btmon]
         matched = int(re.search(r'matched=(\d+)', loop_runs[0].stdout).group(1))
         print_table(f'replay: {title}; {matched:,} reports in the region', rows, peers)
+    print()
+    for row in rows:
+        print(f'{row.tool}: {row.note}')
 
     startup = [measured([args.beacon, '--version']).wall for _ in range(args.startup_runs)]
     print(f'\nstartup: beacon --version, median of {args.startup_runs} runs: {statistics.median(startup) * 1000:.1f} ms')
