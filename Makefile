@@ -1,6 +1,7 @@
 # beacon — build, test and demo. GNU make.
 #
-#   make deps    system packages (apt, only when missing) and the tools venv (.venv)
+#   make deps    system packages (apt, only when missing), the tools venv (.venv) and the bench venv
+#                (.venv-bench: the peers make bench compares with, whose drivers the tests check)
 #   make build   swift build
 #   make test    deps + build, every fuzz target briefly, the kernel rig (tests/kernel) when its
 #                packages are installed, then swift test: the unit tests, then the integration tests
