@@ -1,6 +1,7 @@
 # beacon — build, test and demo. GNU make.
 #
-#   make deps    system packages (apt, only when missing) and the tools venv (.venv)
+#   make deps    system packages (apt, only when missing), the tools venv (.venv) and the bench venv
+#                (.venv-bench: the peers make bench compares with, whose drivers the tests check)
 #   make build   swift build
 #   make test    deps + build, every fuzz target briefly, the kernel rig (tests/kernel) when its
 #                packages are installed, then swift test: the unit tests, then the integration tests
@@ -10,7 +11,9 @@
 #                .build/test-repeat/run-I.log
 #   make deps-kernel  also install the kernel rig's packages (QEMU, Debian's kernel, busybox)
 #   make test-kernel  the kernel rig alone: beacon against a real Linux Bluetooth stack under QEMU
-#   make bench   throughput of the per-advertisement path (release build)
+#   make bench   beacon against a C reference loop, its Python peers and btmon on the same captures,
+#                and its live path from a fake controller: rates, CPU, peak RSS, syscalls (release build;
+#                tools/bench/bench.mk); make bench-quick: the in-process throughput of the hot path only
 #   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
 #                shipped scene (release build); prints the tables, draws docs/eval/*.png
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
@@ -25,7 +28,7 @@ SHELL := bash
 .DEFAULT_GOAL := build
 
 PYTHON3 ?= python3
-# Seconds of simulated air the benchmark pushes through (make bench BENCH_SECONDS=600).
+# Seconds of simulated air the in-process benchmark pushes through (make bench-quick BENCH_SECONDS=600).
 BENCH_SECONDS ?= 300
 VENV := .venv
 VENV_PYTHON := $(VENV)/bin/python
@@ -34,14 +37,19 @@ REQUIREMENTS := tools/requirements.txt
 # libbluetooth-dev: kernel HCI headers for CHCI; bluez: btmon reads our captures; tshark: Wireshark's
 # reader checks their dates; python3-venv: the tools venv; time: make soak measures peak memory with it;
 # libmosquitto-dev: the MQTT sink's client library; mosquitto, mosquitto-clients: the broker and
-# subscriber the MQTT tests run.
-APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time libmosquitto-dev mosquitto mosquitto-clients
+# subscriber the MQTT tests run; gcc: make bench's C reference loop and fake controller (the tests build
+# the loop too); strace: make bench counts the live path's system calls.
+APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time libmosquitto-dev mosquitto mosquitto-clients gcc strace
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
-.PHONY: deps apt-deps deps-kernel build test test-repeat bench eval demo clean
+.PHONY: deps apt-deps deps-kernel build test test-repeat eval demo clean
 
-deps: apt-deps $(VENV_STAMP)
+# make bench and bench-quick, and the bench venv (before deps, which installs it too).
+include tools/bench/bench.mk
+
+# The bench venv too: the tests check make bench's peer drivers against beacon.
+deps: apt-deps $(VENV_STAMP) $(BENCH_STAMP)
 
 # apt_install: installs those of the Debian packages $(1) that are missing (as root, else with sudo).
 apt_install = missing=""; \
@@ -111,10 +119,6 @@ test-repeat:
 	seconds=$$(( $$(date +%s) - all_start )); \
 	printf 'test-repeat: all %d runs passed, %dm%02ds in all\n' $(N) $$((seconds / 60)) $$((seconds % 60))
 
-bench:
-	swift build -c release --product beacon-bench
-	.build/release/beacon-bench $(BENCH_SECONDS)
-
 # make eval: the real measurements (BEACON_RESEARCH_DATA; skipped with a note when absent) and every
 # shipped scene through beacon's estimators and its peers'. The harness writes its data files to
 # .build/eval; matplotlib, in a venv of its own, draws them to docs/eval.
@@ -141,7 +145,7 @@ demo: deps build
 	@tools/demo.sh
 
 clean:
-	rm -rf .build $(VENV) $(EVAL_VENV)
+	rm -rf .build $(VENV) $(EVAL_VENV) $(BENCH_VENV)
 
 include tests/kernel/kernel.mk
 include fuzz/fuzz.mk

@@ -65,7 +65,9 @@ final class ControllerConnection {
             throw OpenFailure(exit: code)
         }
         do {
-            recorder = try common.recordPath.map { path throws(TransportError) in try BtsnoopRecorder(path: path) }
+            // A FIFO whose reader stops reading holds the run no longer than stdout would.
+            let wait = WriteWait(signals: signals, deadline: console.outputDeadline)
+            recorder = try common.recordPath.map { path throws(TransportError) in try BtsnoopRecorder(path: path, wait: wait) }
         } catch {
             transport.close()
             throw OpenFailure(exit: Failure.report(error, console: console))

@@ -16,7 +16,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// An output file (`--record`) cannot be created: a missing directory, no permission to write it.
     case cantCreate = 73
     /// The connection to the controller failed or closed mid-run, or a file or stdout could not be written
-    /// (any error but EPIPE, which is the reader going away).
+    /// (any error but EPIPE, which is the reader going away), or a `--record` FIFO whose reader stopped
+    /// reading had not taken the whole recording by the end of the run.
     case ioError = 74
     /// The controller is in use by another program.
     case busy = 75
@@ -35,7 +36,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case .software: "internal error"
         case .cantCreate: "the --record file cannot be created (missing directory, no permission)"
-        case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written"
+        case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written (a --record FIFO whose reader stopped reading included)"
         case .busy: "the controller is in use by another program"
         case .controllerError: "the controller failed a command, did not answer, or sent an unframeable stream"
         case .noPermission: "not permitted to open the controller: hciN needs CAP_NET_RAW, hci-user:N CAP_NET_ADMIN"

@@ -16,11 +16,9 @@ extension BeaconTool {
         }
         // Output waits for a slow reader only until a signal arrives, so a stopping signal always ends the run.
         let deadline = OutputDeadline()
+        let wait = WriteWait(signals: signals, deadline: deadline)
         let console = Console(
-            writeLine: { line in
-                StandardStreams.writeLine(line, to: STDOUT_FILENO, interruptedBy: signals.descriptor,
-                                          alreadyInterrupted: { signals.received != nil }, deadline: deadline.monotonic)
-            },
+            writeLine: { line in StandardStreams.writeLine(line, to: STDOUT_FILENO, waiting: wait) },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
             outputDescriptor: STDOUT_FILENO, outputDeadline: deadline,
             progress: Terminal.isTerminal(STDERR_FILENO) ? { Terminal.write($0, to: STDERR_FILENO) } : nil)

@@ -4,26 +4,33 @@ import Glibc
 /// Records HCI packets to a btsnoop file (H4 datalink 1002). Writes are buffered, flushed when
 /// the buffer fills, when a record arrives a second or more after the last flush, on `flushIfDue()`
 /// (call it from the loop's tick so a quiet period still reaches the disk) and on `close()`.
+///
+/// The file may be a FIFO whose reader stops reading. Writes then wait for room through a `WriteWait`,
+/// like standard output: a signal or the end of a `--duration` run ends the wait, the records not yet
+/// taken stay buffered (none is dropped), and the run goes on to its cleanup. `close()` gives the reader
+/// `finalWait` more for them, and fails if it still has not taken them all.
 public final class BtsnoopRecorder {
     public let path: String
     /// Longest time buffered records wait for a write.
     public static let flushInterval = Micros.seconds(1)
+    /// How long `close()` waits for a reader that does not take the last records (a further signal ends it).
+    public static let finalWait = Micros.seconds(1)
 
     private var descriptor: Int32
     private let writer = BtsnoopWriter(datalink: .h4)
     private var pending: [UInt8] = []
     private var lastFlush: Micros
     private let bufferLimit = 64 * 1024
+    private let wait: WriteWait
 
     /// Creates (or truncates) `path` and writes the file header. A FIFO without a reader fails at once
-    /// (ENXIO) instead of blocking the open where no signal can end it.
-    public init(path: String) throws(TransportError) {
+    /// (ENXIO) instead of blocking the open where no signal can end it. The descriptor stays
+    /// non-blocking: every wait for room is a poll(2) that `wait` can end.
+    public init(path: String, wait: WriteWait = WriteWait(interrupt: nil)) throws(TransportError) {
         self.path = path
+        self.wait = wait
         do throws(SystemError) {
             descriptor = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644) }
-            let fd = descriptor
-            let flags = try syscall("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
-            try syscall("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         } catch {
             var failure = error.errno == ENXIO
                 ? TransportError(.io, "recording \(path): a FIFO with no reader", systemError: error)
@@ -56,24 +63,34 @@ public final class BtsnoopRecorder {
         try flush()
     }
 
-    /// Writes every buffered byte.
+    /// Writes every buffered byte, or as many as the reader takes before a signal or the deadline.
     public func flush() throws(TransportError) {
         lastFlush = Clock.monotonic()
-        guard !pending.isEmpty, descriptor >= 0 else { return }
-        do throws(SystemError) {
-            try writeAll(descriptor, &pending, call: "write")
-        } catch {
-            throw TransportError.from(error, transport: "recording \(path)")
-        }
+        try write(waiting: wait)
     }
 
-    /// Flushes and closes the file.
+    /// Flushes and closes the file. Records a stalled reader has not taken by then get `finalWait` more;
+    /// any still left are a failure (the file misses the end of the run).
     public func close() throws(TransportError) {
         guard descriptor >= 0 else { return }
         defer {
             closeDescriptor(descriptor)
             descriptor = -1
         }
-        try flush()
+        try write(waiting: wait.bounded(by: Self.finalWait))
+        guard pending.isEmpty else {
+            throw TransportError(.io, "recording \(path): the reader stopped reading; the last \(pending.count) bytes were not written")
+        }
+    }
+
+    /// Writes what is buffered until done or `wait` ends; what was not written stays buffered.
+    private func write(waiting wait: WriteWait) throws(TransportError) {
+        guard !pending.isEmpty, descriptor >= 0 else { return }
+        let fd = descriptor
+        let (end, written) = pending.withUnsafeBytes { wait.write($0, to: fd, chunk: $0.count) }
+        if written == pending.count { pending.removeAll(keepingCapacity: true) } else { pending.removeSubrange(0..<written) }
+        if case .failed(let errno) = end {
+            throw TransportError.from(SystemError(call: "write", errno: errno), transport: "recording \(path)")
+        }
     }
 }

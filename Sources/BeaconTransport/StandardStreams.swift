@@ -10,34 +10,25 @@ public enum StandardStreams {
     /// Writes `line` and a newline to `descriptor`: `.stopped` when the reader has gone (EPIPE), `.failed`
     /// for any other write error.
     ///
-    /// With `interrupt` (the signal descriptor) the write waits for room with poll(2) instead of
-    /// blocking in write(2), and gives up (false) once `interrupt` is readable, or at once when there is
-    /// no room and `alreadyInterrupted` says a signal was taken already: a reader that stopped reading
-    /// must not keep SIGINT or SIGTERM from ending the run (`.stopped`); nor `deadline` (monotonic, the
-    /// end of a `--duration` run) once it has passed. Each write is at most `PIPE_BUF` bytes,
-    /// which a pipe that polls writable takes without blocking.
-    public static func writeLine(_ line: String, to descriptor: Int32, interruptedBy interrupt: Int32? = nil,
-                                 alreadyInterrupted: () -> Bool = { false }, deadline: Micros? = nil) -> LineWrite {
+    /// With `wait` the write waits for room with poll(2) instead of blocking in write(2), and gives up
+    /// (`.stopped`) when a signal or the deadline comes first: a reader that stopped reading must not keep
+    /// SIGINT, SIGTERM or the end of a `--duration` run from ending it. Each write is then at most
+    /// `PIPE_BUF` bytes, which a pipe that polls writable takes without blocking.
+    public static func writeLine(_ line: String, to descriptor: Int32, waiting wait: WriteWait? = nil) -> LineWrite {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
-        var offset = 0
-        while offset < bytes.count {
-            if let interrupt, !waitForRoom(descriptor, interrupt: interrupt, wait: !alreadyInterrupted(), deadline: deadline) {
-                return .stopped
-            }
-            let chunk = interrupt == nil ? bytes.count - offset : min(bytes.count - offset, Int(PIPE_BUF))
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, chunk)
-            }
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                let failure = errno
-                if offset > 0 { removePartialLine(descriptor, written: offset) }
-                return failure == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: failure))
-            }
-            offset += written
+        // Without a wait, write(2) blocks until there is room: the wait never ends and the line goes out whole.
+        let waiting = wait ?? WriteWait(interrupt: nil)
+        let (end, written) = bytes.withUnsafeBytes {
+            waiting.write($0, to: descriptor, chunk: wait == nil ? $0.count : Int(PIPE_BUF))
         }
-        return .written
+        switch end {
+        case .written: return .written
+        case .interrupted: return .stopped
+        case .failed(let failure):
+            if written > 0 { removePartialLine(descriptor, written: written) }
+            return failure == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: failure))
+        }
     }
 
     /// Takes back the `written` bytes of a line that could not be written whole, where the output is a
@@ -54,28 +45,6 @@ public enum StandardStreams {
             try syscall("lseek") { lseek(descriptor, start, SEEK_SET) }
         } catch {
             // The write error is what gets reported; the partial line then stays.
-        }
-    }
-
-    /// Waits until `descriptor` can be written (or has failed, which the write then reports).
-    /// False when `interrupt` became readable first, or, without `wait`, when there is no room now.
-    private static func waitForRoom(_ descriptor: Int32, interrupt: Int32, wait: Bool, deadline: Micros?) -> Bool {
-        var entries = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
-                       pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
-        while true {
-            var timeout: Int32 = wait ? -1 : 0
-            if wait, let deadline {
-                let left = deadline.value - Clock.monotonic().value
-                timeout = left <= 0 ? 0 : Int32(min((left + 999) / 1000, Int64(Int32.max)))
-            }
-            let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, timeout) }
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return true // let the write report the failure
-            }
-            if entries[1].revents & Int16(POLLIN) != 0 { return false }
-            if entries[0].revents != 0 { return true }
-            if timeout >= 0 { return false }
         }
     }
 

@@ -188,6 +188,74 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         #expect(checked, "\(attempts) attempts each took longer than a flush interval")
     }
 
+    /// A FIFO holding at most 4096 bytes, open for reading (non-blocking) so the recorder can open it,
+    /// and a readable stand-in for the signal descriptor: a signal is pending throughout.
+    private func stalledFIFO(_ name: String) throws -> (path: String, reader: Int32, signal: [Int32]) {
+        let path = temporaryPath(name)
+        try syscall("mkfifo") { mkfifo(path, 0o600) }
+        let reader = try syscall("open") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        _ = fcntl(reader, 1031 /* F_SETPIPE_SZ */, 4096)
+        var signal: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&signal) }
+        var byte: UInt8 = 1
+        _ = Glibc.write(signal[1], &byte, 1)
+        return (path, reader, signal)
+    }
+
+    /// Reads what `fd` holds now; how many bytes that was.
+    @discardableResult
+    private func drain(_ fd: Int32, into bytes: inout [UInt8]) -> Int {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var total = 0
+        while true {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            guard count > 0 else { return total }
+            bytes += chunk.prefix(count)
+            total += count
+        }
+    }
+
+    @Test("a FIFO reader that stops reading: a signal ends the wait, no record is dropped, all reach a reader that resumes")
+    func aSignalEndsTheWaitForAStalledReader() throws {
+        let (path, reader, signal) = try stalledFIFO("stalled.btsnoop")
+        defer { unlink(path); for fd in [reader] + signal { _ = Glibc.close(fd) } }
+        let packets = samplePackets(5000)
+        let recorder = try BtsnoopRecorder(path: path, wait: WriteWait(interrupt: signal[0]))
+        // Far more than the FIFO holds, through a full buffer more than once: no write waits for room.
+        for (packet, direction, time) in packets {
+            try recorder.record(packet, direction: direction, timestamp: time)
+        }
+        try recorder.flush()
+        var taken: [UInt8] = []
+        // The FIFO took at most what it holds.
+        #expect(drain(reader, into: &taken) <= 4096)
+        // The reader resumes: each flush writes what the FIFO takes, until nothing is left.
+        repeat {
+            try recorder.flush()
+        } while drain(reader, into: &taken) > 0
+        try recorder.close()
+        drain(reader, into: &taken)
+        var parser = BtsnoopReader()
+        parser.append(taken)
+        var records: [BtsnoopRecord] = []
+        while let record = try parser.next() { records.append(record) }
+        try parser.finish()
+        #expect(records.map(\.packet) == packets.map(\.0))
+    }
+
+    @Test("a FIFO reader that never reads again: close fails with an I/O error naming the bytes not written")
+    func closeReportsRecordsAStalledReaderNeverTook() throws {
+        let (path, reader, signal) = try stalledFIFO("never.btsnoop")
+        defer { unlink(path); for fd in [reader] + signal { _ = Glibc.close(fd) } }
+        let recorder = try BtsnoopRecorder(path: path, wait: WriteWait(interrupt: signal[0]))
+        for (packet, direction, time) in samplePackets(500) {
+            try recorder.record(packet, direction: direction, timestamp: time)
+        }
+        let error = try #require(throws: TransportError.self) { try recorder.close() }
+        #expect(error.category == .io)
+        #expect(error.description.hasPrefix("recording \(path): the reader stopped reading; the last "), "\(error)")
+    }
+
     @Test func unwritableLocation() throws {
         let error = try #require(throws: TransportError.self) { try BtsnoopRecorder(path: "/nonexistent-dir/x.btsnoop") }
         #expect(error.category == .cannotCreate)

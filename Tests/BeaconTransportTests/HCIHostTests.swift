@@ -187,7 +187,7 @@ struct StandardStreamsTests {
         defer { for fd in [stdout.read, stdout.write, signal[0], signal[1]] { _ = Glibc.close(fd) } }
         var byte: UInt8 = 1
         _ = Glibc.write(signal[1], &byte, 1) // the "signal descriptor" is readable
-        #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: stdout.write, interruptedBy: signal[0]) == .stopped)
+        #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: stdout.write, waiting: WriteWait(interrupt: signal[0])) == .stopped)
     }
 
     @Test func afterASignalWasTakenAStalledReaderIsNotWaitedFor() throws {
@@ -196,8 +196,8 @@ struct StandardStreamsTests {
         try syscall("pipe") { pipe(&signal) }
         defer { for fd in [stdout.read, stdout.write, signal[0], signal[1]] { _ = Glibc.close(fd) } }
         // The signal descriptor is not readable any more: the loop has read the signal already.
-        #expect(StandardStreams.writeLine("{\"event\":\"range\"}", to: stdout.write, interruptedBy: signal[0],
-                                          alreadyInterrupted: { true }) == .stopped)
+        #expect(StandardStreams.writeLine("{\"event\":\"range\"}", to: stdout.write,
+                                          waiting: WriteWait(interrupt: signal[0], alreadyInterrupted: { true })) == .stopped)
     }
 
     @Test func writesWholeLinesWhileNoSignalIsPending() throws {
@@ -208,7 +208,7 @@ struct StandardStreamsTests {
         defer { for fd in out + signal { _ = Glibc.close(fd) } }
         // Longer than PIPE_BUF, so it goes out in several writes.
         let line = String(repeating: "x", count: 5000)
-        #expect(StandardStreams.writeLine(line, to: out[1], interruptedBy: signal[0]) == .written)
+        #expect(StandardStreams.writeLine(line, to: out[1], waiting: WriteWait(interrupt: signal[0])) == .written)
         #expect(try readExactly(out[0], 5001) == Array(line.utf8) + [0x0A])
     }
 }

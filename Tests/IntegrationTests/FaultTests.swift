@@ -369,35 +369,15 @@ struct FaultTests {
     @Test("stdout that nobody reads, under a flood of reports: SIGTERM still ends the run")
     func stalledStdout() async throws {
         try await FaultController.with(["--scenario", "flood", "--after", "0"]) { controller in
-            let fifo = try ProjectPaths.makeScratchDirectory()
-            defer {
-                do {
-                    try FileManager.default.removeItem(at: fifo)
-                } catch {
-                    // Left in /tmp; harmless.
-                }
-            }
-            let path = fifo.appendingPathComponent("stdout").path
-            #expect(mkfifo(path, 0o600) == 0)
-            // Held open for reading (and writing, so opening never blocks), never read.
-            let held = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-            try #require(held >= 0)
-            defer { close(held) }
-            // Two pages: poll(2) calls a pipe writable only while a whole page is free.
-            _ = fcntl(held, 1031 /* F_SETPIPE_SZ */, 8192)
+            let stdout = try UnreadFIFO("stdout")
+            let path = stdout.path
             let arguments = BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "20ms"])
             let script = "exec '\(BeaconProcess.binaryPath)' \(arguments.map { "'\($0)'" }.joined(separator: " ")) > '\(path)'"
             let beacon = try ChildProcess(name: "beacon range > stalled fifo", executable: "/bin/sh", arguments: ["-c", script],
                                           limit: HangGuard.processLimit)
             // Wait until more than one page is queued: both pipe buffers are then in use, poll(2) calls the
             // pipe unwritable, and beacon, printing a line every 20 ms, is stuck on stdout from now on.
-            let deadline = ContinuousClock.now + HangGuard.startUp
-            var queued: Int32 = 0
-            while queued <= 4096 {
-                try #require(ContinuousClock.now < deadline, "stdout never filled (\(queued) bytes queued)")
-                try await Task.sleep(for: .milliseconds(50))
-                _ = ioctl(held, 0x541B /* FIONREAD */, &queued)
-            }
+            _ = try await stdout.waitUntilFull(beyond: 4096, while: beacon, within: HangGuard.startUp)
             #expect(beacon.isRunning)
             let memory = Self.residentKilobytes(beacon.pid)
             beacon.send(SIGTERM)

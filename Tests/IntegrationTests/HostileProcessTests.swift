@@ -130,27 +130,12 @@ extension HostileProcessTests {
     @Test("stdout that nobody reads, under a flood of reports: --duration still ends the run, and cleanup reaches the controller")
     func durationWinsOverAStalledStdout() async throws {
         try await FaultController.with(["--scenario", "flood", "--after", "0"]) { controller in
-            let directory = try ProjectPaths.makeScratchDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let path = directory.appendingPathComponent("stdout").path
-            #expect(mkfifo(path, 0o600) == 0)
-            // Held open for reading (and writing, so opening never blocks), never read.
-            let held = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-            try #require(held >= 0)
-            defer { close(held) }
-            _ = fcntl(held, 1031 /* F_SETPIPE_SZ */, 8192)
+            let stdout = try UnreadFIFO("stdout")
             let beacon = try Self.shell("beacon range --duration 2 > stalled fifo",
                                         BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "20ms", "--duration", "2"]),
-                                        redirections: "> '\(path)'", limit: HangGuard.processLimit)
+                                        redirections: "> '\(stdout.path)'", limit: HangGuard.processLimit)
             // The pipe filled (beacon is blocked on it) before the run ended by itself.
-            let deadline = ContinuousClock.now + HangGuard.step
-            var queued: Int32 = 0
-            while queued < 4000 && beacon.isRunning {
-                try #require(ContinuousClock.now < deadline, "stdout never filled (\(queued) bytes queued)")
-                try await Task.sleep(for: .milliseconds(20))
-                _ = ioctl(held, 0x541B /* FIONREAD */, &queued)
-            }
-            #expect(queued >= 4000, "stdout never filled before beacon ended")
+            #expect(try await stdout.waitUntilFull(while: beacon) > 4000, "stdout never filled before beacon ended")
             #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines == ["beacon-exit=0"], "stderr: \(beacon.stderrLines)")
             try Self.expectControllerOff(try await controller.finalLog())
@@ -204,5 +189,40 @@ extension HostileProcessTests {
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") }, "\(lines)")
         try await expectValidOutput(lines)
+    }
+}
+
+extension HostileProcessTests {
+    /// Ended by SIGTERM (no --duration), or by --duration alone.
+    @Test("--record into a FIFO whose reader stopped reading: SIGTERM or --duration ends the run, scanning is turned off, exit 74",
+          arguments: ["SIGTERM", "--duration"])
+    func signalWinsOverAStalledRecording(_ ending: String) async throws {
+        let extra = ending == "SIGTERM" ? [] : ["--duration", "3"]
+        try await FaultController.with(["--scenario", "flood", "--after", "0"]) { controller in
+            let record = try UnreadFIFO("record")
+            let path = record.path
+            let beacon = try BeaconProcess.start(BeaconCommand.range.arguments(spec: controller.spec, ["--record", path] + extra),
+                                                 limit: HangGuard.processLimit)
+            // The FIFO filled under the flood: beacon's recording waits for a reader that does not read.
+            #expect(try await record.waitUntilFull(while: beacon) > 4000, "the FIFO never filled before beacon ended")
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let signalledAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+            if ending == "SIGTERM" { beacon.send(SIGTERM) }
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(74), "\(beacon.failure("exit status"))")
+            #expect(beacon.stderrLines.count == 1, "stderr: \(beacon.stderrLines)")
+            let error = beacon.stderrLines.first ?? ""
+            #expect(error.hasPrefix("Error: recording \(path): the reader stopped reading; the last "), "\(error)")
+            #expect(error.hasSuffix(" bytes were not written"), "\(error)")
+            let log = try await controller.finalLog()
+            try Self.expectControllerOff(log)
+            // The stalled recording held the run until the signal; the disable came after it.
+            let disable = try #require(log.lastIndex { $0.isDisable })
+            if ending == "SIGTERM" {
+                #expect(log[disable].time >= signalledAt - 0.002, "the disable came before the signal:\n\(log)")
+            }
+            // What the FIFO took is the start of the recording, the btsnoop header first.
+            #expect(Array(record.readAll().prefix(8)) == Array("btsnoop\0".utf8))
+        }
     }
 }

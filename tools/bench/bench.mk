@@ -1,0 +1,44 @@
+# make bench: beacon against a C reference loop, its Python peers and btmon, on the same captures, and
+# its live path from a fake controller (tools/bench/bench.py says how each figure is taken).
+#
+#   make bench                        the comparison tables (release build), a few minutes
+#   make bench BENCH_RUNS=9           more runs of beacon and the C loop per capture
+#   make bench-quick                  in-process throughput of the per-advertisement path only
+#   make bench-quick BENCH_SECONDS=600
+
+BENCH_VENV := .venv-bench
+BENCH_PYTHON := $(BENCH_VENV)/bin/python
+BENCH_STAMP := $(BENCH_VENV)/.requirements-installed
+BENCH_REQUIREMENTS := tools/bench/requirements.txt
+BENCH_OUT := .build/bench
+BENCH_CC ?= cc
+BENCH_RUNS ?= 5
+# Reports the Python peers and btmon read (the first ones of the capture): they are slow.
+BENCH_PEER_REPORTS ?= 20000
+
+.PHONY: bench bench-quick bench-tools
+
+$(BENCH_PYTHON):
+	@$(PYTHON3) -m venv $(BENCH_VENV) || { rm -rf $(BENCH_VENV); exit 1; }
+
+# Reinstalled only when the pinned requirements change.
+$(BENCH_STAMP): $(BENCH_REQUIREMENTS) | $(BENCH_PYTHON)
+	@$(BENCH_PYTHON) -m pip install -q --disable-pip-version-check -r $(BENCH_REQUIREMENTS)
+	@touch $@
+
+$(BENCH_OUT)/%: tools/bench/%.c
+	@mkdir -p $(BENCH_OUT)
+	$(BENCH_CC) -O2 -Wall -Wextra -o $@ $<
+
+bench-tools: $(BENCH_STAMP) $(BENCH_OUT)/ibeacon_loop $(BENCH_OUT)/fake_controller
+
+bench: apt-deps bench-tools
+	swift build -c release --product beacon
+	swift build -c release --product beacon-bench
+	$(PYTHON3) tools/bench/bench.py --beacon .build/release/beacon --bench-tool .build/release/beacon-bench \
+	  --loop $(BENCH_OUT)/ibeacon_loop --controller $(BENCH_OUT)/fake_controller --python $(BENCH_PYTHON) \
+	  --work $(BENCH_OUT)/captures --runs $(BENCH_RUNS) --peer-reports $(BENCH_PEER_REPORTS)
+
+bench-quick:
+	swift build -c release --product beacon-bench
+	.build/release/beacon-bench $(BENCH_SECONDS)

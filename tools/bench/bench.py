@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""make bench: beacon's replay and live paths against a C reference loop, its Python peers and btmon,
+on the same captures, in one run. Prints the tables; every figure comes from this run.
+
+Replay: each tool runs several times on each capture as a whole process; the median wall time gives
+reports per second, wait4(2)'s rusage the CPU time and peak RSS. The Python peers and btmon are one to
+three orders of magnitude slower, so they read the capture's first PEER_REPORTS reports (the same
+bytes: the generator is deterministic), and the peers' rates and CPU come from their own parse loop
+(process_time / perf_counter), leaving out the interpreter's start and imports; their RSS is the
+whole process's.
+
+Live: tools/bench/fake_controller answers beacon's setup over a unix socket, then streams the
+capture's advertising reports as fast as beacon reads them. beacon's CPU time over the stream comes
+from /proc/PID/stat, its read and write calls from /proc/PID/io, and all its system calls from
+strace -c in a separate run (strace slows it down, so that run is not timed).
+"""
+import argparse
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+UUID = 'E2C56DB5-DFFB-48D2-B060-D0F5A7100000'  # UUID number 0 of beacon-bench capture
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--beacon', required=True)
+    parser.add_argument('--bench-tool', required=True, help='beacon-bench (writes the captures)')
+    parser.add_argument('--loop', required=True, help='the C reference loop (ibeacon_loop)')
+    parser.add_argument('--controller', required=True, help='the fake controller (fake_controller)')
+    parser.add_argument('--python', required=True, help="the bench venv's python, with the peers")
+    parser.add_argument('--work', required=True, help='where the captures go (kept between runs)')
+    parser.add_argument('--runs', type=int, default=5, help='runs of beacon and the C loop per capture')
+    parser.add_argument('--peer-runs', type=int, default=3)
+    parser.add_argument('--peer-reports', type=int, default=20000)
+    parser.add_argument('--startup-runs', type=int, default=21)
+    parser.add_argument('--live-runs', type=int, default=3)
+    return parser.parse_args()
+
+
+class Run:
+    def __init__(self, wall, cpu, rss_kib, stdout):
+        self.wall, self.cpu, self.rss_kib, self.stdout = wall, cpu, rss_kib, stdout
+
+
+def run(command, stdout_to_null=False):
+    """Runs `command` to completion: wall seconds, CPU seconds (user + system), peak RSS, stdout."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL if stdout_to_null else subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    stdout, stderr = process.communicate()
+    wall = time.perf_counter() - started
+    # communicate() has reaped it; its rusage is the children's delta, taken around the run instead.
+    return process, wall, stdout, stderr
+
+
+def measured(command, stdout_to_null=False):
+    usage_before = resource_children()
+    process, wall, stdout, stderr = run(command, stdout_to_null)
+    usage_after = resource_children()
+    if process.returncode != 0:
+        sys.exit(f'bench: {" ".join(command)} exited {process.returncode}: {stderr.decode(errors="replace")[-500:]}')
+    cpu = (usage_after.ru_utime - usage_before.ru_utime) + (usage_after.ru_stime - usage_before.ru_stime)
+    return Run(wall, cpu, usage_after.ru_maxrss, (stdout or b'').decode())
+
+
+def resource_children():
+    import resource
+    return resource.getrusage(resource.RUSAGE_CHILDREN)
+
+
+def peak_rss_kib(command):
+    """Peak RSS of one run of `command` on its own (RUSAGE_CHILDREN keeps the largest child so far)."""
+    result = subprocess.run(['/usr/bin/time', '-f', '%M'] + command, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, check=True)
+    return int(result.stderr.decode().strip().splitlines()[-1])
+
+
+def capture(args, name, beacons, uuids, reports):
+    path = os.path.join(args.work, f'{name}.btsnoop')
+    if not os.path.exists(path):
+        subprocess.run([args.bench_tool, 'capture', '--out', path + '.tmp', '--beacons', str(beacons),
+                        '--uuids', str(uuids), '--reports', str(reports)], check=True, stdout=subprocess.DEVNULL)
+        os.rename(path + '.tmp', path)
+    return path
+
+
+class Row:
+    def __init__(self, tool, reports, walls, cpus, rss_kib, note=''):
+        self.tool, self.reports, self.note = tool, reports, note
+        self.wall = statistics.median(walls)
+        self.cpu = statistics.median(cpus)
+        self.rss_kib = rss_kib
+
+    @property
+    def rate(self):
+        return self.reports / self.wall
+
+    @property
+    def cpu_per_million(self):
+        return self.cpu / self.reports * 1e6
+
+
+def whole_process(tool, command, reports, runs, stdout_to_null=False, note=''):
+    results = [measured(command, stdout_to_null) for _ in range(runs)]
+    return Row(tool, reports, [r.wall for r in results], [r.cpu for r in results], peak_rss_kib(command), note), results
+
+
+def peer(args, name, script, path, reports):
+    walls, cpus = [], []
+    command = [args.python, os.path.join(os.path.dirname(__file__), script), path, '--uuid', UUID]
+    for _ in range(args.peer_runs):
+        result = measured(command)
+        fields = dict(field.split('=') for field in result.stdout.splitlines()[0].split())
+        walls.append(float(fields['parse_wall_s']))
+        cpus.append(float(fields['parse_cpu_s']))
+    return Row(name, reports, walls, cpus, peak_rss_kib(command), note=f'first {reports:,} reports, parse loop only')
+
+
+def ratio(value):
+    """1,234× / 12.35× / 0.0335×: three significant digits at least, no exponents."""
+    if value >= 100:
+        return f'{value:,.0f}×'
+    return f'{value:.2f}×' if value >= 1 else f'{value:.3g}×'
+
+
+def human_rate(rate):
+    return f'{rate / 1e6:.2f} M' if rate >= 1e6 else f'{rate / 1e3:.1f} k'
+
+
+def print_table(title, rows, peers):
+    reference = next(row for row in rows if row.tool == 'C reference loop')
+    heads = ['tool', 'reports/s', 'vs C loop'] + [f'vs {p.tool}' for p in peers] + ['CPU s / M reports', 'peak RSS']
+    lines = []
+    for row in rows:
+        lines.append([row.tool, human_rate(row.rate), ratio(row.rate / reference.rate)]
+                     + [ratio(row.rate / p.rate) for p in peers]
+                     + [f'{row.cpu_per_million:.3f}', f'{row.rss_kib / 1024:.1f} MiB'])
+    widths = [max(len(str(cell)) for cell in column) for column in zip(heads, *lines)]
+    print(f'\n{title}')
+    print('  '.join(head.ljust(width) if i == 0 else head.rjust(width) for i, (head, width) in enumerate(zip(heads, widths))))
+    for line in lines:
+        print('  '.join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths))))
+
+
+def proc_cpu_ticks(pid):
+    with open(f'/proc/{pid}/stat') as file:
+        fields = file.read().rsplit(')', 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+
+
+def proc_io(pid):
+    with open(f'/proc/{pid}/io') as file:
+        values = dict(line.split(': ') for line in file.read().splitlines())
+    return int(values['syscr']), int(values['syscw'])
+
+
+def wait_for_line(stream, prefix):
+    while True:
+        line = stream.readline()
+        if not line:
+            sys.exit(f'bench: the fake controller ended before "{prefix}"')
+        if line.startswith(prefix):
+            return line.strip()
+
+
+def live_once(args, path, strace_output=None):
+    """One live run: (reports, CPU seconds over the stream, read and write calls over it)."""
+    socket = os.path.join(args.work, 'controller.sock')
+    controller = subprocess.Popen([args.controller, socket, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        wait_for_line(controller.stdout, 'LISTENING')
+        beacon = subprocess.Popen([args.beacon, 'range', '--hci', f'unix:{socket}', '--uuid', UUID],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wait_for_line(controller.stdout, 'SCANNING')
+        tracer = None
+        if strace_output:
+            tracer = subprocess.Popen(['strace', '-c', '-f', '-o', strace_output, '-p', str(beacon.pid)],
+                                      stderr=subprocess.PIPE, text=True)
+            wait_for_line(tracer.stderr, 'strace: Process')
+        ticks, io = proc_cpu_ticks(beacon.pid), proc_io(beacon.pid)
+        controller.stdin.write('go\n')
+        controller.stdin.flush()
+        streamed = wait_for_line(controller.stdout, 'STREAMED')
+        ticks, io = proc_cpu_ticks(beacon.pid) - ticks, tuple(b - a for a, b in zip(io, proc_io(beacon.pid)))
+        beacon.send_signal(signal.SIGTERM)
+        _, stderr = beacon.communicate(timeout=60)
+        if beacon.returncode != 0:
+            sys.exit(f'bench: live beacon exited {beacon.returncode}: {stderr.decode(errors="replace")}')
+        if tracer:
+            tracer.wait(timeout=60)
+        reports = int(re.search(r'reports=(\d+)', streamed).group(1))
+        return reports, ticks / os.sysconf('SC_CLK_TCK'), io
+    finally:
+        controller.kill()
+        controller.wait()
+
+
+def strace_total(path):
+    """The calls column of strace -c's total line."""
+    with open(path) as file:
+        for line in file:
+            if line.rstrip().endswith('total'):
+                return int(line.split()[3])  # % time, seconds, usecs/call, calls
+    sys.exit(f'bench: no total in {path}')
+
+
+def main():
+    args = parse_arguments()
+    os.makedirs(args.work, exist_ok=True)
+    started = time.perf_counter()
+    print(f'make bench: {os.cpu_count()} CPUs; beacon and the C loop {args.runs} runs each, peers and btmon '
+          f'{args.peer_runs} on the first {args.peer_reports:,} reports; medians')
+
+    # Each capture, and its first reports for the peers (the generator is deterministic: the same bytes).
+    captures = [
+        ('1M reports, 1,000 beacons, all in the region (--uuid U)', capture(args, 'r1m-b1k', 1000, 1, 1_000_000),
+         capture(args, 'r1m-b1k-first', 1000, 1, args.peer_reports)),
+        ('1M reports, 1,000 beacons of 100 UUIDs, region of one UUID', capture(args, 'r1m-b1k-u100', 1000, 100, 1_000_000),
+         capture(args, 'r1m-b1k-u100-first', 1000, 100, args.peer_reports)),
+        ('1M reports, 10,000 beacons, all in the region', capture(args, 'r1m-b10k', 10_000, 1, 1_000_000),
+         capture(args, 'r1m-b10k-first', 10_000, 1, args.peer_reports)),
+    ]
+    print('captures: 10 % non-iBeacon noise, 10 % LE Extended Advertising Reports, the rest legacy; '
+          f'written by beacon-bench capture into {args.work}')
+
+    for title, path, prefix in captures:
+        reports = 1_000_000
+        beacon_row, _ = whole_process('beacon range', [args.beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID],
+                                      reports, args.runs, stdout_to_null=True, note='whole process, release build, stdout to /dev/null')
+        loop_row, loop_runs = whole_process('C reference loop', [args.loop, path, '--uuid', UUID], reports, args.runs,
+                                            note='whole process, cc -O2; its RSS counts the mapped capture')
+        peers = [peer(args, 'beacontools', 'peer_beacontools.py', prefix, args.peer_reports),
+                 peer(args, 'aioblescan', 'peer_aioblescan.py', prefix, args.peer_reports),
+                 peer(args, 'bumble', 'peer_bumble.py', prefix, args.peer_reports)]
+        btmon, _ = whole_process('btmon -r', ['btmon', '-r', prefix], args.peer_reports, args.peer_runs,
+                                 stdout_to_null=True, note=f'whole process, first {args.peer_reports:,} reports, output to /dev/null')
+        rows = [beacon_row, loop_row] + peers + [btmon]
+        matched = int(re.search(r'matched=(\d+)', loop_runs[0].stdout).group(1))
+        print_table(f'replay: {title}; {matched:,} reports in the region', rows, peers)
+    print()
+    for row in rows:
+        print(f'{row.tool}: {row.note}')
+
+    startup = [measured([args.beacon, '--version']).wall for _ in range(args.startup_runs)]
+    print(f'\nstartup: beacon --version, median of {args.startup_runs} runs: {statistics.median(startup) * 1000:.1f} ms')
+
+    live_path = captures[0][1]
+    results = [live_once(args, live_path) for _ in range(args.live_runs)]
+    reports = results[0][0]
+    cpu = statistics.median(r[1] for r in results)
+    reads = statistics.median(r[2][0] for r in results)
+    writes = statistics.median(r[2][1] for r in results)
+    strace_file = os.path.join(args.work, 'live.strace')
+    syscalls = None
+    if subprocess.run(['sh', '-c', 'command -v strace'], stdout=subprocess.DEVNULL).returncode == 0:
+        live_once(args, live_path, strace_output=strace_file)
+        syscalls = strace_total(strace_file)
+    print(f'\nlive: beacon range --hci unix:SOCKET from the fake controller, {reports:,} reports streamed as fast as read '
+          f'(median of {args.live_runs}):')
+    print(f'  CPU {cpu:.2f} s = {cpu / reports * 1e9:.0f} ns per report ({cpu / reports * 1e6:.3f} s per M reports)')
+    print(f'  read calls {reads:,} ({reads / reports:.4f} per report), write calls {writes:,} ({writes / reports:.5f} per report)')
+    if syscalls is not None:
+        print(f'  all system calls (strace -c -f, a separate run): {syscalls:,} = {syscalls / reports:.4f} per report')
+    print(f'\nbench: {time.perf_counter() - started:.0f} s')
+
+
+main()
