@@ -26,6 +26,7 @@ extension OptionSpec {
         case "spec": return .controller
         case "filter": return .words(Self.leadingWords(of: RSSIFilterKind.forms))
         case "model": return .words(Self.leadingWords(of: DistanceModel.forms))
+        case "format": return .words(ScanOptions.formatWords)
         case "kind": return .words(ReceiverModel.ReportFormat.allCases.map(\.rawValue))
         case "name|file": return .wordsOrFiles(Scene.allNamed.map(\.name))
         default: return .none
