@@ -27,8 +27,12 @@ struct RangeCommand: ControllerCommand {
                                                           interval: options.interval, estimator: options.estimator),
                                    duration: options.common.duration)
         let output = output
+        // Heard beacons but none in the regions: said once on stderr, stdout stays data.
+        var hint = NoMatchHint(regions: options.regions)
         // Schedule times become wall-clock times only here, as each line is printed.
-        try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.shifted(by: host.timeline.wallOffset)) })
+        try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.shifted(by: host.timeline.wallOffset)) },
+                              heard: { sighting in hint.note(sighting).map(output.console.diagnose) },
+                              idle: { time in hint.check(at: time).map(output.console.diagnose) })
         return nil
     }
 
