@@ -34,7 +34,8 @@ public struct NoMatchHint {
             return nil
         }
         if firstHeard == nil { firstHeard = s.time }
-        if beacons.count < Self.limit {
+        // A TLM rides along its beacon's other frames: not a beacon of its own.
+        if beacons.count < Self.limit, s.format != .eddystoneTLM {
             beacons.insert(Beacon(format: s.format, identity: s.identity, address: s.identity == nil ? s.address : nil))
         }
         return check(at: s.time)
