@@ -15,6 +15,18 @@ public struct ScannedBeacon: Hashable, Sendable {
     public var lastSeen: Timestamp
     /// The latest unencrypted Eddystone-TLM heard in the interval from the same address (Eddystone frames only).
     public var telemetry: EddystoneTLM?
+
+    public init(frame: BeaconFrame, address: DeviceAddress, addressType: AddressType, rssi: Double?, samples: Int,
+                firstSeen: Timestamp, lastSeen: Timestamp, telemetry: EddystoneTLM? = nil) {
+        self.frame = frame
+        self.address = address
+        self.addressType = addressType
+        self.rssi = rssi
+        self.samples = samples
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.telemetry = telemetry
+    }
 }
 
 /// What `beacon scan` prints; each case becomes one JSON line (see `ScanLine`).
