@@ -22,12 +22,7 @@ public struct RangeSession {
 
     /// The next instant at which `advance(to:)` has something to do.
     public var nextDeadline: Timestamp? {
-        guard anchor != nil else { return nil }
-        switch (monitor.nextDeadline, endTime) {
-        case (let a?, let b?): return min(a, b)
-        case (let a?, nil): return a
-        case (nil, let b): return b
-        }
+        feed.nextDeadline(monitor.nextDeadline)
     }
 
     public func isFinished(at now: Timestamp) -> Bool { feed.isFinished(at: now) }

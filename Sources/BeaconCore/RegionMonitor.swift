@@ -55,33 +55,18 @@ public struct RegionMonitor: Sendable {
         var filter: ConfiguredRSSIFilter
         var proximity = ProximityState()
         var lastSeen: Timestamp
-        /// The last sighting counted as a sample, to recognise a scan response of the same event.
-        var lastSampleTime: Timestamp?
         var measuredPower: Int8 = 0
         var txPower: Int8?
         var addressType = AddressType.publicDevice
-        // This interval's readings.
-        var rssiSum = 0
-        var rssiCount = 0
-        var samples = 0
-
-        /// A scan response answers a scan request within the advertising event it belongs to; two events
-        /// are at least 20 ms apart (Core Vol 6 Part B 4.4.2.2.1), so anything closer is the same event.
-        static let sameEvent = Micros.milliseconds(10)
+        /// This interval's readings.
+        var readings = IntervalSamples()
 
         mutating func record(_ s: Sighting, at now: Timestamp) {
             lastSeen = now
             measuredPower = s.measuredPower ?? 0
             if case .eddystone(let frame) = s.frame { txPower = frame.txPower }
             addressType = s.addressType
-            if s.isScanResponse, let last = lastSampleTime, now - last < Self.sameEvent { return }
-            lastSampleTime = now
-            samples += 1
-            if let rssi = s.rssi {
-                rssiSum += Int(rssi)
-                rssiCount += 1
-                filter.add(Double(rssi), at: now)
-            }
+            if let rssi = readings.record(s, at: now) { filter.add(Double(rssi), at: now) }
         }
 
         /// The entry a ranging tick lists: the beacon was heard in the interval or within the tracking age
@@ -89,25 +74,23 @@ public struct RegionMonitor: Sendable {
         mutating func report(key: BeaconKey, at time: Timestamp, estimator: RangingEstimator,
                              distance: PreparedDistanceModel, telemetry: EddystoneTLM?) -> RangedBeacon? {
             defer {
-                rssiSum = 0
-                rssiCount = 0
-                samples = 0
+                readings.endInterval()
                 filter.endInterval()
             }
-            guard samples > 0 || time - lastSeen <= estimator.trackingAge else { return nil }
+            guard readings.samples > 0 || time - lastSeen <= estimator.trackingAge else { return nil }
             let calibration = estimator.measuredPower(advertised: measuredPower)
             // Only a reading in this interval gives a distance: a beacon not heard is listed as unknown.
-            let filtered = rssiCount > 0 ? filter.value(at: time) : nil
+            let filtered = readings.rssiCount > 0 ? filter.value(at: time) : nil
             var accuracy = -1.0
             if let filtered, let calibration {
                 accuracy = distance.distance(rssi: filtered + estimator.rssiOffset, measuredPower: Double(calibration))
             }
             let classified = proximity.update(accuracy, estimator.proximity)
             var entry = RangedBeacon(
-                identity: key.identity, rssi: rssiCount > 0 ? Double(rssiSum) / Double(rssiCount) : nil,
+                identity: key.identity, rssi: readings.meanRSSI,
                 filteredRSSI: filtered, measuredPower: measuredPower, measuredPowerValid: calibration != nil,
                 accuracy: accuracy, proximity: classified, address: key.address, addressType: addressType,
-                samples: samples, lastSeen: lastSeen)
+                samples: readings.samples, lastSeen: lastSeen)
             entry.txPower = txPower
             entry.telemetry = telemetry
             return entry

@@ -91,25 +91,13 @@ public struct ScanAggregator: Sendable {
         var addressType: AddressType
         var firstSeen: Timestamp
         var lastSeen: Timestamp
-        var lastSampleTime: Timestamp?
-        var rssiSum = 0
-        var rssiCount = 0
-        var samples = 0
-
-        /// A scan response within this of the last sample belongs to the same advertising event.
-        static let sameEvent = Micros.milliseconds(10)
+        var readings = IntervalSamples()
 
         mutating func record(_ s: Sighting, at now: Timestamp) {
             frame = s.frame
             addressType = s.addressType
             lastSeen = now
-            if s.isScanResponse, let last = lastSampleTime, now - last < Self.sameEvent { return }
-            lastSampleTime = now
-            samples += 1
-            if let rssi = s.rssi {
-                rssiSum += Int(rssi)
-                rssiCount += 1
-            }
+            _ = readings.record(s, at: now)
         }
     }
 
@@ -184,7 +172,7 @@ public struct ScanAggregator: Sendable {
     /// Eddystone-TLM rides on the other Eddystone frames of its address, and is listed on its own only
     /// when there are none.
     private mutating func report(at time: Timestamp, partial: Bool, emit: (ScanOutput) -> Void) {
-        var heard = entries.filter { $0.value.samples > 0 }.sorted { $0.key < $1.key }
+        var heard = entries.filter { $0.value.readings.samples > 0 }.sorted { $0.key < $1.key }
         guard !heard.isEmpty else { return }
         var telemetry: [DeviceAddress: EddystoneTLM] = [:]
         for (key, entry) in heard where key.format == .eddystoneTLM {
@@ -199,17 +187,14 @@ public struct ScanAggregator: Sendable {
         }
         for (key, entry) in heard {
             var beacon = ScannedBeacon(frame: entry.frame, address: key.address, addressType: entry.addressType,
-                                       rssi: entry.rssiCount > 0 ? Double(entry.rssiSum) / Double(entry.rssiCount) : nil,
-                                       samples: entry.samples, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen)
+                                       rssi: entry.readings.meanRSSI, samples: entry.readings.samples, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen)
             if Self.carriesTelemetry(key.format) { beacon.telemetry = telemetry[key.address] }
             emit(.beacon(beacon, time: time, partial: partial))
         }
         // Every beacon starts a new interval, in place.
         var index = entries.values.startIndex
         while index != entries.values.endIndex {
-            entries.values[index].samples = 0
-            entries.values[index].rssiSum = 0
-            entries.values[index].rssiCount = 0
+            entries.values[index].readings.endInterval()
             entries.values.formIndex(after: &index)
         }
     }

@@ -31,6 +31,16 @@ public struct SightingFeed {
         endTime.map { now >= $0 } ?? false
     }
 
+    /// The earlier of `consumer`'s next deadline and the session's end; nil before the anchor.
+    public func nextDeadline(_ consumer: Timestamp?) -> Timestamp? {
+        guard anchor != nil else { return nil }
+        switch (consumer, endTime) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b): return b
+        }
+    }
+
     /// `now` bounded by the session's end, for deadlines.
     public func bounded(_ now: Timestamp) -> Timestamp {
         endTime.map { min($0, now) } ?? now.clampedToSupportedRange
