@@ -148,17 +148,13 @@ public struct ScanAggregator: Sendable {
         guard startTime != nil, !each else { return }
         let now = max(now.clampedToSupportedRange, latest)
         latest = now
-        while nextTick <= now {
-            let time = nextTick
-            report(at: time, partial: false, emit: emit)
-            forget(before: time + Micros(-Self.forgetAfter.value))
-            nextTick = time + interval
-            // A long silence: the empty intervals in between print nothing.
-            if nextTick <= now, entries.isEmpty {
-                let behind = (now - nextTick).value / interval.value + 1
-                nextTick = nextTick + Micros(behind &* interval.value)
-            }
-        }
+        guard nextTick <= now else { return }
+        report(at: nextTick, partial: false, emit: emit)
+        // The intervals that ended after it, up to now, heard nothing (no sighting came in between):
+        // they print nothing, however many there are.
+        let lastTick = nextTick + Micros(((now - nextTick).value / interval.value) &* interval.value)
+        forget(before: lastTick + Micros(-Self.forgetAfter.value))
+        nextTick = lastTick + interval
     }
 
     /// Ends a replay at `now`: the ticks up to then, then the beacons heard since the last one, marked partial.

@@ -40,6 +40,17 @@ import Testing
         #expect(h.beacons.count == 3 && h.beacons[2].0.rssi == nil && h.beacons[2].0.samples == 1)
     }
 
+    @Test("an hour of silence at a 10 ms interval: the one interval heard prints, the rest nothing, the beacon is forgotten")
+    func longSilence() {
+        var aggregator = ScanAggregator(interval: .milliseconds(10))
+        aggregator.start(at: Fixture.t0)
+        var outputs: [ScanOutput] = []
+        aggregator.sighting(Fixture.sighting(ms: 5)) { outputs.append($0) }
+        aggregator.tick(now: Fixture.at(ms: 3_600_000)) { outputs.append($0) }
+        #expect(outputs.map(\.time) == [Fixture.at(ms: 10)])
+        #expect(aggregator.beaconCount == 0 && aggregator.nextDeadline == Fixture.at(ms: 3_600_010))
+    }
+
     @Test("a beacon silent for longer than forgetAfter starts again with a new firstSeen")
     func forgetting() {
         var h = Harness()
