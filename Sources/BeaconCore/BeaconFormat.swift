@@ -21,7 +21,17 @@ public enum BeaconFormat: String, CaseIterable, Hashable, Sendable, Comparable {
         }
     }
 
-    public static func < (a: BeaconFormat, b: BeaconFormat) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// Output order: the order of the cases.
+    private var order: Int {
+        switch self {
+        case .iBeacon: 0
+        case .altBeacon: 1
+        case .eddystoneUID: 2
+        case .eddystoneURL: 3
+        case .eddystoneTLM: 4
+        case .eddystoneEID: 5
+        }
     }
+
+    public static func < (a: BeaconFormat, b: BeaconFormat) -> Bool { a.order < b.order }
 }

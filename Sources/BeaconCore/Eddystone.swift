@@ -192,7 +192,7 @@ public struct EncryptedTLM: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 32 upper-case hex digits, as sent.
-    public var description: String { BeaconUUID(high: high, low: low).bytes.map { Hex.encode([$0]) }.joined() }
+    public var description: String { Hex.encode(BeaconUUID(high: high, low: low).bytes) }
 }
 
 /// One Eddystone frame: the service data of UUID 0xFEAA, whose first byte is the frame type

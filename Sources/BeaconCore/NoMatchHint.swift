@@ -111,9 +111,9 @@ public struct NoMatchHint {
                 return (0, 32, identity.format == .altBeacon ? "an AltBeacon with the region's UUID: its region is altbeacon:\(uuid)"
                                                              : "an iBeacon with the region's ID1: its region is \(uuid), without altbeacon:")
             }
-            if heard == wanted.reversed() { return (0, 0, "the region's \(region.uuid!) is it byte-reversed, as btmon shows it") }
+            if heard == wanted.reversed() { return (0, 0, "the region's \(regionUUID) is it byte-reversed, as btmon shows it") }
             let guid = Array(wanted[0..<4].reversed()) + wanted[4..<6].reversed() + wanted[6..<8].reversed() + wanted[8...]
-            if heard == guid { return (0, 0, "the region's \(region.uuid!) is it with its first three fields byte-swapped") }
+            if heard == guid { return (0, 0, "the region's \(regionUUID) is it with its first three fields byte-swapped") }
         }
         var differing = 0, prefix = 0, matching = true
         for (a, b) in zip(heard, wanted) {
