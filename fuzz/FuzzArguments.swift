@@ -1,6 +1,6 @@
 import BeaconCore
 
-// Command-line parsing for `range` and `advertise` (compiled with the CLI's option files, so the
+// Command-line parsing for `range`, `scan` and `advertise` (compiled with the CLI's option files, so the
 // internal parser is called directly and no transport is ever opened). The input is argv split on NUL;
 // an argument `BEACON_HCI=…` becomes the environment. Usage errors are fine; traps and options that
 // break their documented bounds are not.
@@ -16,15 +16,21 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         return true
     }
     let advertise = arguments.first == "advertise"
-    if arguments.first == "advertise" || arguments.first == "range" { arguments.removeFirst() }
-    let help = advertise ? AdvertiseOptions.help : RangeOptions.help
+    let scan = arguments.first == "scan"
+    if arguments.first == "advertise" || arguments.first == "range" || scan { arguments.removeFirst() }
+    let help = advertise ? AdvertiseOptions.help : scan ? ScanOptions.help : RangeOptions.help
     do {
         let parsed = try ParsedOptions.parse(arguments, specs: help.options)
         if parsed.helpRequested {
             require(help.render().contains("USAGE: "), "help without usage")
             return 0
         }
-        if advertise {
+        if scan {
+            let options = try ScanOptions(parsed, environment: environment)
+            require(options.interval >= Micros.milliseconds(10), "interval out of bounds")
+            if let floor = options.filter.minimumRSSI { require((-127...20).contains(floor), "--min-rssi out of bounds") }
+            check(options.common)
+        } else if advertise {
             let options = try AdvertiseOptions(parsed, environment: environment)
             require(AdvertisingPlan.intervalSlotRange.contains(options.plan.intervalSlots), "interval outside 20ms...10.24s")
             if case .btsnoop = options.common.transport { require(false, "advertising on a capture") }

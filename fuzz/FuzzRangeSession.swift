@@ -1,12 +1,52 @@
 import BeaconCore
 
 // Range session fed with packet sequences built from the input: raw events and commands, well-formed
-// iBeacon reports of a few identities, scan-enable exchanges, clock advances, and times that jump
+// reports of a few identities (iBeacon, AltBeacon, Eddystone-UID, with Eddystone-TLM frames between),
+// iBeacon, AltBeacon and Eddystone-UID regions, scan-enable exchanges, clock advances, and times that jump
 // backwards or far ahead, starting anywhere in the 64-bit range. Every output encodes to one JSON line,
 // output times never go backwards, nothing comes after --duration, and every malformed packet is counted once.
 
 let uuids = [BeaconUUID(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0),
              BeaconUUID(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10)]
+
+let namespace = EddystoneNamespace(high: 0xE2C5, low: 0x6DB5_DFFB_48D2_B060)
+
+/// The advertising data of beacon `who` in `format` (0 iBeacon, 1 AltBeacon, 2 Eddystone-UID, 3 Eddystone-TLM).
+func advertisingData(format: UInt8, who: UInt8, power: UInt8) -> [UInt8] {
+    let uuid = uuids[Int(who & 1)]
+    let id2 = UInt16(who >> 1 & 0x03), id3 = UInt16(who >> 3 & 0x03)
+    var w = ByteWriter()
+    switch format {
+    case 0:
+        return IBeacon(identity: BeaconIdentity(uuid: uuid, major: id2, minor: id3), measuredPower: Int8(bitPattern: power)).advertisingData
+    case 1:
+        w.u16(0x0118)
+        w.u16BigEndian(AltBeacon.beaconCode)
+        w.append(uuid.bytes)
+        w.u16BigEndian(id2)
+        w.u16BigEndian(id3)
+        w.u8(power)
+        w.u8(0)
+        return AdvertisingData.build([(.flags, [0x06]), (.manufacturerSpecificData, w.bytes)])
+    case 2:
+        w.u16(EddystoneFrame.serviceUUID)
+        w.u8(EddystoneFrame.uidFrameType)
+        w.u8(power)
+        w.append(namespace.bytes)
+        w.u16BigEndian(0)
+        w.u32BigEndian(UInt32(id3 & 1))
+        return AdvertisingData.build([(.flags, [0x06]), (.serviceData16BitUUID, w.bytes)])
+    default:
+        w.u16(EddystoneFrame.serviceUUID)
+        w.u8(EddystoneFrame.tlmFrameType)
+        w.u8(0)
+        w.u16BigEndian(UInt16(power) * 20)
+        w.u16BigEndian(UInt16(power) << 8)
+        w.u32BigEndian(UInt32(who))
+        w.u32BigEndian(UInt32(power))
+        return AdvertisingData.build([(.serviceData16BitUUID, w.bytes)])
+    }
+}
 
 func outputTime(_ output: MonitorOutput) -> Timestamp {
     switch output {
@@ -24,7 +64,11 @@ public func fuzzRangeSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         let uuid = uuids[Int(shape & 1)]
         let major: UInt16? = shape & 0x02 != 0 ? UInt16(shape >> 4 & 0x03) : nil
         let minor: UInt16? = major != nil && shape & 0x04 != 0 ? UInt16(shape >> 6) : nil
-        regions.append(BeaconRegion(uuid: uuid, major: major, minor: minor))
+        regions.append(BeaconRegion(shape & 0x08 != 0 ? .altBeacon(id1: uuid, id2: major, id3: minor)
+                                                       : .iBeacon(uuid: uuid, major: major, minor: minor)))
+    }
+    if setup & 0x40 != 0 {
+        regions.append(BeaconRegion(.eddystoneUID(namespace: namespace, instance: setup & 0x80 != 0 ? EddystoneInstance(value: 1) : nil)))
     }
     let exitAfter = Micros(Int64(input.u8() % 20) * 100_000)
     let interval = Micros(Int64(input.u8() % 20 + 1) * 10_000)
@@ -85,12 +129,11 @@ public func fuzzRangeSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
             var reports: [AdvertisingReport] = []
             for _ in 0..<(Int(op >> 3 & 0x03) + 1) {
                 let who = input.u8()
-                let identity = BeaconIdentity(uuid: uuids[Int(who & 1)], major: UInt16(who >> 1 & 0x03), minor: UInt16(who >> 3 & 0x03))
-                let beacon = IBeacon(identity: identity, measuredPower: Int8(bitPattern: input.u8()))
+                let data = advertisingData(format: op >> 5 & 0x03, who: who, power: input.u8())
                 reports.append(AdvertisingReport(
                     eventType: op % 7 == 1 ? 0x03 : 0x0010, isExtended: op % 7 == 2, addressType: .publicDevice,
                     address: DeviceAddress(value: UInt64(who >> 5)), rssi: Int8(bitPattern: input.u8()),
-                    data: beacon.advertisingData[...]))
+                    data: data[...]))
             }
             let meta: LEMetaEvent = op % 7 == 2 ? .extendedAdvertisingReport(reports) : .advertisingReport(reports)
             feed(HCIEvent.leMeta(meta).packet, .received)

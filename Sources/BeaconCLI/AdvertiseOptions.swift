@@ -17,7 +17,8 @@ struct AdvertiseOptions {
             + " | beacon advertise --format eddystone-uid --namespace <hex> --instance <hex> [<options>]"
             + " | beacon advertise --format eddystone-url --url <url> [<options>]",
         options: [
-            OptionSpec("format", .value(placeholder: "format"), "Beacon format: ibeacon, altbeacon, eddystone-uid or eddystone-url.", default: "ibeacon"),
+            OptionSpec("format", .value(placeholder: "format"), "Beacon format: ibeacon, altbeacon, eddystone-uid or eddystone-url.",
+                       default: BeaconFormat.iBeacon.rawValue, words: BeaconFormat.advertisable.map(\.rawValue)),
             OptionSpec("uuid", .value(placeholder: "uuid"), "ibeacon: proximity UUID to advertise (8-4-4-4-12 hex digits)."),
             OptionSpec("major", .value(placeholder: "major"), "ibeacon: major value, 0...65535, decimal or 0x hex."),
             OptionSpec("minor", .value(placeholder: "minor"), "ibeacon: minor value, 0...65535, decimal or 0x hex."),
@@ -61,7 +62,7 @@ struct AdvertiseOptions {
     )
 
     /// The options only some formats take; every option not listed here applies to all of them.
-    static let formatOptions: [(format: AdvertisedFormat, options: [String])] = [
+    static let formatOptions: [(format: BeaconFormat, options: [String])] = [
         (.iBeacon, ["uuid", "major", "minor", "measured-power"]),
         (.altBeacon, ["id1", "id2", "id3", "company-id", "reserved", "measured-power"]),
         (.eddystoneUID, ["namespace", "instance", "measured-power", "tx-power-at-0m"]),
@@ -78,6 +79,7 @@ struct AdvertiseOptions {
         case .iBeacon: .iBeacon(try Self.iBeacon(parsed))
         case .altBeacon: .altBeacon(try Self.altBeacon(parsed))
         case .eddystoneUID, .eddystoneURL: .eddystone(try Self.eddystone(parsed, format))
+        case .eddystoneTLM, .eddystoneEID: throw UsageError("beacon advertise does not send \(format.rawValue) frames")
         }
         let txPower = try parsed.value("tx-power").map { text throws(UsageError) in try Self.dBm(text, option: "tx-power") }
         var slots = AdvertisingPlan.recommendedIntervalSlots
@@ -98,12 +100,12 @@ struct AdvertiseOptions {
     }
 
     /// `--format`, after checking that no option of another format was given.
-    private static func format(_ parsed: ParsedOptions) throws(UsageError) -> AdvertisedFormat {
-        var format = AdvertisedFormat.iBeacon
+    private static func format(_ parsed: ParsedOptions) throws(UsageError) -> BeaconFormat {
+        var format = BeaconFormat.iBeacon
         if let text = parsed.value("format") {
-            guard let named = AdvertisedFormat(rawValue: text) else {
+            guard let named = BeaconFormat(rawValue: text), BeaconFormat.advertisable.contains(named) else {
                 throw UsageError("Invalid value '\(text)' for '--format <format>': expected "
-                                 + AdvertisedFormat.allCases.map(\.rawValue).joined(separator: ", "))
+                                 + BeaconFormat.advertisable.map(\.rawValue).joined(separator: ", "))
             }
             format = named
         }
@@ -125,11 +127,11 @@ struct AdvertiseOptions {
         return IBeacon(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: try measuredPower(parsed))
     }
 
-    private static func altBeacon(_ parsed: ParsedOptions) throws(UsageError) -> AltBeaconPayload {
+    private static func altBeacon(_ parsed: ParsedOptions) throws(UsageError) -> AltBeacon {
         let id1 = try uuid(parsed, option: "id1", placeholder: "uuid")
         let id2 = try RangeOptions.uint16(try required(parsed, "id2", placeholder: "id2"), option: "id2")
         let id3 = try RangeOptions.uint16(try required(parsed, "id3", placeholder: "id3"), option: "id3")
-        var company = AltBeaconPayload.radiusNetworksCompanyID
+        var company = AltBeacon.radiusNetworksCompanyID
         if let text = parsed.value("company-id") {
             guard let value = BeaconRegion.parseUInt16(text) else {
                 throw UsageError("Invalid value '\(text)' for '--company-id <id>': expected an integer in 0...65535, decimal or 0x hex such as 0x0118")
@@ -143,19 +145,16 @@ struct AdvertiseOptions {
             }
             reserved = byte
         }
-        return AltBeaconPayload(companyID: company, id1: id1, id2: id2, id3: id3,
+        return AltBeacon(companyID: company, id1: id1, id2: id2, id3: id3,
                                 referenceRSSI: try measuredPower(parsed), reserved: reserved)
     }
 
-    private static func eddystone(_ parsed: ParsedOptions, _ format: AdvertisedFormat) throws(UsageError) -> EddystonePayload {
+    private static func eddystone(_ parsed: ParsedOptions, _ format: BeaconFormat) throws(UsageError) -> EddystonePayload {
         let frame: EddystonePayload.Frame
         if format == .eddystoneUID {
-            let namespace = try hex(parsed, option: "namespace", bytes: EddystoneUID.namespaceLength)
-            let instance = try hex(parsed, option: "instance", bytes: EddystoneUID.instanceLength)
-            guard let uid = EddystoneUID(namespace: namespace, instance: instance) else {
-                throw UsageError("Invalid Eddystone-UID: expected a 10-byte namespace and a 6-byte instance")
-            }
-            frame = .uid(uid)
+            let namespace = try hex(parsed, option: "namespace", bytes: 10) { EddystoneNamespace($0) }
+            let instance = try hex(parsed, option: "instance", bytes: 6) { EddystoneInstance($0) }
+            frame = .uid(EddystoneUID(namespace: namespace, instance: instance))
         } else {
             frame = .url(try url(try required(parsed, "url", placeholder: "url")))
         }
@@ -176,7 +175,7 @@ struct AdvertiseOptions {
         let measured = try measuredPower(parsed)
         guard let power = EddystonePayload.txPowerAt0m(measuredPower: measured) else {
             throw UsageError("Invalid value '\(measured)' for '--measured-power <dBm>': Eddystone carries the power at 0 m, "
-                             + "\(Int(measured) + EddystonePayload.lossAt1m) dBm here, which must be at most 20; expected -127...-21")
+                             + "\(Int(measured) + EddystoneFrame.zeroToOneMetreLoss) dBm here, which must be at most 20; expected -127...-21")
         }
         return power
     }
@@ -190,7 +189,7 @@ struct AdvertiseOptions {
             case let .disallowedCharacter(offset, scalar):
                 "character \(offset + 1) (U+\(Self.codePoint(scalar))) is not printable ASCII; percent-encode it (%XX)"
             case let .tooLong(length):
-                "encodes to \(length) bytes after the scheme, and Eddystone-URL carries at most \(EddystoneURL.maxEncodedLength); use a shorter URL"
+                "encodes to \(length) bytes after the scheme, and Eddystone-URL carries at most \(EddystoneURL.maximumEncodedLength); use a shorter URL"
             }
             throw UsageError("Invalid value '\(text)' for '--url <url>': \(reason)")
         }
@@ -220,12 +219,14 @@ struct AdvertiseOptions {
         return uuid
     }
 
-    private static func hex(_ parsed: ParsedOptions, option: String, bytes count: Int) throws(UsageError) -> [UInt8] {
+    /// A required value of `count` bytes in hex, read by `parse` (nil for anything else).
+    private static func hex<Value>(_ parsed: ParsedOptions, option: String, bytes count: Int,
+                                   _ parse: (String) -> Value?) throws(UsageError) -> Value {
         let text = try required(parsed, option, placeholder: "hex")
-        guard let bytes = Hex.decode(text), bytes.count == count else {
+        guard let value = parse(text) else {
             throw UsageError("Invalid value '\(text)' for '--\(option) <hex>': expected \(2 * count) hex digits (\(count) bytes)")
         }
-        return bytes
+        return value
     }
 
     static func dBm(_ text: String, option: String) throws(UsageError) -> Int8 {

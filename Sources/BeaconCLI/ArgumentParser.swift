@@ -8,12 +8,16 @@ struct OptionSpec {
     let help: String
     /// Shown in help as `(default: …)`.
     let defaultText: String?
+    /// The values a shell offers for it, when they are a fixed set its placeholder does not tell
+    /// (the same placeholder can stand for different sets in different commands).
+    let words: [String]?
 
-    init(_ name: String, _ kind: Kind, _ help: String, default defaultText: String? = nil) {
+    init(_ name: String, _ kind: Kind, _ help: String, default defaultText: String? = nil, words: [String]? = nil) {
         self.name = name
         self.kind = kind
         self.help = help
         self.defaultText = defaultText
+        self.words = words
     }
 
     var takesValue: Bool {

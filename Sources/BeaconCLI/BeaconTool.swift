@@ -6,6 +6,7 @@ public enum BeaconTool {
     /// The subcommands, in the order help, the man page and completions list them.
     static let subcommands: [Subcommand] = [
         Subcommand(RangeOptions.help, summary: "Monitor beacon regions and range the beacons inside them."),
+        Subcommand(ScanOptions.help, summary: "List every beacon heard, of every supported format."),
         Subcommand(AdvertiseOptions.help, summary: "Advertise as an iBeacon, AltBeacon or Eddystone beacon until stopped."),
         Subcommand(CalibrateOptions.help, summary: "Measure a beacon at a known distance, or fit a site's path-loss exponent."),
         Subcommand(DevicesCommand.help, summary: "List the kernel's Bluetooth controllers and the channels usable on each."),
@@ -65,6 +66,11 @@ public enum BeaconTool {
             return runCommand(RangeOptions.help, rest, console: console) { parsed throws(UsageError) in
                 let options = try RangeOptions(parsed, environment: environment)
                 return { RangeCommand.run(options, console: console, signals: signals) }
+            }
+        case "scan":
+            return runCommand(ScanOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try ScanOptions(parsed, environment: environment)
+                return { ScanCommand.run(options, console: console, signals: signals) }
             }
         case "advertise":
             return runCommand(AdvertiseOptions.help, rest, console: console) { parsed throws(UsageError) in

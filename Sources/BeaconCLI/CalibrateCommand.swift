@@ -95,10 +95,12 @@ extension CalibrateCommand {
                 case .packet(let packet, let direction, let time):
                     do {
                         try session.packet(packet, direction: direction, at: time, emit: { _ in }) { sighting in
-                            guard region.matches(sighting.identity), let rssi = sighting.rssi else { return }
-                            let beacon = Beacon(identity: sighting.identity, address: sighting.address)
+                            // Calibration measures iBeacons: its region is one.
+                            guard case .iBeacon(let identity) = sighting.frame, region.matches(identity.identity),
+                                  let rssi = sighting.rssi else { return }
+                            let beacon = Beacon(identity: identity.identity, address: sighting.address)
                             readings[beacon, default: Readings()].rssi.append(Double(rssi))
-                            readings[beacon]?.advertisedPower = sighting.measuredPower
+                            readings[beacon]?.advertisedPower = identity.measuredPower
                         }
                     } catch {
                         // Counted by the session and reported at the end.

@@ -42,7 +42,11 @@ enum ManPage {
             region's state changes (range). range: every interval while a region is inside, its beacons \
             nearest first with rssi, filteredRssi, measuredPower, accuracy (metres, -1 when unknown), \
             proximity, address, samples and lastSeen (range). advertising, stopped: advertising turned on \
-            and off again (advertise). calibration, fit: a measurement and a path-loss fit (calibrate).
+            and off again (advertise). calibration, fit: a measurement and a path-loss fit (calibrate). \
+            beacon: every interval, one per beacon heard, with its format (ibeacon, altbeacon, eddystone-uid, \
+            eddystone-url, eddystone-tlm, eddystone-eid), identity, measuredPower (Eddystone: its txPower at 0 m less \
+            41 dB), rssi, samples, address, firstSeen, lastSeen and any Eddystone telemetry (scan); \
+            advertisement: one per advertisement (scan, with each).
             """)
         page.request(".SH EXIT STATUS")
         for code in ExitCode.allCases {

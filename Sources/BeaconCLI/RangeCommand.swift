@@ -27,36 +27,12 @@ struct RangeCommand: ControllerCommand {
                                                           interval: options.interval, estimator: options.estimator),
                                    duration: options.common.duration)
         let output = output
-        let progress = ReplayProgress(host.transport, console: output.console)
-        defer { progress?.finish() }
+        // Heard beacons but none in the regions: said once on stderr, stdout stays data.
+        var hint = NoMatchHint(regions: options.regions)
         // Schedule times become wall-clock times only here, as each line is printed.
-        func emit(_ line: MonitorOutput) {
-            output.write(line.shifted(by: host.timeline.wallOffset))
-        }
-        while !output.readerGone {
-            switch try host.next(until: session.nextDeadline) {
-            case .packet(let packet, let direction, let time):
-                progress?.packet()
-                do {
-                    try session.packet(packet, direction: direction, at: time, emit: emit)
-                } catch {
-                    output.warnMalformed(error)
-                }
-                if session.isFinished(at: time) {
-                    // The ticks up to --duration's end, exactly as a live run prints them.
-                    session.advance(to: time, emit: emit)
-                    return nil
-                }
-            case .deadline(let time):
-                session.advance(to: time, emit: emit)
-                if session.isFinished(at: time) { return nil }
-            case .end(.endOfCapture):
-                session.finish(at: host.now(), emit: emit)
-                return nil
-            case .end(.outputGone), .signal:
-                return nil
-            }
-        }
+        try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.shifted(by: host.timeline.wallOffset)) },
+                              heard: { sighting in hint.note(sighting).map(output.console.diagnose) },
+                              idle: { time in hint.check(at: time).map(output.console.diagnose) })
         return nil
     }
 

@@ -23,7 +23,9 @@ struct RangeOptions {
             OptionSpec("major", .value(placeholder: "major"), "Only beacons with this major (0...65535, decimal or 0x hex); absent means any."),
             OptionSpec("minor", .value(placeholder: "minor"), "Only beacons with this minor (0...65535, decimal or 0x hex; needs --major); absent means any."),
             OptionSpec("name", .value(placeholder: "name"), "Name of the --uuid region, repeated in every line about it (needs --uuid)."),
-            OptionSpec("region", .repeatedValue(placeholder: "[name=]uuid[:major[:minor]]"), "Another region to monitor, optionally named; repeat for several."),
+            OptionSpec("region", .repeatedValue(placeholder: "region"),
+                       "Another region to monitor, optionally named: [name=]uuid[:major[:minor]] (iBeacon), [name=]altbeacon:id1[:id2[:id3]] "
+                       + "or [name=]eddystone:namespace[:instance] (20 and 12 hex digits); repeat for several."),
             OptionSpec("exit-after", .value(placeholder: "duration"), "A region is exited when none of its beacons was heard for this long.", default: "10s"),
             OptionSpec("interval", .value(placeholder: "duration"), "Time between ranging reports.", default: "1s"),
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
@@ -32,7 +34,9 @@ struct RangeOptions {
         ] + RangingEstimator.specs + CommonOptions.specs + MQTTOptions.specs,
         discussion: """
         A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are
-        optional; an absent value matches any beacon and 0 is a real value. Each region starts unknown; the
+        optional; an absent value matches any beacon and 0 is a real value. AltBeacon regions (ID1, optional
+        ID2 and ID3) and Eddystone-UID regions (namespace, optional instance) follow the same rules and match
+        only beacons of their format; an Eddystone beacon's latest TLM telemetry rides on its entry. Each region starts unknown; the
         first matching advertisement enters it (state inside); silence for --exit-after exits it (state
         outside), and a region not heard within --exit-after of the start becomes outside. While a region is
         inside, a "range" line every --interval lists its beacons, nearest first: those heard in the interval,
@@ -70,7 +74,7 @@ struct RangeOptions {
                 }
                 if !regions.contains(region) { regions.append(region) }
             case .failure(let error):
-                throw UsageError("Invalid value for '--region <[name=]uuid[:major[:minor]]>': \(error)")
+                throw UsageError("Invalid value for '--region <region>': \(error)")
             }
         }
         guard !regions.isEmpty else { throw UsageError("Missing expected argument '--uuid <uuid>' (or '--region')") }

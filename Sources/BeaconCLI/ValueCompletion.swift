@@ -16,6 +16,7 @@ enum ValueCompletion: Equatable {
 
 extension OptionSpec {
     var completion: ValueCompletion {
+        if let words { return .words(words) }
         let placeholder: String
         switch kind {
         case .flag: return .none
@@ -27,7 +28,6 @@ extension OptionSpec {
         case "filter": return .words(Self.leadingWords(of: RSSIFilterKind.forms))
         case "model": return .words(Self.leadingWords(of: DistanceModel.forms))
         case "kind": return .words(ReceiverModel.ReportFormat.allCases.map(\.rawValue))
-        case "format": return .words(AdvertisedFormat.allCases.map(\.rawValue))
         case "name|file": return .wordsOrFiles(Scene.allNamed.map(\.name))
         default: return .none
         }

@@ -44,19 +44,19 @@ extension OutputLine {
                     o.field("minor", beacon.identity.minor)
                     o.field("measuredPower", beacon.measuredPower)
                 case let .altBeacon(beacon):
-                    o.field("id1", beacon.id1.description)
-                    o.field("id2", beacon.id2)
-                    o.field("id3", beacon.id3)
+                    o.field("id1", beacon.identity.id1.description)
+                    o.field("id2", beacon.identity.id2)
+                    o.field("id3", beacon.identity.id3)
                     o.field("measuredPower", beacon.referenceRSSI)
                     o.field("companyId", beacon.companyID)
                     o.field("reserved", beacon.reserved)
                 case let .eddystone(beacon):
                     switch beacon.frame {
                     case let .uid(uid):
-                        o.field("namespace", Hex.encode(uid.namespace))
-                        o.field("instance", Hex.encode(uid.instance))
+                        o.field("namespace", uid.namespace.description)
+                        o.field("instance", uid.instance.description)
                     case let .url(url):
-                        o.field("url", url.text)
+                        o.field("url", url.url)
                     }
                     o.field("txPowerAt0m", beacon.txPowerAt0m)
                 }

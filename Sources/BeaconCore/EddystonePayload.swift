@@ -17,18 +17,12 @@ public struct EddystonePayload: Hashable, Sendable {
         self.txPowerAt0m = txPowerAt0m
     }
 
-    /// The Eddystone service UUID (assigned to Google), sent little-endian: `AA FE`.
-    public static let serviceUUID: UInt16 = 0xFEAA
-    public static let uidFrameType: UInt8 = 0x00
-    public static let urlFrameType: UInt8 = 0x10
-    /// What the specification takes the signal to lose over the first metre.
-    public static let lossAt1m = 41
     /// The range the specification gives the calibrated power at 0 m.
     public static let txPowerAt0mRange: ClosedRange<Int> = -100...20
 
     /// The power at 0 m for a measured power (RSSI at 1 m); nil when it falls outside -100...20 dBm.
     public static func txPowerAt0m(measuredPower: Int8) -> Int8? {
-        let power = Int(measuredPower) + lossAt1m
+        let power = Int(measuredPower) + EddystoneFrame.zeroToOneMetreLoss
         return txPowerAt0mRange.contains(power) ? Int8(power) : nil
     }
 
@@ -37,13 +31,13 @@ public struct EddystonePayload: Hashable, Sendable {
         var w = ByteWriter(capacity: 20)
         switch frame {
         case let .uid(uid):
-            w.u8(Self.uidFrameType)
+            w.u8(EddystoneFrame.uidFrameType)
             w.i8(txPowerAt0m)
-            w.append(uid.namespace)
-            w.append(uid.instance)
+            w.append(uid.namespace.bytes)
+            w.append(uid.instance.bytes)
             w.u16(0) // two bytes reserved for future use, which the UID specification requires to be 0x00
         case let .url(url):
-            w.u8(Self.urlFrameType)
+            w.u8(EddystoneFrame.urlFrameType)
             w.i8(txPowerAt0m)
             w.u8(url.scheme)
             w.append(url.encoded)
@@ -54,7 +48,7 @@ public struct EddystonePayload: Hashable, Sendable {
     /// The Service Data - 16-bit UUID value: the Eddystone UUID, then the frame.
     public var serviceData: [UInt8] {
         var w = ByteWriter(capacity: 22)
-        w.u16(Self.serviceUUID)
+        w.u16(EddystoneFrame.serviceUUID)
         w.append(frameBytes)
         return w.bytes
     }
@@ -63,23 +57,7 @@ public struct EddystonePayload: Hashable, Sendable {
     /// UUIDs holding 0xFEAA, then the service data: 31 bytes for a UID frame, at most 31 for a URL frame.
     public var advertisingData: [UInt8] {
         var uuid = ByteWriter(capacity: 2)
-        uuid.u16(Self.serviceUUID)
+        uuid.u16(EddystoneFrame.serviceUUID)
         return AdvertisingData.beacon([(.completeList16BitUUIDs, uuid.bytes), (.serviceData16BitUUID, serviceData)])
-    }
-}
-
-/// An Eddystone-UID identity: a 10-byte namespace and a 6-byte instance, sent as given.
-public struct EddystoneUID: Hashable, Sendable {
-    public static let namespaceLength = 10
-    public static let instanceLength = 6
-
-    public let namespace: [UInt8]
-    public let instance: [UInt8]
-
-    /// Nil unless the namespace has 10 bytes and the instance 6.
-    public init?(namespace: [UInt8], instance: [UInt8]) {
-        guard namespace.count == Self.namespaceLength, instance.count == Self.instanceLength else { return nil }
-        self.namespace = namespace
-        self.instance = instance
     }
 }

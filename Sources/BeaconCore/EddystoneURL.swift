@@ -1,24 +1,44 @@
-/// A URL as an Eddystone-URL frame carries it (Eddystone-URL specification): a scheme prefix code,
-/// then at most 17 bytes in which the codes 0x00...0x0D stand for common endings (".com/", ".org", …)
-/// and every other byte is the character itself, printable ASCII 0x21...0x7E.
-public struct EddystoneURL: Hashable, Sendable {
-    /// The URL as given; the frame decodes to exactly this text.
-    public let text: String
-    /// The URL Scheme Prefix byte.
-    public let scheme: UInt8
-    /// The encoded URL after the scheme.
-    public let encoded: [UInt8]
+/// A URL as an Eddystone-URL frame carries it: a URL Scheme Prefix code, then at most 17 bytes in which
+/// the codes 0x00...0x0D stand for common endings (".com/", ".org", …) and every other byte is the
+/// character itself, printable ASCII 0x21...0x7E. The bytes are held inline so a frame is a plain value.
+public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
+    /// URL Scheme Prefix: 0x00 `http://www.`, 0x01 `https://www.`, 0x02 `http://`, 0x03 `https://`.
+    public var scheme: UInt8
+    private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    public private(set) var count: Int = 0
 
-    /// What fits after the flags, the service UUID list and the service data header of a 31-byte advertisement.
-    public static let maxEncodedLength = 17
-
-    /// URL Scheme Prefix codes, by index.
+    /// Scheme prefixes by code (Eddystone-URL, URL Scheme Prefix).
     public static let schemes = ["http://www.", "https://www.", "http://", "https://"]
-    /// HTTP URL encoding expansion codes, by index (0x00...0x0D).
+    /// Expansions by code 0x00...0x0D (Eddystone-URL, HTTP URL encoding).
     public static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/",
                                     ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
+    /// The most encoded bytes a frame carries after the scheme: what fits after the flags, the
+    /// service UUID list and the service data header of a 31-byte advertisement.
+    public static let maximumEncodedLength = 17
     /// Characters carried as themselves; 0x0E...0x20 and 0x7F...0xFF are reserved.
     public static let literalRange: ClosedRange<UInt8> = 0x21...0x7E
+
+    /// Reads the scheme and encoded URL; throws naming the offset of a reserved scheme or byte
+    /// (0x0E...0x20 and 0x7F...0xFF are reserved) or of a URL longer than 17 bytes.
+    init(reading r: inout ByteReader) throws(DecodeError) {
+        scheme = try r.u8("URL scheme prefix")
+        guard Int(scheme) < Self.schemes.count else {
+            throw DecodeError(offset: r.offset - 1, field: "URL scheme prefix", needed: 0, available: r.remaining + 1,
+                              reason: "reserved scheme prefix 0x\(Hex.encode([scheme]))")
+        }
+        guard r.remaining <= Self.maximumEncodedLength else {
+            throw r.invalid("encoded URL", "\(r.remaining) bytes, at most \(Self.maximumEncodedLength)")
+        }
+        while !r.isAtEnd {
+            let offset = r.offset
+            let byte = try r.u8("encoded URL")
+            guard Int(byte) < Self.expansions.count || Self.literalRange.contains(byte) else {
+                throw DecodeError(offset: offset, field: "encoded URL", needed: 0, available: r.remaining + 1,
+                                  reason: "reserved byte 0x\(Hex.encode([byte]))")
+            }
+            append(byte)
+        }
+    }
 
     public enum EncodingError: Error, Equatable, Sendable {
         /// The URL does not start with one of the four schemes.
@@ -47,10 +67,9 @@ public struct EddystoneURL: Hashable, Sendable {
             best = (UInt8(code), encoded)
         }
         guard let best else { throw .noScheme }
-        guard best.encoded.count <= Self.maxEncodedLength else { throw .tooLong(length: best.encoded.count) }
-        self.text = text
+        guard best.encoded.count <= Self.maximumEncodedLength else { throw .tooLong(length: best.encoded.count) }
         scheme = best.scheme
-        encoded = best.encoded
+        for byte in best.encoded { append(byte) }
     }
 
     /// Fewest bytes for `rest` (printable ASCII only), by dynamic programming from the end: at each
@@ -81,5 +100,50 @@ public struct EddystoneURL: Hashable, Sendable {
             i += step[i].width
         }
         return out
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        let shift = UInt64(count % 8) * 8
+        switch count / 8 {
+        case 0: words.0 |= UInt64(byte) << shift
+        case 1: words.1 |= UInt64(byte) << shift
+        default: words.2 |= UInt64(byte) << shift
+        }
+        count += 1
+    }
+
+    /// The encoded bytes after the scheme, as sent.
+    public var encoded: [UInt8] {
+        (0..<count).map { i in
+            let word = i < 8 ? words.0 : i < 16 ? words.1 : words.2
+            return UInt8(truncatingIfNeeded: word >> (UInt64(i % 8) * 8))
+        }
+    }
+
+    /// The URL with the scheme and every expansion code written out.
+    public var url: String {
+        var text = Self.schemes[Int(scheme)]
+        for byte in encoded {
+            if Int(byte) < Self.expansions.count {
+                text += Self.expansions[Int(byte)]
+            } else {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return text
+    }
+
+    public var description: String { url }
+
+    public static func == (a: EddystoneURL, b: EddystoneURL) -> Bool {
+        a.scheme == b.scheme && a.count == b.count && a.words == b.words
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(scheme)
+        hasher.combine(count)
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
     }
 }

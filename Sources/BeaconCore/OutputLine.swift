@@ -36,12 +36,56 @@ public enum OutputLine {
     }
 
     /// `{"name":…,"uuid":…}` with `name` only for a named region, `major` and `minor` only when the
-    /// region constrains them.
+    /// region constrains them. Regions of the other formats start with their `format` and name their
+    /// own identifiers: `id1`, `id2`, `id3` (AltBeacon), `namespace`, `instance` (Eddystone-UID).
     public static func write(_ region: BeaconRegion, to o: inout JSONWriter) {
         if let name = region.name { o.field("name", name) }
-        o.field("uuid", region.uuid.description)
-        if let major = region.major { o.field("major", major) }
-        if let minor = region.minor { o.field("minor", minor) }
+        switch region.constraint {
+        case let .iBeacon(uuid, major, minor):
+            o.field("uuid", uuid.description)
+            if let major { o.field("major", major) }
+            if let minor { o.field("minor", minor) }
+        case let .altBeacon(id1, id2, id3):
+            o.field("format", BeaconFormat.altBeacon.rawValue)
+            o.field("id1", id1.description)
+            if let id2 { o.field("id2", id2) }
+            if let id3 { o.field("id3", id3) }
+        case let .eddystoneUID(namespace, instance):
+            o.field("format", BeaconFormat.eddystoneUID.rawValue)
+            o.field("namespace", namespace.description)
+            if let instance { o.field("instance", instance.description) }
+        }
+    }
+
+    /// An identity's fields: `uuid`, `major`, `minor` (iBeacon); `id1`, `id2`, `id3` (AltBeacon);
+    /// `namespace`, `instance` (Eddystone-UID, 20 and 12 upper-case hex digits).
+    public static func write(_ identity: BeaconID, to o: inout JSONWriter) {
+        switch identity {
+        case .iBeacon(let id):
+            o.field("uuid", id.uuid.description)
+            o.field("major", id.major)
+            o.field("minor", id.minor)
+        case .altBeacon(let id):
+            o.field("id1", id.id1.description)
+            o.field("id2", id.id2)
+            o.field("id3", id.id3)
+        case .eddystoneUID(let uid):
+            o.field("namespace", uid.namespace.description)
+            o.field("instance", uid.instance.description)
+        }
+    }
+
+    /// `"telemetry":{…}`: an unencrypted Eddystone-TLM's battery (mV, null when not measured),
+    /// temperature (°C, null when not supported), advertising count and time since boot (s).
+    public static func write(_ tlm: EddystoneTLM, to o: inout JSONWriter) {
+        o.field("telemetry", object: { t in
+            t.key("batteryMillivolts")
+            if let battery = tlm.battery { t.integer(battery) } else { t.null() }
+            t.key("temperature")
+            if let temperature = tlm.temperature { t.number(temperature, decimals: 2) } else { t.null() }
+            t.field("advertisementCount", tlm.advertisementCount)
+            t.field("uptime", tlm.uptime, decimals: 1)
+        })
     }
 
     /// `"beacons":[…]`, nearest first.
@@ -55,20 +99,21 @@ public enum OutputLine {
 
     /// The members of one ranged beacon.
     public static func write(_ beacon: RangedBeacon, to o: inout JSONWriter) {
-        o.field("uuid", beacon.identity.uuid.description)
-        o.field("major", beacon.identity.major)
-        o.field("minor", beacon.identity.minor)
+        if beacon.identity.format != .iBeacon { o.field("format", beacon.identity.format.rawValue) }
+        write(beacon.identity, to: &o)
         o.field("rssi", beacon.rssi ?? 0, decimals: rssiDecimals)
         o.key("filteredRssi")
         if let filtered = beacon.filteredRSSI { o.number(filtered, decimals: rssiDecimals) } else { o.null() }
         o.field("measuredPower", beacon.measuredPower)
         o.field("measuredPowerValid", beacon.measuredPowerValid)
+        if let txPower = beacon.txPower { o.field("txPowerAt0m", txPower) }
         o.field("accuracy", beacon.accuracy >= 0 ? beacon.accuracy : -1, decimals: accuracyDecimals)
         o.field("proximity", beacon.proximity.rawValue)
         o.field("address", beacon.address.description)
         o.field("addressType", beacon.addressType.name)
         o.field("samples", beacon.samples)
         o.field("lastSeen", beacon.lastSeen)
+        if let telemetry = beacon.telemetry { write(telemetry, to: &o) }
     }
 
     /// `"event"`, `"time"` and `"region"`, the members every monitor line starts with.

@@ -1,7 +1,7 @@
 /// One beacon as reported by a ranging tick, summarising the advertisements heard from one
 /// (identity, device address) pair, as CoreLocation's CLBeacon.
 public struct RangedBeacon: Hashable, Sendable {
-    public var identity: BeaconIdentity
+    public var identity: BeaconID
     /// Mean of the interval's RSSI readings in dBm; nil when none was usable (printed as 0, as CoreLocation).
     public var rssi: Double?
     /// The RSSI filter's value that `accuracy` was estimated from; nil when the beacon was not heard in the interval.
@@ -20,8 +20,21 @@ public struct RangedBeacon: Hashable, Sendable {
     public var samples: Int
     /// When the beacon was last heard.
     public var lastSeen: Timestamp
+    /// Eddystone's Tx power at 0 m from the latest advertisement (`measuredPower` is 41 dB less).
+    public var txPower: Int8?
+    /// The latest Eddystone-TLM heard from the beacon's address within the tracking age.
+    public var telemetry: EddystoneTLM?
 
+    /// An iBeacon's entry.
     public init(identity: BeaconIdentity, rssi: Double?, filteredRSSI: Double? = nil, measuredPower: Int8,
+                measuredPowerValid: Bool = true, accuracy: Double, proximity: Proximity,
+                address: DeviceAddress, addressType: AddressType, samples: Int, lastSeen: Timestamp) {
+        self.init(identity: .iBeacon(identity), rssi: rssi, filteredRSSI: filteredRSSI, measuredPower: measuredPower,
+                  measuredPowerValid: measuredPowerValid, accuracy: accuracy, proximity: proximity, address: address,
+                  addressType: addressType, samples: samples, lastSeen: lastSeen)
+    }
+
+    public init(identity: BeaconID, rssi: Double?, filteredRSSI: Double? = nil, measuredPower: Int8,
                 measuredPowerValid: Bool = true, accuracy: Double, proximity: Proximity,
                 address: DeviceAddress, addressType: AddressType, samples: Int, lastSeen: Timestamp) {
         self.identity = identity

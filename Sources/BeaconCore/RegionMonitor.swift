@@ -47,7 +47,7 @@ public struct RegionMonitor: Sendable {
 
     /// One beacon: an identity heard at one address.
     private struct BeaconKey: Hashable {
-        var identity: BeaconIdentity
+        var identity: BeaconID
         var address: DeviceAddress
     }
 
@@ -55,57 +55,45 @@ public struct RegionMonitor: Sendable {
         var filter: ConfiguredRSSIFilter
         var proximity = ProximityState()
         var lastSeen: Timestamp
-        /// The last sighting counted as a sample, to recognise a scan response of the same event.
-        var lastSampleTime: Timestamp?
         var measuredPower: Int8 = 0
+        var txPower: Int8?
         var addressType = AddressType.publicDevice
-        // This interval's readings.
-        var rssiSum = 0
-        var rssiCount = 0
-        var samples = 0
-
-        /// A scan response answers a scan request within the advertising event it belongs to; two events
-        /// are at least 20 ms apart (Core Vol 6 Part B 4.4.2.2.1), so anything closer is the same event.
-        static let sameEvent = Micros.milliseconds(10)
+        /// This interval's readings.
+        var readings = IntervalSamples()
 
         mutating func record(_ s: Sighting, at now: Timestamp) {
             lastSeen = now
-            measuredPower = s.measuredPower
+            measuredPower = s.measuredPower ?? 0
+            if case .eddystone(let frame) = s.frame { txPower = frame.txPower }
             addressType = s.addressType
-            if s.isScanResponse, let last = lastSampleTime, now - last < Self.sameEvent { return }
-            lastSampleTime = now
-            samples += 1
-            if let rssi = s.rssi {
-                rssiSum += Int(rssi)
-                rssiCount += 1
-                filter.add(Double(rssi), at: now)
-            }
+            if let rssi = readings.record(s, at: now) { filter.add(Double(rssi), at: now) }
         }
 
         /// The entry a ranging tick lists: the beacon was heard in the interval or within the tracking age
         /// (nil otherwise). Starts the next interval either way.
         mutating func report(key: BeaconKey, at time: Timestamp, estimator: RangingEstimator,
-                             distance: PreparedDistanceModel) -> RangedBeacon? {
+                             distance: PreparedDistanceModel, telemetry: EddystoneTLM?) -> RangedBeacon? {
             defer {
-                rssiSum = 0
-                rssiCount = 0
-                samples = 0
+                readings.endInterval()
                 filter.endInterval()
             }
-            guard samples > 0 || time - lastSeen <= estimator.trackingAge else { return nil }
+            guard readings.samples > 0 || time - lastSeen <= estimator.trackingAge else { return nil }
             let calibration = estimator.measuredPower(advertised: measuredPower)
             // Only a reading in this interval gives a distance: a beacon not heard is listed as unknown.
-            let filtered = rssiCount > 0 ? filter.value(at: time) : nil
+            let filtered = readings.rssiCount > 0 ? filter.value(at: time) : nil
             var accuracy = -1.0
             if let filtered, let calibration {
                 accuracy = distance.distance(rssi: filtered + estimator.rssiOffset, measuredPower: Double(calibration))
             }
             let classified = proximity.update(accuracy, estimator.proximity)
-            return RangedBeacon(
-                identity: key.identity, rssi: rssiCount > 0 ? Double(rssiSum) / Double(rssiCount) : nil,
+            var entry = RangedBeacon(
+                identity: key.identity, rssi: readings.meanRSSI,
                 filteredRSSI: filtered, measuredPower: measuredPower, measuredPowerValid: calibration != nil,
                 accuracy: accuracy, proximity: classified, address: key.address, addressType: addressType,
-                samples: samples, lastSeen: lastSeen)
+                samples: readings.samples, lastSeen: lastSeen)
+            entry.txPower = txPower
+            entry.telemetry = telemetry
+            return entry
         }
     }
 
@@ -114,8 +102,13 @@ public struct RegionMonitor: Sendable {
     private static let baseCapacity = 64
 
     private let distance: PreparedDistanceModel
+    /// Telemetry is kept only when some region can range an Eddystone beacon.
+    private let hasEddystoneRegion: Bool
     private var phases: [Phase]
     private var beacons: [BeaconKey: TrackedBeacon] = Dictionary(minimumCapacity: baseCapacity)
+    /// The latest Eddystone-TLM per address and when it was heard: an Eddystone beacon interleaves its
+    /// UID frames with TLM frames from the same address, and its ranged entry carries the telemetry.
+    private var telemetry: [DeviceAddress: (tlm: EddystoneTLM, time: Timestamp)] = [:]
     private var startTime: Timestamp?
     private var nextRangeTick = Timestamp(microseconds: 0)
     /// Latest time seen on any input; earlier times are clamped to it.
@@ -135,6 +128,7 @@ public struct RegionMonitor: Sendable {
         self.interval = interval
         self.estimator = estimator
         distance = PreparedDistanceModel(estimator.distance)
+        hasEddystoneRegion = regions.contains { $0.format == .eddystoneUID }
         phases = Array(repeating: .outside, count: regions.count)
     }
 
@@ -154,13 +148,18 @@ public struct RegionMonitor: Sendable {
     }
 
     /// Processes every deadline up to the sighting's time, then enters each matching region that
-    /// is not inside and adds the advertisement to its beacon's readings.
+    /// is not inside and adds the advertisement to its beacon's readings. An Eddystone-TLM is kept as
+    /// its address's telemetry; other frames without an identity match nothing.
     public mutating func sighting(_ s: Sighting, emit: (MonitorOutput) -> Void) {
         if startTime == nil { start(at: s.time, emit: emit) }
         let now = max(s.time.clampedToSupportedRange, latest)
         processDeadlines(upTo: now, emit: emit)
+        guard let identity = s.identity else {
+            if case .eddystone(.tlm(let tlm)) = s.frame, hasEddystoneRegion { telemetry[s.address] = (tlm, now) }
+            return
+        }
         var matched = false
-        for i in regions.indices where regions[i].matches(s.identity) {
+        for i in regions.indices where regions[i].matches(identity) {
             matched = true
             if case .inside = phases[i] {} else {
                 emit(.enter(regions[i], now))
@@ -169,7 +168,7 @@ public struct RegionMonitor: Sendable {
             phases[i] = .inside(lastSeen: now)
         }
         guard matched else { return }
-        let key = BeaconKey(identity: s.identity, address: s.address)
+        let key = BeaconKey(identity: identity, address: s.address)
         beacons[key, default: TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now)]
             .record(s, at: now)
     }
@@ -258,10 +257,11 @@ public struct RegionMonitor: Sendable {
             guard case .inside = phases[i] else { continue }
             emit(.range(regions[i], time, reports.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }))
         }
+        let cutoff = time + Micros(-estimator.trackingAge.value)
         if reports.count < beacons.count {
-            let cutoff = time + Micros(-estimator.trackingAge.value)
             forget { _, beacon in beacon.lastSeen < cutoff }
         }
+        if !telemetry.isEmpty { telemetry = telemetry.filter { $0.value.time >= cutoff } }
         nextRangeTick = time + interval
     }
 
@@ -273,7 +273,13 @@ public struct RegionMonitor: Sendable {
         var index = beacons.values.startIndex
         while index != beacons.values.endIndex {
             let key = beacons.keys[index]
-            if let report = beacons.values[index].report(key: key, at: time, estimator: estimator, distance: distance) {
+            var tlm: EddystoneTLM?
+            if case .eddystoneUID = key.identity, let latest = telemetry[key.address],
+               time - latest.time <= estimator.trackingAge {
+                tlm = latest.tlm
+            }
+            if let report = beacons.values[index].report(key: key, at: time, estimator: estimator, distance: distance,
+                                                         telemetry: tlm) {
                 reports.append((key, report))
             }
             beacons.values.formIndex(after: &index)

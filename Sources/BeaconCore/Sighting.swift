@@ -1,8 +1,7 @@
-/// One iBeacon advertisement as heard: what the ranging state machine consumes.
+/// One beacon advertisement as heard, in any supported format: what the ranging state machine and the
+/// scan aggregator consume.
 public struct Sighting: Hashable, Sendable {
-    public var identity: BeaconIdentity
-    /// Calibrated RSSI at 1 m carried in the advertisement (dBm).
-    public var measuredPower: Int8
+    public var frame: BeaconFrame
     /// Received signal strength (dBm); nil when the controller reported 127 ("not available") or
     /// another value outside -127...+20 dBm.
     public var rssi: Int8?
@@ -12,14 +11,26 @@ public struct Sighting: Hashable, Sendable {
     /// Heard in a scan response, which answers a scan request within the same advertising event.
     public var isScanResponse: Bool
 
-    public init(identity: BeaconIdentity, measuredPower: Int8, rssi: Int8?, address: DeviceAddress, addressType: AddressType,
+    public init(frame: BeaconFrame, rssi: Int8?, address: DeviceAddress, addressType: AddressType,
                 time: Timestamp, isScanResponse: Bool = false) {
-        self.identity = identity
-        self.measuredPower = measuredPower
+        self.frame = frame
         self.rssi = rssi
         self.address = address
         self.addressType = addressType
         self.time = time
         self.isScanResponse = isScanResponse
     }
+
+    /// An iBeacon sighting.
+    public init(identity: BeaconIdentity, measuredPower: Int8, rssi: Int8?, address: DeviceAddress, addressType: AddressType,
+                time: Timestamp, isScanResponse: Bool = false) {
+        self.init(frame: .iBeacon(IBeacon(identity: identity, measuredPower: measuredPower)), rssi: rssi, address: address,
+                  addressType: addressType, time: time, isScanResponse: isScanResponse)
+    }
+
+    public var format: BeaconFormat { frame.format }
+    /// The identity a region can name; nil for Eddystone URL, TLM and EID frames.
+    public var identity: BeaconID? { frame.identity }
+    /// The calibrated power at 1 m (see `BeaconFrame.measuredPower`).
+    public var measuredPower: Int8? { frame.measuredPower }
 }

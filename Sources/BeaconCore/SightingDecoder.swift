@@ -1,7 +1,7 @@
-/// Turns LE Advertising Report and LE Extended Advertising Report events into iBeacon sightings,
-/// in place: no arrays are built per packet.
+/// Turns LE Advertising Report and LE Extended Advertising Report events into beacon sightings of
+/// every supported format, in place: no arrays are built per packet.
 public enum SightingDecoder {
-    /// Calls `body` once per report carrying an iBeacon, with the RSSI nil when the controller
+    /// Calls `body` once per report carrying a beacon frame, with the RSSI nil when the controller
     /// reported 127. Other events call nothing and do not throw. A malformed report throws after the
     /// reports before it have been delivered. Fragments of an extended advertisement are skipped,
     /// `chains` carrying which advertisers are mid-chain from one event to the next.
@@ -20,11 +20,10 @@ public enum SightingDecoder {
         try forEachSighting(inEvent: payload, at: time, chains: &chains, body)
     }
 
-    /// The sighting one report carries, nil when it holds no iBeacon.
+    /// The sighting one report carries, nil when it holds no beacon frame.
     public static func sighting(from report: AdvertisingReport, at time: Timestamp) -> Sighting? {
-        guard let beacon = IBeacon.find(inAdvertisingData: report.data) else { return nil }
-        return Sighting(identity: beacon.identity, measuredPower: beacon.measuredPower, rssi: report.rssiValue,
-                        address: report.address, addressType: report.addressType, time: time,
-                        isScanResponse: report.isScanResponse)
+        guard let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return nil }
+        return Sighting(frame: frame, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
+                        time: time, isScanResponse: report.isScanResponse)
     }
 }

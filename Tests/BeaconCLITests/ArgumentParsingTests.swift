@@ -94,7 +94,9 @@ struct EstimatorOptionsTests {
     func names() throws {
         let o = try options(["--name", "door", "--region", "desk=\(Self.uuid):1", "--region", "\(Self.uuid):1"])
         #expect(o.regions.map(\.name) == ["door", "desk", nil])
-        #expect(o.regions.map(\.major) == [nil, 1, 1])
+        let uuid = try #require(BeaconUUID(Self.uuid))
+        #expect(o.regions.map(\.constraint) == [.iBeacon(uuid: uuid, major: nil, minor: nil), .iBeacon(uuid: uuid, major: 1, minor: nil),
+                                                .iBeacon(uuid: uuid, major: 1, minor: nil)])
         #expect(try options(["--region", "\(Self.uuid)", "--region", "\(Self.uuid)"]).regions.count == 1)
     }
 }

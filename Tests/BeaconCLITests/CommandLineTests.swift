@@ -35,8 +35,8 @@ struct CommandLineTests {
         #expect(io.run([]) == 64)
         #expect(io.stderr.first == "Error: Missing expected subcommand")
         let io2 = CapturedConsole()
-        #expect(io2.run(["scan"]) == 64)
-        #expect(io2.stderr == ["Error: Unknown subcommand 'scan'", "Usage: beacon <subcommand> [<options>]"])
+        #expect(io2.run(["monitor"]) == 64)
+        #expect(io2.stderr == ["Error: Unknown subcommand 'monitor'", "Usage: beacon <subcommand> [<options>]"])
     }
 
     @Test("bad range arguments: Error line, Usage line, exit 64", arguments: [

@@ -26,7 +26,8 @@ struct GatewayCommandLineTests {
         (["range", "--uiud", "x"], "Error: Unknown option '--uiud'. Did you mean '--uuid'?"),
         (["range", "--dur", "3"], "Error: Unknown option '--dur'. Did you mean '--duration'?"),
         (["advertise", "--exit-after", "3"], "Error: Unknown option '--exit-after'"),
-        (["scan"], "Error: Unknown subcommand 'scan'"),
+        (["sacn"], "Error: Unknown subcommand 'sacn'. Did you mean 'scan'?"),
+        (["monitor"], "Error: Unknown subcommand 'monitor'"),
     ])
     func suggestions(arguments: [String], error: String) {
         let io = CapturedConsole()

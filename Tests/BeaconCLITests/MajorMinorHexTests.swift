@@ -1,4 +1,5 @@
 @testable import BeaconCLI
+import BeaconCore
 import Testing
 
 @Suite("--major and --minor in hex")
@@ -9,8 +10,7 @@ struct MajorMinorHexTests {
     func hexAcceptedAndDocumented() throws {
         let options = try RangeOptions(ParsedOptions.parse(["--uuid", Self.uuid, "--major", "0x1F", "--minor", "0XFFFF"],
                                                            specs: RangeOptions.help.options), environment: [:])
-        #expect(options.regions.map(\.major) == [31])
-        #expect(options.regions.map(\.minor) == [65535])
+        #expect(options.regions.map(\.constraint) == [.iBeacon(uuid: try #require(BeaconUUID(Self.uuid)), major: 31, minor: 65535)])
         for help in [RangeOptions.help, AdvertiseOptions.help, CalibrateOptions.help, SimulateOptions.help] {
             let specs = help.options.filter { $0.name == "major" || $0.name == "minor" }
             #expect(specs.count == 2 && specs.allSatisfy { $0.help.contains("decimal or 0x hex") }, "\(help.name)")

@@ -23,18 +23,16 @@ struct AdvertiserOutputTests {
         #expect(line.hasSuffix(#""intervalMs":20.625,"connectable":true,"data":"0201061AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5","commands":"legacy"}"#))
     }
 
-    static let namespace: [UInt8] = [0xED, 0xD1, 0xEB, 0xEA, 0xC0, 0x4E, 0x5D, 0xEF, 0xA0, 0x17]
-    static let instance: [UInt8] = [0x0B, 0xDB, 0x87, 0x53, 0x9B, 0x67]
 
     @Test("each format's line carries its format, its own identity fields and power, and the data sent")
     func otherFormats() throws {
         let started = AdvertisingStarted(commands: .extended, txPower: nil, time: t0)
-        let alt = AdvertisingPlan(beacon: .altBeacon(AltBeaconPayload(
+        let alt = AdvertisingPlan(beacon: .altBeacon(AltBeacon(
             companyID: 0x004C, id1: try #require(BeaconUUID("2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6")), id2: 1, id3: 2,
             referenceRSSI: -59, reserved: 0xAB)))
         #expect(OutputLine.encode(.advertising(plan: alt, started: started)) == #"{"event":"advertising","time":"2027-01-15T08:00:00.000Z","format":"altbeacon","id1":"2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6","id2":1,"id3":2,"measuredPower":-59,"companyId":76,"reserved":171,"intervalMs":100.000,"connectable":false,"data":"0201061BFF4C00BEAC2F234454CF6D4A0FADF2F4911BA9FFA600010002C5AB","commands":"extended"}"#)
         let uid = AdvertisingPlan(beacon: .eddystone(EddystonePayload(
-            frame: .uid(try #require(EddystoneUID(namespace: Self.namespace, instance: Self.instance))), txPowerAt0m: -18)))
+            frame: .uid(AdvertisedFormatTests.uid), txPowerAt0m: -18)))
         #expect(OutputLine.encode(.advertising(plan: uid, started: started)) == #"{"event":"advertising","time":"2027-01-15T08:00:00.000Z","format":"eddystone-uid","namespace":"EDD1EBEAC04E5DEFA017","instance":"0BDB87539B67","txPowerAt0m":-18,"intervalMs":100.000,"connectable":false,"data":"0201060303AAFE1716AAFE00EEEDD1EBEAC04E5DEFA0170BDB87539B670000","commands":"extended"}"#)
         let url = AdvertisingPlan(beacon: .eddystone(EddystonePayload(frame: .url(try EddystoneURL("https://a.org/\"q\"\\")), txPowerAt0m: 20)))
         #expect(OutputLine.encode(.advertising(plan: url, started: started)) == #"{"event":"advertising","time":"2027-01-15T08:00:00.000Z","format":"eddystone-url","url":"https://a.org/\"q\"\\","txPowerAt0m":20,"intervalMs":100.000,"connectable":false,"data":"0201060303AAFE0C16AAFE10140361012271225C","commands":"extended"}"#)
@@ -58,9 +56,9 @@ extension OutputSchemaTests {
             OutputLine.encode(.stopped(time: Fixture.t0, reason: .signal)),
         ])
         let started = AdvertisingStarted(commands: .extended, txPower: 0, time: Fixture.t0)
-        let uid = try #require(EddystoneUID(namespace: AdvertiserOutputTests.namespace, instance: AdvertiserOutputTests.instance))
+        let uid = AdvertisedFormatTests.uid
         let beacons: [AdvertisedBeacon] = [
-            .altBeacon(AltBeaconPayload(companyID: 0xFFFF, id1: Fixture.uuid, id2: 0, id3: 65535, referenceRSSI: 20, reserved: 255)),
+            .altBeacon(AltBeacon(companyID: 0xFFFF, id1: Fixture.uuid, id2: 0, id3: 65535, referenceRSSI: 20, reserved: 255)),
             .eddystone(EddystonePayload(frame: .uid(uid), txPowerAt0m: -100)),
             .eddystone(EddystonePayload(frame: .url(try EddystoneURL("http://a.b/c%20d")),
                                         txPowerAt0m: 20)),

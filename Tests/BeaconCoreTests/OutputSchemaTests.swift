@@ -59,6 +59,50 @@ struct OutputSchemaTests {
         try expectValid(lines)
     }
 
+    /// Scan lines of every format and frame, and range lines of AltBeacon and Eddystone regions.
+    static var formatLines: [String] {
+        let uid = EddystoneUID(namespace: EddystoneNamespace(high: 0xFFFF, low: 1), instance: EddystoneInstance(value: 0xFFFF_FFFF_FFFF))
+        let tlm = EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: -256, advertisementCount: 7, uptimeTenths: 5)
+        let unsupported = EddystoneTLM(batteryMillivolts: 0, temperatureRaw: EddystoneTLM.temperatureNotSupported,
+                                       advertisementCount: UInt32.max, uptimeTenths: UInt32.max)
+        var urlData: [UInt8] = [0x10, 0x80, 0x01]
+        urlData += Array("example".utf8) + [0x07]
+        var reader = ByteReader([0xAA, 0xFE] + urlData)
+        let url = try! EddystoneFrame.decode(serviceData: reader.rest())!
+        let frames: [BeaconFrame] = [
+            .iBeacon(IBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: 65535), measuredPower: -128)),
+            .altBeacon(AltBeacon(identity: AltBeaconID(id1: Fixture.otherUUID, id2: 0, id3: 1), companyID: 0xFFFF, referenceRSSI: 127, reserved: 255)),
+            .eddystone(.uid(txPower: -128, uid)), .eddystone(url), .eddystone(.tlm(tlm)), .eddystone(.tlm(unsupported)),
+            .eddystone(.encryptedTLM(EncryptedTLM(high: 1, low: 2))), .eddystone(.eid(txPower: 127, 0xFFFF_0000_FFFF_0000)),
+        ]
+        var lines: [String] = []
+        for (i, frame) in frames.enumerated() {
+            let sighting = Sighting(frame: frame, rssi: i % 2 == 0 ? -127 : nil, address: Fixture.address1,
+                                    addressType: AddressType(raw: UInt8(i % 5)), time: Fixture.t0)
+            lines.append(ScanLine.encode(.advertisement(sighting)))
+            var beacon = ScannedBeacon(frame: frame, address: Fixture.address2, addressType: .randomDevice, rssi: i % 2 == 0 ? 20 : nil,
+                                       samples: 1 + i, firstSeen: Fixture.t0, lastSeen: Fixture.at(ms: 900))
+            if case .eddystone = frame, frame.format != .eddystoneTLM { beacon.telemetry = tlm }
+            lines.append(ScanLine.encode(.beacon(beacon, time: Fixture.at(ms: 1_000), partial: i == 3)))
+        }
+        let alt = BeaconRegion(name: "alt", .altBeacon(id1: Fixture.uuid, id2: 0, id3: 0))
+        let eddystone = BeaconRegion(.eddystoneUID(namespace: uid.namespace, instance: uid.instance))
+        var ranged = RangedBeacon(identity: .eddystoneUID(uid), rssi: -60, filteredRSSI: -61, measuredPower: -61, accuracy: 1,
+                                  proximity: .near, address: Fixture.address1, addressType: .randomDevice, samples: 3, lastSeen: Fixture.t0)
+        ranged.txPower = -20
+        ranged.telemetry = unsupported
+        let altRanged = RangedBeacon(identity: .altBeacon(AltBeaconID(id1: Fixture.uuid, id2: 0, id3: 0)), rssi: nil, measuredPower: -59,
+                                     accuracy: -1, proximity: .unknown, address: Fixture.address2, addressType: .publicDevice,
+                                     samples: 0, lastSeen: Fixture.t0)
+        lines += [.state(alt, .unknown, Fixture.t0), .enter(eddystone, Fixture.t0), .range(eddystone, Fixture.at(ms: 1_000), [ranged]),
+                  .range(alt, Fixture.at(ms: 1_000), [altRanged])].map(OutputLine.encode)
+        return lines
+    }
+
+    @Test func formatLinesValidate() throws {
+        try expectValid(Self.formatLines)
+    }
+
     @Test func monitorRunValidates() throws {
         var h = MonitorHarness([BeaconRegion(uuid: Fixture.uuid), BeaconRegion(uuid: Fixture.uuid, major: 3, minor: 4)],
                                exitAfter: .seconds(3))
@@ -123,6 +167,16 @@ struct OutputSchemaTests {
         #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"static","samples":6}]}"#,
         // a null rssi
         #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":null,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        // a scan line of one format with another's identity
+        #"{"event":"beacon","time":"2026-11-29T12:00:01.000Z","format":"altbeacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"measuredPower":-59,"rssi":-50.0,"samples":1,"address":"F0:F1:F2:F3:F4:01","addressType":"public","firstSeen":"2026-11-29T12:00:00.000Z","lastSeen":"2026-11-29T12:00:00.000Z"}"#,
+        // an Eddystone-UID scan line without its tx power
+        #"{"event":"beacon","time":"2026-11-29T12:00:01.000Z","format":"eddystone-uid","namespace":"00010203040506070809","instance":"0A0B0C0D0E0F","measuredPower":-61,"rssi":-50.0,"samples":1,"address":"F0:F1:F2:F3:F4:01","addressType":"public","firstSeen":"2026-11-29T12:00:00.000Z","lastSeen":"2026-11-29T12:00:00.000Z"}"#,
+        // a lower-case namespace in a region
+        #"{"event":"enter","time":"2026-11-29T12:00:00.000Z","region":{"format":"eddystone-uid","namespace":"0001020304050607080a"}}"#,
+        // an AltBeacon region's ID3 without an ID2
+        #"{"event":"enter","time":"2026-11-29T12:00:00.000Z","region":{"format":"altbeacon","id1":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","id3":1}}"#,
+        // a telemetry temperature as text
+        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-tlm","telemetry":{"batteryMillivolts":3000,"temperature":"24.5","advertisementCount":1,"uptime":1.0},"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public"}"#,
         // partial anything but true
         #"{"event":"range","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[],"partial":false}"#,
     ]

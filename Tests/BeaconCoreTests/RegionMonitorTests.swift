@@ -181,7 +181,7 @@ struct RegionMonitorRangingTests {
         #expect(abs(b.accuracy - 0.3981071705534972) < 1e-12) // 10^((-61 - -53) / (10 * 2)) = 10^-0.4
         #expect(b.proximity == .immediate)
         #expect(b.address == Fixture.address1)
-        #expect(b.identity == BeaconIdentity(uuid: Fixture.uuid, major: 1, minor: 2))
+        #expect(b.identity == .iBeacon(BeaconIdentity(uuid: Fixture.uuid, major: 1, minor: 2)))
     }
 
     @Test func nearestFirstThenUnknownThenByIdentityAndAddress() throws {
@@ -194,7 +194,11 @@ struct RegionMonitorRangingTests {
         h.sighting(Fixture.sighting(minor: 13, rssi: -60, address: Fixture.address1, ms: 50))
         h.sighting(Fixture.sighting(minor: 9, rssi: nil, ms: 60))
         let beacons = try #require(h.tick(ms: 1_000).first?.beacons)
-        #expect(beacons.map { $0.identity.minor } == [11, 13, 13, 10, 9, 12])
+        let minors = beacons.compactMap { (beacon: RangedBeacon) -> Int? in
+            guard case .iBeacon(let id) = beacon.identity else { return nil }
+            return Int(id.minor)
+        }
+        #expect(minors == [11, 13, 13, 10, 9, 12])
         #expect(beacons.map(\.address) == [Fixture.address1, Fixture.address1, Fixture.address2,
                                            Fixture.address1, Fixture.address1, Fixture.address1])
         #expect(beacons.map(\.proximity) == [.immediate, .near, .near, .far, .unknown, .unknown])

@@ -41,7 +41,7 @@ struct SceneSimulatorTests {
         #expect(records.first?.timestamp == SceneSimulator.defaultStart)
         #expect(records.last?.timestamp == SceneSimulator.defaultStart + scene.duration)
 
-        let identities = Dictionary(uniqueKeysWithValues: scene.beacons.map { ($0.address, $0.beacon.identity) })
+        let identities = Dictionary(uniqueKeysWithValues: scene.beacons.map { ($0.address, BeaconID.iBeacon($0.beacon.identity)) })
         var sightings = 0
         for record in records where record.direction == .received {
             try SightingDecoder.forEachSighting(inEvent: record.packet.payload, at: record.timestamp) { sighting in

@@ -22,7 +22,7 @@ struct RangerTimeline {
         while let record = try reader.next() {
             guard record.direction == .received, record.packet.kind == .event else { continue }
             try SightingDecoder.forEachSighting(inEvent: record.packet.payload, at: record.timestamp) { sighting in
-                if sighting.identity.uuid == uuid && sighting.address == advertiser {
+                if sighting.identity?.uuid == uuid && sighting.address == advertiser {
                     sightings.append(sighting.time.microseconds)
                 }
             }

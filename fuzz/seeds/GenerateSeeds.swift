@@ -61,6 +61,23 @@ enum GenerateSeeds {
         write("beacon_decoders", "ibeacon-ad", beacon(9).advertisingData)
         write("beacon_decoders", "ibeacon-msd", beacon(9).manufacturerData + [0x64])
 
+        // Every format, written from the specifications' layouts (hex, as the tests' golden vectors).
+        let frames = [
+            "altbeacon": "1BFF1801BEAC2F234454CF6D4A0FADF2F4911BA9FFA600010002C500",
+            "altbeacon-msd": "1801BEAC2F234454CF6D4A0FADF2F4911BA9FFA600010002C500",
+            "eddystone-uid": "0201060303AAFE1716AAFE00EC000102030405060708090A0B0C0D0E0F0000",
+            "eddystone-url": "0303AAFE1016AAFE10EB016578616D706C65006161",
+            "eddystone-url-sd": "AAFE10EB016578616D706C65006161",
+            "eddystone-tlm": "1116AAFE20000BB818800000010000000E10",
+            "eddystone-etlm": "1516AAFE200100112233445566778899AABBCCDDEEFF",
+            "eddystone-eid": "0D16AAFE30F60123456789ABCDEF",
+        ]
+        for (name, hex) in frames {
+            guard let bytes = Hex.decode(hex) else { fputs("bad seed \(name)\n", stderr); exit(1) }
+            write("beacon_frames", name, bytes)
+        }
+        write("beacon_frames", "ibeacon-ad", beacon(9).advertisingData)
+
         let packets: [(HCIPacket, PacketDirection, UInt16)] = [
             (HCICommand.leSetScanEnable(true, filterDuplicates: false).packet, .sent, 0),
             (HCIPacket(kind: .event, payload: events[2]), .received, 0),
@@ -99,6 +116,9 @@ enum GenerateSeeds {
             ["advertise", "--format", "eddystone-uid", "--namespace", "EDD1EBEAC04E5DEFA017", "--instance", "0BDB87539B67",
              "--tx-power-at-0m", "-18", "--legacy"],
             ["advertise", "--format", "eddystone-url", "--url", "https://www.example.com/", "--measured-power", "-62"],
+            ["scan", "--format", "eddystone", "--format", "ibeacon", "--min-rssi", "-70", "--uuid", "E2C5", "--namespace", "0001",
+             "--interval", "2s", "--hci", "btsnoop:x"],
+            ["range", "--region", "a=altbeacon:2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6:1:0", "--region", "eddystone:00010203040506070809:0A0B0C0D0E0F"],
         ]
         for (i, line) in commandLines.enumerated() {
             write("arguments", "argv-\(i)", Array(line.joined(separator: "\0").utf8))

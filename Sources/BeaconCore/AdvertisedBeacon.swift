@@ -1,18 +1,10 @@
-/// The beacon formats `beacon advertise` sends, by the names `--format` takes.
-public enum AdvertisedFormat: String, CaseIterable, Sendable {
-    case iBeacon = "ibeacon"
-    case altBeacon = "altbeacon"
-    case eddystoneUID = "eddystone-uid"
-    case eddystoneURL = "eddystone-url"
-}
-
 /// One beacon advertisement of any format beacon sends.
 public enum AdvertisedBeacon: Hashable, Sendable {
     case iBeacon(IBeacon)
-    case altBeacon(AltBeaconPayload)
+    case altBeacon(AltBeacon)
     case eddystone(EddystonePayload)
 
-    public var format: AdvertisedFormat {
+    public var format: BeaconFormat {
         switch self {
         case .iBeacon: .iBeacon
         case .altBeacon: .altBeacon

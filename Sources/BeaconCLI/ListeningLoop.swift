@@ -1,0 +1,56 @@
+import BeaconCore
+import BeaconTransport
+
+/// A session the listening commands (`range`, `scan`) drive from the host loop: packets in, outputs
+/// out, deadlines and the end of a replay handled the same way for both.
+protocol ListeningSession {
+    associatedtype Output
+    var nextDeadline: Timestamp? { get }
+    func isFinished(at now: Timestamp) -> Bool
+    mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
+                         emit: (Output) -> Void, heard: (Sighting) -> Void) throws(DecodeError)
+    mutating func advance(to now: Timestamp, emit: (Output) -> Void)
+    mutating func finish(at now: Timestamp, emit: (Output) -> Void)
+}
+
+extension RangeSession: ListeningSession {}
+extension ScanSession: ListeningSession {}
+
+/// The one loop over the host's events for the listening commands: it runs until `--duration`, a
+/// signal, the end of a replayed capture or stdout going away. Malformed packets are warned about and
+/// skipped; a replay shows its progress.
+enum ListeningLoop {
+    /// `heard` sees every sighting, and `idle` each deadline, with the packet's or deadline's time.
+    static func run<Session: ListeningSession>(_ host: HCIHost, _ session: inout Session, output: LineOutput,
+                                               emit: (Session.Output) -> Void,
+                                               heard: (Sighting) -> Void = { _ in },
+                                               idle: (Timestamp) -> Void = { _ in }) throws(HostError) {
+        let progress = ReplayProgress(host.transport, console: output.console)
+        defer { progress?.finish() }
+        while !output.readerGone {
+            switch try host.next(until: session.nextDeadline) {
+            case .packet(let packet, let direction, let time):
+                progress?.packet()
+                do {
+                    try session.packet(packet, direction: direction, at: time, emit: emit, heard: heard)
+                } catch {
+                    output.warnMalformed(error)
+                }
+                if session.isFinished(at: time) {
+                    // The ticks up to --duration's end, exactly as a live run prints them.
+                    session.advance(to: time, emit: emit)
+                    return
+                }
+            case .deadline(let time):
+                session.advance(to: time, emit: emit)
+                idle(time)
+                if session.isFinished(at: time) { return }
+            case .end(.endOfCapture):
+                session.finish(at: host.now(), emit: emit)
+                return
+            case .end(.outputGone), .signal:
+                return
+            }
+        }
+    }
+}

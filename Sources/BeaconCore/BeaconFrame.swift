@@ -1,0 +1,74 @@
+/// What one advertisement says about itself as a beacon, in any supported format: a plain value,
+/// decoded in place from the advertising data.
+public enum BeaconFrame: Hashable, Sendable {
+    case iBeacon(IBeacon)
+    case altBeacon(AltBeacon)
+    case eddystone(EddystoneFrame)
+
+    public var format: BeaconFormat {
+        switch self {
+        case .iBeacon: .iBeacon
+        case .altBeacon: .altBeacon
+        case .eddystone(let frame): frame.format
+        }
+    }
+
+    /// The identity a region can name; nil for the frames that carry none (Eddystone URL, TLM, EID).
+    public var identity: BeaconID? {
+        switch self {
+        case .iBeacon(let beacon): .iBeacon(beacon.identity)
+        case .altBeacon(let beacon): .altBeacon(beacon.identity)
+        case .eddystone(.uid(_, let uid)): .eddystoneUID(uid)
+        case .eddystone: nil
+        }
+    }
+
+    /// The calibrated power at 1 m (dBm) ranging uses: iBeacon's measured power, AltBeacon's reference
+    /// RSSI, Eddystone's Tx power at 0 m less 41 dB. Nil for frames without a power.
+    public var measuredPower: Int8? {
+        switch self {
+        case .iBeacon(let beacon): beacon.measuredPower
+        case .altBeacon(let beacon): beacon.referenceRSSI
+        case .eddystone(let frame): frame.txPower.map(EddystoneFrame.measuredPower(txPower:))
+        }
+    }
+
+    /// The first beacon frame in advertising data, nil when there is none. One walk over the AD
+    /// structures: Manufacturer Specific Data is tried as iBeacon, then AltBeacon; Service Data of
+    /// UUID 0xFEAA as Eddystone. A malformed Eddystone frame is skipped and the walk goes on; a
+    /// malformed AD structure ends it (only frames before it count). Runs per advertisement: it does
+    /// not throw and does not allocate.
+    public static func find(inAdvertisingData data: ArraySlice<UInt8>) -> BeaconFrame? {
+        var walker = ADWalker(data)
+        do throws(DecodeError) {
+            while let structure = try walker.next() {
+                if let frame = frame(in: structure) { return frame }
+            }
+        } catch {
+            // A malformed structure ends the search.
+        }
+        return nil
+    }
+
+    /// The frame one AD structure holds, if any. Throws only for a malformed Eddystone frame.
+    public static func decode(_ structure: ADStructure) throws(DecodeError) -> BeaconFrame? {
+        switch structure.type {
+        case .manufacturerSpecificData:
+            if let beacon = IBeacon(manufacturerData: structure.value) { return .iBeacon(beacon) }
+            if let beacon = AltBeacon(manufacturerData: structure.value) { return .altBeacon(beacon) }
+            return nil
+        case .serviceData16BitUUID:
+            return try EddystoneFrame.decode(serviceData: structure.value).map(BeaconFrame.eddystone)
+        default:
+            return nil
+        }
+    }
+
+    private static func frame(in structure: ADStructure) -> BeaconFrame? {
+        do throws(DecodeError) {
+            return try decode(structure)
+        } catch {
+            return nil
+        }
+    }
+}

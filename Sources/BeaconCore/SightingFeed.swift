@@ -1,0 +1,110 @@
+/// The part of a listening session every listening command shares: the anchor (when listening
+/// started), `--duration`'s end, times clamped so they never go backwards, fragment chains, and the
+/// advertising reports decoded into sightings. Live runs and capture replays feed it the same packets
+/// (sent and received) with the same timestamps.
+///
+/// The anchor is the Command Complete of the host's LE Set (Extended) Scan Enable that turned
+/// scanning on, or, in a capture that does not show scanning being turned on, the first advertising
+/// report.
+public struct SightingFeed {
+    public let duration: Micros?
+    public private(set) var anchor: Timestamp?
+    /// Packets whose bytes could not be decoded; skipped, never fatal.
+    public private(set) var malformedPackets = 0
+    private var latest: Timestamp?
+    /// The scan-enable command (with enable set) that the host sent and the controller has not yet answered.
+    private var pendingScanEnable: HCIOpcode?
+    /// Extended advertisers in the middle of a fragmented advertisement, whose fragments are skipped.
+    private var chains = FragmentChains()
+
+    public init(duration: Micros?) {
+        self.duration = duration
+    }
+
+    /// When the session ends by itself (`--duration` after the anchor), if it does.
+    public var endTime: Timestamp? {
+        guard let anchor, let duration else { return nil }
+        return anchor + duration
+    }
+
+    public func isFinished(at now: Timestamp) -> Bool {
+        endTime.map { now >= $0 } ?? false
+    }
+
+    /// The earlier of `consumer`'s next deadline and the session's end; nil before the anchor.
+    public func nextDeadline(_ consumer: Timestamp?) -> Timestamp? {
+        guard anchor != nil else { return nil }
+        switch (consumer, endTime) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b): return b
+        }
+    }
+
+    /// `now` bounded by the session's end, for deadlines.
+    public func bounded(_ now: Timestamp) -> Timestamp {
+        endTime.map { min($0, now) } ?? now.clampedToSupportedRange
+    }
+
+    /// Feeds one packet: `start` when it is the anchor, then for an advertising report `advance` to
+    /// its time and `sighting` once per beacon it carries. A packet that cannot be decoded throws
+    /// after being counted; the feed stays usable.
+    public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
+                                start: (Timestamp) -> Void, advance: (Timestamp) -> Void,
+                                sighting: (Sighting) -> Void) throws(DecodeError) {
+        // Far-off times are clamped first: the deadline arithmetic must not wrap around.
+        let clamped = rawTime.clampedToSupportedRange
+        let time = max(clamped, latest ?? clamped)
+        latest = time
+        if let end = endTime, time > end { return }
+        do {
+            switch (packet.kind, direction) {
+            case (.command, .sent):
+                try noteCommand(packet.payload)
+            case (.event, .received):
+                try event(packet.payload, at: time, start: start, advance: advance, sighting: sighting)
+            default:
+                break
+            }
+        } catch {
+            malformedPackets += 1
+            throw error
+        }
+    }
+
+    private mutating func noteCommand(_ payload: ArraySlice<UInt8>) throws(DecodeError) {
+        guard anchor == nil else { return }
+        let command = try HCICommand.decode(payload)
+        guard command.opcode == .leSetScanEnable || command.opcode == .leSetExtendedScanEnable else { return }
+        pendingScanEnable = command.parameters.first == 1 ? command.opcode : nil
+    }
+
+    private mutating func event(_ payload: ArraySlice<UInt8>, at time: Timestamp, start: (Timestamp) -> Void,
+                                advance: (Timestamp) -> Void, sighting: (Sighting) -> Void) throws(DecodeError) {
+        if anchor == nil {
+            if let pending = pendingScanEnable, payload.first == HCIEventCode.commandComplete.rawValue,
+               case .commandComplete(_, let opcode, let parameters) = try HCIEvent.decode(payload),
+               opcode == pending, parameters.first == 0 {
+                anchor(at: time, start)
+                return
+            }
+            guard Self.isAdvertisingReport(payload) else { return }
+            anchor(at: time, start)
+        }
+        advance(time)
+        try SightingDecoder.forEachSighting(inEvent: payload, at: time, chains: &chains, sighting)
+    }
+
+    private mutating func anchor(at time: Timestamp, _ start: (Timestamp) -> Void) {
+        anchor = time
+        pendingScanEnable = nil
+        start(time)
+    }
+
+    /// LE Meta event carrying LE Advertising Report (0x02) or LE Extended Advertising Report (0x0D).
+    static func isAdvertisingReport(_ payload: ArraySlice<UInt8>) -> Bool {
+        guard payload.count >= 3, payload.first == HCIEventCode.leMeta.rawValue else { return false }
+        let subevent = payload[payload.startIndex + 2]
+        return subevent == 0x02 || subevent == 0x0D
+    }
+}
