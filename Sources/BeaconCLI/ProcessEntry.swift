@@ -23,6 +23,7 @@ extension BeaconTool {
             },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
             outputDescriptor: STDOUT_FILENO, outputDeadline: deadline,
+            lineBatching: LineBatching(retriesLineByLine: DescriptorKind(STDOUT_FILENO) != .other),
             progress: Terminal.isTerminal(STDERR_FILENO) ? { Terminal.write($0, to: STDERR_FILENO) } : nil)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
                        environment: StandardStreams.environment(),

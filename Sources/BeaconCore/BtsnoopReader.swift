@@ -19,8 +19,11 @@ public struct BtsnoopReader {
     /// Records `next()` passed over: monitor records that are not HCI packets, and other controllers' packets.
     public private(set) var skippedRecordCount = 0
 
+    /// `buffer[start..<end]` holds the bytes not yet consumed; past `end` is room for the next read.
+    /// Records are views into it: no record is copied out.
     private var buffer: [UInt8] = []
     private var start = 0
+    private var end = 0
     /// File offset of `buffer[0]`.
     private var bufferFileOffset = 0
 
@@ -32,11 +35,26 @@ public struct BtsnoopReader {
     /// File offset of the first byte not yet consumed.
     public var fileOffset: Int { bufferFileOffset + start }
     /// Bytes appended but not yet consumed.
-    public var pendingByteCount: Int { buffer.count - start }
+    public var pendingByteCount: Int { end - start }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        _ = fill(upTo: bytes.count) { room in
+            _ = room.initialize(from: bytes)
+            return bytes.count
+        }
+    }
+
+    /// Lets `read` write up to `count` bytes straight into the buffer's free room (a read(2) with no
+    /// copy after it) and keeps the bytes it says it wrote; returns what `read` returned (negative: nothing kept).
+    public mutating func fill(upTo count: Int, _ read: (UnsafeMutableBufferPointer<UInt8>) -> Int) -> Int {
         compactIfWorthwhile()
-        buffer.append(contentsOf: bytes)
+        if buffer.count - end < count {
+            buffer.append(contentsOf: repeatElement(0, count: count - (buffer.count - end)))
+        }
+        let from = end
+        let written = buffer.withUnsafeMutableBufferPointer { read(UnsafeMutableBufferPointer(rebasing: $0[from..<from + count])) }
+        if written > 0 { end += min(written, count) }
+        return written
     }
 
     /// The next HCI packet of the selected controller, nil when more bytes are needed.
@@ -57,7 +75,7 @@ public struct BtsnoopReader {
         }
         guard pendingByteCount >= Btsnoop.recordHeaderLength else { return nil }
         let recordOffset = fileOffset
-        var reader = ByteReader(buffer[start...], baseOffset: recordOffset)
+        var reader = ByteReader(buffer[start..<end], baseOffset: recordOffset)
         let originalLength = try reader.u32BigEndian("btsnoop record original length")
         let includedOffset = reader.offset
         let includedLength = try reader.u32BigEndian("btsnoop record included length")
@@ -85,7 +103,7 @@ public struct BtsnoopReader {
         let leftover = pendingByteCount
         if header == nil {
             if leftover >= Btsnoop.magic.count, !buffer[start..<start + Btsnoop.magic.count].elementsEqual(Btsnoop.magic) {
-                _ = try BtsnoopHeader.decode(buffer[start...])
+                _ = try BtsnoopHeader.decode(buffer[start..<end])
             }
             throw DecodeError(offset: 0, field: "btsnoop header", needed: Btsnoop.headerLength, available: leftover,
                               reason: "truncated header: the file has \(leftover) byte\(leftover == 1 ? "" : "s"), a btsnoop header needs \(Btsnoop.headerLength)")
@@ -93,7 +111,7 @@ public struct BtsnoopReader {
         guard leftover > 0 else { return }
         var needed = Btsnoop.recordHeaderLength
         if leftover >= Btsnoop.recordHeaderLength {
-            var reader = ByteReader(buffer[start...], baseOffset: fileOffset)
+            var reader = ByteReader(buffer[start..<end], baseOffset: fileOffset)
             try reader.skip(4, "btsnoop record original length")
             needed += Int(try reader.u32BigEndian("btsnoop record included length"))
         }
@@ -141,17 +159,21 @@ public struct BtsnoopReader {
         }
     }
 
-    /// Drops consumed bytes once they dominate the buffer, so a long capture does not grow it.
+    /// Moves the unconsumed bytes (at most one partial record) to the front once the consumed ones
+    /// dominate, so a long capture reuses the same buffer instead of growing it.
     private mutating func compactIfWorthwhile() {
         guard start > 0 else { return }
-        if start == buffer.count {
+        if start == end {
             bufferFileOffset += start
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start >= 64 * 1024, start * 2 >= buffer.count {
+            (start, end) = (0, 0)
+        } else if start >= 64 * 1024, start * 2 >= end {
             bufferFileOffset += start
-            buffer.removeSubrange(0..<start)
-            start = 0
+            let (from, pending) = (start, end - start)
+            buffer.withUnsafeMutableBufferPointer { whole in
+                let base = whole.baseAddress!
+                base.update(from: base + from, count: pending)
+            }
+            (start, end) = (0, pending)
         }
     }
 }
