@@ -18,7 +18,11 @@ public enum StandardStreams {
     /// which a pipe that polls writable takes without blocking.
     public static func writeLine(_ line: String, to descriptor: Int32, interruptedBy interrupt: Int32? = nil,
                                  alreadyInterrupted: () -> Bool = { false }, deadline: Micros? = nil) -> LineWrite {
-        var bytes = Array(line.utf8)
+        // Sized for the newline up front: a line can be megabytes (thousands of ranged beacons), and
+        // growing the copy for one more byte would hold it twice over for a moment.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count + 1)
+        bytes.append(contentsOf: line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
