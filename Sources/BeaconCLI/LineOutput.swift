@@ -36,7 +36,11 @@ final class LineOutput {
                 + "they are printed as the nearest time inside them")
         }
         guard let batching = console.lineBatching, batching.isEnabled else { return deliver(line) }
-        if batch.isEmpty, line.utf8.count >= LineBatching.size { return deliver(line) }
+        // A line as large as a batch (thousands of ranged beacons) goes out as it is, never copied into one.
+        if line.utf8.count >= LineBatching.size {
+            flush()
+            return deliver(line)
+        }
         if !batch.isEmpty { batch.append("\n") }
         batch.append(line)
         if batch.utf8.count >= LineBatching.size { flush() }
