@@ -104,7 +104,8 @@ public struct BtsnoopReader {
     }
 
     /// The HCI packet a raw record carries, nil for records to skip.
-    private mutating func interpret(_ raw: BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecord? {
+    /// Consumes `raw`: its view of the data moves into the packet instead of being copied and released.
+    private mutating func interpret(_ raw: consuming BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecord? {
         guard let datalink = header?.datalink else { return nil }
         let isTruncated = raw.data.count < Int(raw.originalLength)
         switch datalink {

@@ -91,7 +91,8 @@ public final class BtsnoopReplayTransport: PacketTransport {
 
     public func nextPacket() throws(TransportError) -> TransportPacket? {
         do throws(DecodeError) {
-            return try reader.next().map { TransportPacket($0.packet, $0.direction, captureTime: $0.timestamp) }
+            guard let record = try reader.next() else { return nil }
+            return TransportPacket(record.packet, record.direction, captureTime: record.timestamp)
         } catch {
             atEnd = true
             throw TransportError.badCapture(error, path: path)
