@@ -15,13 +15,17 @@ public struct Console {
     public var progress: ((String) -> Void)?
     /// When a live run with `--duration` ends: set by the command, obeyed by a `writeLine` that waits.
     public let outputDeadline: OutputDeadline
+    /// Whether `writeLine` may be given many lines at once (joined by newlines); nil: one line at a time.
+    public let lineBatching: LineBatching?
 
     public init(writeLine: @escaping (String) -> LineWrite, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil,
-                outputDeadline: OutputDeadline = OutputDeadline(), progress: ((String) -> Void)? = nil) {
+                outputDeadline: OutputDeadline = OutputDeadline(), lineBatching: LineBatching? = nil,
+                progress: ((String) -> Void)? = nil) {
         self.writeLine = writeLine
         self.diagnose = { diagnose(DiagnosticEscaping.escaped($0)) }
         self.outputDescriptor = outputDescriptor
         self.progress = progress
         self.outputDeadline = outputDeadline
+        self.lineBatching = lineBatching
     }
 }

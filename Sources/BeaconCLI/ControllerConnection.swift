@@ -79,6 +79,9 @@ final class ControllerConnection {
         if transport.isLive, let duration = common.duration {
             console.outputDeadline.monotonic = Micros(Clock.monotonic().value &+ duration.value)
         }
+        if let replay = transport as? BtsnoopReplayTransport, replay.streamDescriptor == nil {
+            console.lineBatching?.isEnabled = true
+        }
     }
 
     /// For a btmon capture holding several controllers: which one was replayed and how to pick another.

@@ -14,6 +14,8 @@ final class LineOutput {
     private(set) var writeFailure: SystemError?
     private var malformed = 0
     private var clampedTimes = false
+    /// Lines gathered for one write (`Console.lineBatching`), joined by newlines, without the last one.
+    private var batch = ""
 
     /// Warnings printed one by one before only a count is kept.
     static let warningLimit = 5
@@ -29,10 +31,43 @@ final class LineOutput {
         guard !readerGone else { return }
         if let time, !clampedTimes, !Timestamp.printableRange.contains(time) {
             clampedTimes = true
+            flush()
             console.diagnose("Warning: output times leave the years 0000 to 9999 (first \(time.microseconds) µs from 1970); "
                 + "they are printed as the nearest time inside them")
         }
-        switch console.writeLine(line) {
+        guard let batching = console.lineBatching, batching.isEnabled else { return deliver(line) }
+        // A line as large as a batch (thousands of ranged beacons) goes out as it is, never copied into one.
+        if line.utf8.count >= LineBatching.size {
+            flush()
+            return deliver(line)
+        }
+        if !batch.isEmpty { batch.append("\n") }
+        batch.append(line)
+        if batch.utf8.count >= LineBatching.size { flush() }
+    }
+
+    /// Writes the gathered lines in one go. A batch whose write fails (a full disk, not a reader gone
+    /// away) is written again line by line where the failed write left nothing of it behind, so the
+    /// output ends after the same whole line as when every line is written at once.
+    func flush() {
+        guard !batch.isEmpty else { return }
+        let lines = batch
+        batch.removeAll(keepingCapacity: true)
+        let outcome = console.writeLine(lines)
+        guard case .failed = outcome, console.lineBatching?.retriesLineByLine == true,
+              lines.utf8.contains(UInt8(ascii: "\n")) else { return keep(outcome) }
+        for line in lines.split(separator: "\n", omittingEmptySubsequences: false) where !readerGone {
+            deliver(String(line))
+        }
+    }
+
+    /// One `writeLine`; `text` is a line or a batch of them.
+    private func deliver(_ text: String) {
+        keep(console.writeLine(text))
+    }
+
+    private func keep(_ outcome: LineWrite) {
+        switch outcome {
         case .written: break
         case .stopped: readerGone = true
         case .failed(let error):
@@ -51,6 +86,8 @@ final class LineOutput {
     func warnMalformed(_ error: any Error) {
         malformed += 1
         if malformed <= Self.warningLimit {
+            // Diagnostics and lines keep their order on a terminal that shows both.
+            flush()
             console.diagnose("Warning: skipped a malformed packet: \(error)")
         }
     }
@@ -58,6 +95,7 @@ final class LineOutput {
     /// Closes the sinks, says how many malformed packets went unreported, and reports a failed write:
     /// the run that ended with `code` then exits 74, unless it failed in another way first.
     func finish(_ code: ExitCode) -> ExitCode {
+        flush()
         for sink in sinks { sink.finish() }
         if malformed > Self.warningLimit {
             console.diagnose("Warning: skipped \(malformed) malformed packets in all")

@@ -15,12 +15,16 @@ extension BeaconTool {
             exit(ExitCode.software.rawValue)
         }
         // Output waits for a slow reader only until a signal arrives, so a stopping signal always ends the run.
+        // A file or /dev/null always has room: its lines go out in one write(2) each, with no poll for room
+        // and no cutting into PIPE_BUF pieces.
         let deadline = OutputDeadline()
-        let wait = WriteWait(signals: signals, deadline: deadline)
+        let stdoutKind = DescriptorKind(STDOUT_FILENO)
+        let wait = stdoutKind == .other || Terminal.isTerminal(STDOUT_FILENO) ? WriteWait(signals: signals, deadline: deadline) : nil
         let console = Console(
             writeLine: { line in StandardStreams.writeLine(line, to: STDOUT_FILENO, waiting: wait) },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
             outputDescriptor: STDOUT_FILENO, outputDeadline: deadline,
+            lineBatching: LineBatching(retriesLineByLine: stdoutKind != .other),
             progress: Terminal.isTerminal(STDERR_FILENO) ? { Terminal.write($0, to: STDERR_FILENO) } : nil)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
                        environment: StandardStreams.environment(),

@@ -50,15 +50,21 @@ public struct BeaconUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     /// Canonical upper-case 8-4-4-4-12 form.
+    /// Built in place from the two words, with no intermediate arrays: every ranged beacon prints one.
     public var description: String {
-        let hex = Array(Hex.encode(bytes).utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (i, c) in hex.enumerated() {
-            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
-            out.append(c)
+        String(unsafeUninitializedCapacity: 36) { text in
+            var at = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = nibble < 16 ? high : low
+                text[at] = Hex.digit(UInt8(truncatingIfNeeded: word >> (60 - 4 * UInt64(nibble % 16))) & 0x0F)
+                at += 1
+            }
+            return at
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public static func < (a: BeaconUUID, b: BeaconUUID) -> Bool {

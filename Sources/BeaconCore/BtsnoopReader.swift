@@ -19,10 +19,7 @@ public struct BtsnoopReader {
     /// Records `next()` passed over: monitor records that are not HCI packets, and other controllers' packets.
     public private(set) var skippedRecordCount = 0
 
-    private var buffer: [UInt8] = []
-    private var start = 0
-    /// File offset of `buffer[0]`.
-    private var bufferFileOffset = 0
+    private var buffer = ReadBuffer()
 
     public init(indexFilter: UInt16? = nil) {
         self.indexFilter = indexFilter
@@ -30,13 +27,18 @@ public struct BtsnoopReader {
     }
 
     /// File offset of the first byte not yet consumed.
-    public var fileOffset: Int { bufferFileOffset + start }
+    public var fileOffset: Int { buffer.offset }
     /// Bytes appended but not yet consumed.
-    public var pendingByteCount: Int { buffer.count - start }
+    public var pendingByteCount: Int { buffer.count }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        compactIfWorthwhile()
-        buffer.append(contentsOf: bytes)
+        buffer.append(bytes)
+    }
+
+    /// Lets `read` write up to `count` bytes of the capture straight into the reader's buffer (see
+    /// `ReadBuffer.fill`); returns what `read` returned.
+    public mutating func fill(upTo count: Int, _ read: (UnsafeMutableBufferPointer<UInt8>) -> Int) -> Int {
+        buffer.fill(upTo: count, read)
     }
 
     /// The next HCI packet of the selected controller, nil when more bytes are needed.
@@ -52,12 +54,12 @@ public struct BtsnoopReader {
     public mutating func nextRawRecord() throws(DecodeError) -> BtsnoopRawRecord? {
         if header == nil {
             guard pendingByteCount >= Btsnoop.headerLength else { return nil }
-            header = try BtsnoopHeader.decode(buffer[start..<start + Btsnoop.headerLength])
-            start += Btsnoop.headerLength
+            header = try BtsnoopHeader.decode(buffer.unconsumed.prefix(Btsnoop.headerLength))
+            buffer.consume(Btsnoop.headerLength)
         }
         guard pendingByteCount >= Btsnoop.recordHeaderLength else { return nil }
         let recordOffset = fileOffset
-        var reader = ByteReader(buffer[start...], baseOffset: recordOffset)
+        var reader = ByteReader(buffer.unconsumed, baseOffset: recordOffset)
         let originalLength = try reader.u32BigEndian("btsnoop record original length")
         let includedOffset = reader.offset
         let includedLength = try reader.u32BigEndian("btsnoop record included length")
@@ -75,7 +77,7 @@ public struct BtsnoopReader {
         let length = Int(includedLength)
         guard reader.remaining >= length else { return nil }
         let data = try reader.bytes(length, "btsnoop record data")
-        start += Btsnoop.recordHeaderLength + length
+        buffer.consume(Btsnoop.recordHeaderLength + length)
         return BtsnoopRawRecord(fileOffset: recordOffset, originalLength: originalLength, flags: flags,
                                 drops: drops, btsnoopTimestamp: timestamp, data: data)
     }
@@ -84,8 +86,8 @@ public struct BtsnoopReader {
     public func finish() throws(DecodeError) {
         let leftover = pendingByteCount
         if header == nil {
-            if leftover >= Btsnoop.magic.count, !buffer[start..<start + Btsnoop.magic.count].elementsEqual(Btsnoop.magic) {
-                _ = try BtsnoopHeader.decode(buffer[start...])
+            if leftover >= Btsnoop.magic.count, !buffer.unconsumed.prefix(Btsnoop.magic.count).elementsEqual(Btsnoop.magic) {
+                _ = try BtsnoopHeader.decode(buffer.unconsumed)
             }
             throw DecodeError(offset: 0, field: "btsnoop header", needed: Btsnoop.headerLength, available: leftover,
                               reason: "truncated header: the file has \(leftover) byte\(leftover == 1 ? "" : "s"), a btsnoop header needs \(Btsnoop.headerLength)")
@@ -93,7 +95,7 @@ public struct BtsnoopReader {
         guard leftover > 0 else { return }
         var needed = Btsnoop.recordHeaderLength
         if leftover >= Btsnoop.recordHeaderLength {
-            var reader = ByteReader(buffer[start...], baseOffset: fileOffset)
+            var reader = ByteReader(buffer.unconsumed, baseOffset: fileOffset)
             try reader.skip(4, "btsnoop record original length")
             needed += Int(try reader.u32BigEndian("btsnoop record included length"))
         }
@@ -102,7 +104,8 @@ public struct BtsnoopReader {
     }
 
     /// The HCI packet a raw record carries, nil for records to skip.
-    private mutating func interpret(_ raw: BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecord? {
+    /// Consumes `raw`: its view of the data moves into the packet instead of being copied and released.
+    private mutating func interpret(_ raw: consuming BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecord? {
         guard let datalink = header?.datalink else { return nil }
         let isTruncated = raw.data.count < Int(raw.originalLength)
         switch datalink {
@@ -138,20 +141,6 @@ public struct BtsnoopReader {
             return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data), direction: direction,
                                  timestamp: raw.timestamp, controllerIndex: index, fileOffset: raw.fileOffset,
                                  isTruncated: isTruncated)
-        }
-    }
-
-    /// Drops consumed bytes once they dominate the buffer, so a long capture does not grow it.
-    private mutating func compactIfWorthwhile() {
-        guard start > 0 else { return }
-        if start == buffer.count {
-            bufferFileOffset += start
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start >= 64 * 1024, start * 2 >= buffer.count {
-            bufferFileOffset += start
-            buffer.removeSubrange(0..<start)
-            start = 0
         }
     }
 }

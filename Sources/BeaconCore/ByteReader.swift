@@ -59,38 +59,52 @@ public struct ByteReader {
         DecodeError(offset: offset, field: field, needed: 0, available: remaining, reason: reason)
     }
 
+    // The readers are inlined into the decoders that call them: one compare per read on the hot path,
+    // with the error (its strings, its offsets) built out of line only when input is short.
+    @inline(__always)
     public mutating func require(_ count: Int, _ field: String) throws(DecodeError) {
-        guard count >= 0, remaining >= count else { throw error(field, needed: count) }
+        guard count >= 0, remaining >= count else { throw shortInput(field, needed: count) }
     }
 
+    @inline(never)
+    private func shortInput(_ field: String, needed: Int) -> DecodeError {
+        error(field, needed: needed)
+    }
+
+    @inline(__always)
     public mutating func u8(_ field: String) throws(DecodeError) -> UInt8 {
         try require(1, field)
         defer { position += 1 }
         return bytes[position]
     }
 
+    @inline(__always)
     public mutating func i8(_ field: String) throws(DecodeError) -> Int8 {
         Int8(bitPattern: try u8(field))
     }
 
+    @inline(__always)
     public mutating func u16(_ field: String) throws(DecodeError) -> UInt16 {
         try require(2, field)
         defer { position += 2 }
         return UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
     }
 
+    @inline(__always)
     public mutating func u16BigEndian(_ field: String) throws(DecodeError) -> UInt16 {
         try require(2, field)
         defer { position += 2 }
         return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
     }
 
+    @inline(__always)
     public mutating func u24(_ field: String) throws(DecodeError) -> UInt32 {
         try require(3, field)
         defer { position += 3 }
         return UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2]) << 16
     }
 
+    @inline(__always)
     public mutating func u32(_ field: String) throws(DecodeError) -> UInt32 {
         try require(4, field)
         defer { position += 4 }
@@ -99,6 +113,7 @@ public struct ByteReader {
         return value
     }
 
+    @inline(__always)
     public mutating func u32BigEndian(_ field: String) throws(DecodeError) -> UInt32 {
         try require(4, field)
         defer { position += 4 }
@@ -107,6 +122,7 @@ public struct ByteReader {
         return value
     }
 
+    @inline(__always)
     public mutating func u64(_ field: String) throws(DecodeError) -> UInt64 {
         try require(8, field)
         defer { position += 8 }
@@ -115,6 +131,7 @@ public struct ByteReader {
         return value
     }
 
+    @inline(__always)
     public mutating func u64BigEndian(_ field: String) throws(DecodeError) -> UInt64 {
         try require(8, field)
         defer { position += 8 }
@@ -124,6 +141,7 @@ public struct ByteReader {
     }
 
     /// A view of the next `count` bytes (no copy); indices are those of the underlying input.
+    @inline(__always)
     public mutating func bytes(_ count: Int, _ field: String) throws(DecodeError) -> ArraySlice<UInt8> {
         try require(count, field)
         defer { position += count }
@@ -136,6 +154,7 @@ public struct ByteReader {
         return bytes[position...]
     }
 
+    @inline(__always)
     public mutating func skip(_ count: Int, _ field: String) throws(DecodeError) {
         try require(count, field)
         position += count

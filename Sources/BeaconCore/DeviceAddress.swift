@@ -30,13 +30,17 @@ public struct DeviceAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `F0:F1:F2:F3:F4:01`.
+    /// `C0:00:00:00:00:01`, most significant byte first; built in place (every ranged beacon prints one).
     public var description: String {
-        var parts: [String] = []
-        for i in (0..<6).reversed() {
-            let b = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))
-            parts.append(Hex.encode([b]))
+        String(unsafeUninitializedCapacity: 17) { text in
+            for i in 0..<6 {
+                let b = UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - i)))
+                text[3 * i] = Hex.digit(b >> 4)
+                text[3 * i + 1] = Hex.digit(b & 0x0F)
+                if i < 5 { text[3 * i + 2] = UInt8(ascii: ":") }
+            }
+            return 17
         }
-        return parts.joined(separator: ":")
     }
 }
 

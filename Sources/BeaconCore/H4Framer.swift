@@ -21,51 +21,42 @@ public struct H4Framer {
         }
     }
 
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var buffer = ReadBuffer()
 
-    public init() {
-        buffer.reserveCapacity(64 * 1024)
-    }
+    public init() {}
 
     /// Bytes received but not yet returned as a packet.
-    public var pendingByteCount: Int { buffer.count - start }
+    public var pendingByteCount: Int { buffer.count }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        compactIfWorthwhile()
-        buffer.append(contentsOf: bytes)
+        buffer.append(bytes)
+    }
+
+    /// Lets `read` write up to `count` bytes of the stream straight into the framer's buffer (see
+    /// `ReadBuffer.fill`); returns what `read` returned.
+    public mutating func fill(upTo count: Int, _ read: (UnsafeMutableBufferPointer<UInt8>) -> Int) -> Int {
+        buffer.fill(upTo: count, read)
     }
 
     /// The next complete packet, nil when more bytes are needed. An unknown indicator throws:
     /// an H4 stream cannot resynchronise after it, so the caller ends the stream.
     public mutating func next() throws(DecodeError) -> HCIPacket? {
-        guard start < buffer.count else { return nil }
-        guard let kind = HCIPacketKind(rawValue: buffer[start]) else {
+        let pending = buffer.unconsumed
+        guard let indicator = pending.first else { return nil }
+        guard let kind = HCIPacketKind(rawValue: indicator) else {
             throw DecodeError(offset: 0, field: "H4 packet indicator", needed: 1, available: pendingByteCount,
-                              reason: "unknown packet indicator 0x\(Hex.encode([buffer[start]]))")
+                              reason: "unknown packet indicator 0x\(Hex.encode([indicator]))")
         }
         let layout = Self.layout(kind)
-        let headerStart = start + 1
-        guard buffer.count - headerStart >= layout.headerLength else { return nil }
+        let headerStart = pending.startIndex + 1
+        guard pending.endIndex - headerStart >= layout.headerLength else { return nil }
         let lengthAt = headerStart + layout.lengthOffset
-        var length = Int(buffer[lengthAt])
-        if layout.lengthIsTwoBytes { length |= Int(buffer[lengthAt + 1]) << 8 }
+        var length = Int(pending[lengthAt])
+        if layout.lengthIsTwoBytes { length |= Int(pending[lengthAt + 1]) << 8 }
         length &= layout.lengthMask
         let end = headerStart + layout.headerLength + length
-        guard buffer.count >= end else { return nil }
-        start = end
-        return HCIPacket(kind: kind, payload: buffer[headerStart..<end])
-    }
-
-    /// Drops consumed bytes once they dominate the buffer, so a long stream does not grow it.
-    private mutating func compactIfWorthwhile() {
-        guard start > 0 else { return }
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start >= 32 * 1024 {
-            buffer.removeSubrange(0..<start)
-            start = 0
-        }
+        guard pending.endIndex >= end else { return nil }
+        buffer.consume(end - pending.startIndex)
+        return HCIPacket(kind: kind, payload: pending[headerStart..<end])
     }
 }

@@ -2,6 +2,12 @@
 public enum Hex {
     private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
+    /// The upper-case hex digit of a nibble (0–15).
+    @inline(__always)
+    static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
+    }
+
     /// Upper-case hex without separators.
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var out: [UInt8] = []

@@ -182,9 +182,14 @@ public struct JSONWriter: Sendable {
     /// copied as UTF-8.
     private mutating func appendQuoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Keys, UUIDs and addresses need no escapes: copied in one go.
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: s.utf8)
+        // Keys, UUIDs and addresses need no escapes: scanned and copied in one go over the string's
+        // contiguous UTF-8 (native and small strings always have it), not byte by byte through its view.
+        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { text in
+            guard !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: text)
+            return true
+        }
+        if copied == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -30,7 +30,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
 
     private var descriptor: Int32
     private var reader: BtsnoopReader
-    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    /// Bytes asked for by each read(2), straight into the reader's buffer: large enough that a replay
+    /// makes a few hundred reads for 100 MB, small enough to keep the process's footprint flat.
+    static let readSize = 256 * 1024
     private var atEnd = false
 
     /// Opens the capture; `indexFilter` picks the controller of a Linux monitor capture.
@@ -66,8 +68,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
     public func read() throws(TransportError) -> Bool {
         guard !atEnd, descriptor >= 0 else { return false }
         let count: Int
+        let fd = descriptor
         do throws(SystemError) {
-            count = try readOnce(descriptor, into: &readBuffer)
+            count = try syscall("read") { reader.fill(upTo: Self.readSize) { room in Glibc.read(fd, room.baseAddress, room.count) } }
         } catch {
             // A stream with nothing to read yet: the host waits on `streamDescriptor` before the next read.
             if error.errno == EAGAIN { return true }
@@ -82,14 +85,14 @@ public final class BtsnoopReplayTransport: PacketTransport {
             }
             return false
         }
-        reader.append(readBuffer[0..<count])
         bytesRead += Int64(count)
         return true
     }
 
     public func nextPacket() throws(TransportError) -> TransportPacket? {
         do throws(DecodeError) {
-            return try reader.next().map { TransportPacket($0.packet, $0.direction, captureTime: $0.timestamp) }
+            guard let record = try reader.next() else { return nil }
+            return TransportPacket(record.packet, record.direction, captureTime: record.timestamp)
         } catch {
             atEnd = true
             throw TransportError.badCapture(error, path: path)

@@ -189,11 +189,15 @@ public final class HCIHost {
 
     private func nextReplayed(until deadline: Timestamp?) throws(HostError) -> HostEvent {
         while true {
-            if heldBack == nil { heldBack = try takePacket() }
-            if let held = heldBack {
-                if let deadline, held.time > deadline { return .deadline(deadline) }
-                heldBack = nil
-                return .packet(held.packet, held.direction, held.time)
+            // Taken out rather than copied and cleared: one move of the payload's view per packet.
+            var next = heldBack.take()
+            if next == nil { next = try takePacket() }
+            if let next {
+                if let deadline, next.time > deadline {
+                    heldBack = next
+                    return .deadline(deadline)
+                }
+                return .packet(next.packet, next.direction, next.time)
             }
             if let signal = try pollSignalWithoutWaiting() {
                 receivedSignal = signal

@@ -15,7 +15,11 @@ public enum StandardStreams {
     /// SIGINT, SIGTERM or the end of a `--duration` run from ending it. Each write is then at most
     /// `PIPE_BUF` bytes, which a pipe that polls writable takes without blocking.
     public static func writeLine(_ line: String, to descriptor: Int32, waiting wait: WriteWait? = nil) -> LineWrite {
-        var bytes = Array(line.utf8)
+        // Sized for the newline up front: a line can be megabytes (thousands of ranged beacons), and
+        // growing the copy for one more byte would hold it twice over for a moment.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count + 1)
+        bytes.append(contentsOf: line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         // Without a wait, write(2) blocks until there is room: the wait never ends and the line goes out whole.
         let waiting = wait ?? WriteWait(interrupt: nil)

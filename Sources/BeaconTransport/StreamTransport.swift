@@ -14,7 +14,8 @@ public class StreamTransport: PacketTransport {
     /// Sockets are written with send(MSG_NOSIGNAL) so a closed peer is EPIPE, never SIGPIPE.
     private let isSocket: Bool
     private var framer = H4Framer()
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Bytes asked for by each read(2), straight into the framer's buffer.
+    static let readSize = 64 * 1024
 
     /// Takes ownership of `descriptor`, an open stream.
     public init(descriptor: Int32, description: String, isSocket: Bool) {
@@ -101,14 +102,13 @@ public class StreamTransport: PacketTransport {
     public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
         let count: Int
+        let fd = descriptor
         do throws(SystemError) {
-            count = try readOnce(descriptor, into: &readBuffer)
+            count = try syscall("read") { framer.fill(upTo: Self.readSize) { room in Glibc.read(fd, room.baseAddress, room.count) } }
         } catch {
             throw TransportError.from(error, transport: description)
         }
-        guard count > 0 else { return false }
-        framer.append(readBuffer[0..<count])
-        return true
+        return count > 0
     }
 
     public func nextPacket() throws(TransportError) -> TransportPacket? {

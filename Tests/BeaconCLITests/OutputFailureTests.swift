@@ -8,19 +8,24 @@ import Testing
 struct OutputFailureTests {
     /// What a run of `beacon range` (or another listening command) over a good capture did with a
     /// console whose `writeLine` answers `answer` for the nth attempt (1-based).
+    /// With `batching`, the console is one that takes several lines per write (the process's stdout).
     final class Run: @unchecked Sendable {
         var attempts = 0
+        /// What each attempt was given: a line, or lines joined by newlines.
+        var texts: [String] = []
         var errors: [String] = []
         var code: Int32 = -1
 
-        init(_ command: String = "range", _ answer: @escaping (Int) -> LineWrite) throws {
+        init(_ command: String = "range", batching: LineBatching? = nil, capture bytes: [UInt8] = BadCaptureTests.goodH4,
+             _ answer: @escaping (Int) -> LineWrite) throws {
             let directory = try TemporaryDirectory()
             let capture = directory.path("x.snoop")
-            try Data(BadCaptureTests.goodH4).write(to: URL(fileURLWithPath: capture))
-            let console = Console(writeLine: { [unowned self] _ in
+            try Data(bytes).write(to: URL(fileURLWithPath: capture))
+            let console = Console(writeLine: { [unowned self] text in
                 attempts += 1
+                texts.append(text)
                 return answer(attempts)
-            }, diagnose: { [unowned self] in errors.append($0) })
+            }, diagnose: { [unowned self] in errors.append($0) }, lineBatching: batching)
             let filter = command == "range" ? ["--uuid", BadCaptureTests.uuid.description] : ["--each"]
             code = BeaconTool.run(arguments: [command, "--hci", "btsnoop:\(capture)"] + filter,
                                   environment: [:], console: console, signals: nil)
@@ -40,6 +45,46 @@ struct OutputFailureTests {
     @Test("a reader that went away (EPIPE) ends the run quietly with exit 0", arguments: ["range", "scan"])
     func readerGoneIsSuccess(command: String) throws {
         let run = try Run(command) { _ in .stopped }
+        #expect(run.code == 0)
+        #expect(run.errors.isEmpty)
+        #expect(run.attempts == 1)
+    }
+
+    /// The lines an unbatched run writes, for comparison.
+    private func linesWrittenOneByOne() throws -> [String] {
+        let run = try Run { _ in .written }
+        #expect(run.code == 0 && run.attempts > 2, "the capture must give several lines")
+        return run.texts
+    }
+
+    @Test("a replayed capture file's lines reach a batching stdout in one write, the same lines in the same order")
+    func replayLinesAreBatched() throws {
+        let oneByOne = try linesWrittenOneByOne()
+        let run = try Run(batching: LineBatching(retriesLineByLine: true)) { _ in .written }
+        #expect(run.code == 0)
+        #expect(run.texts == [oneByOne.joined(separator: "\n")])
+    }
+
+    @Test("a batch that fails on a file is written again line by line: the output ends after the same line as unbatched")
+    func failedBatchOnFileEndsWhereLinesWould() throws {
+        let oneByOne = try linesWrittenOneByOne()
+        // The batch fails (and was taken back); line by line, the first fits and the second hits the full disk.
+        let run = try Run(batching: LineBatching(retriesLineByLine: true)) { $0 == 2 ? .written : .failed(SystemError(call: "write", errno: ENOSPC)) }
+        #expect(run.code == 74)
+        #expect(run.errors == ["Error: stdout: No space left on device"])
+        #expect(run.texts == [oneByOne.joined(separator: "\n"), oneByOne[0], oneByOne[1]])
+    }
+
+    @Test("a batch that fails on a pipe is not written again (the pipe kept what it took)")
+    func failedBatchOnPipeIsNotRetried() throws {
+        let run = try Run(batching: LineBatching(retriesLineByLine: false)) { _ in .failed(SystemError(call: "write", errno: EIO)) }
+        #expect(run.code == 74)
+        #expect(run.attempts == 1)
+    }
+
+    @Test("a reader gone at the first batch ends the run quietly, as it does line by line")
+    func stoppedBatchIsSuccess() throws {
+        let run = try Run(batching: LineBatching(retriesLineByLine: true)) { _ in .stopped }
         #expect(run.code == 0)
         #expect(run.errors.isEmpty)
         #expect(run.attempts == 1)

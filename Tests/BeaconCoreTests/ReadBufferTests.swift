@@ -1,0 +1,61 @@
+import Testing
+@testable import BeaconCore
+
+@Suite("read buffer")
+struct ReadBufferTests {
+    /// Fills `buffer` with `bytes` the way a read(2) would: straight into its room.
+    private func read(_ bytes: [UInt8], into buffer: inout ReadBuffer) -> Int {
+        buffer.fill(upTo: bytes.count) { room in
+            for (i, b) in bytes.enumerated() { room[i] = b }
+            return bytes.count
+        }
+    }
+
+    @Test("filled bytes are kept in order, consumed ones leave, offsets count from the stream's start")
+    func fillAndConsume() {
+        var buffer = ReadBuffer()
+        #expect(read([1, 2, 3], into: &buffer) == 3)
+        buffer.append([4, 5])
+        #expect(Array(buffer.unconsumed) == [1, 2, 3, 4, 5])
+        buffer.consume(2)
+        #expect(Array(buffer.unconsumed) == [3, 4, 5])
+        #expect(buffer.offset == 2 && buffer.count == 3)
+    }
+
+    @Test("a read that fails or finds nothing keeps nothing; one that writes less keeps only what it wrote")
+    func partialReads() {
+        var buffer = ReadBuffer()
+        #expect(buffer.fill(upTo: 16) { _ in -1 } == -1)
+        #expect(buffer.fill(upTo: 16) { _ in 0 } == 0)
+        #expect(buffer.count == 0)
+        #expect(buffer.fill(upTo: 16) { room in room[0] = 9; return 1 } == 1)
+        #expect(Array(buffer.unconsumed) == [9])
+    }
+
+    @Test("a long stream read in blocks reuses the storage: a partial record moves to the front, the offset carries on")
+    func longStreamStaysBounded() {
+        var buffer = ReadBuffer()
+        let block = 64 * 1024
+        var expected: UInt8 = 0
+        var next: UInt8 = 0
+        for round in 0..<64 {
+            _ = buffer.fill(upTo: block) { room in
+                for i in 0..<room.count {
+                    room[i] = next
+                    next &+= 1
+                }
+                return room.count
+            }
+            // Consume all but a few bytes (a record cut by the block's end), checking the content.
+            let keep = round % 7
+            for b in buffer.unconsumed.dropLast(keep) {
+                #expect(b == expected)
+                expected &+= 1
+            }
+            buffer.consume(buffer.count - keep)
+            #expect(buffer.offset == (round + 1) * block - keep)
+        }
+        // The storage is read into in place, so its views stay small whatever the stream's length.
+        #expect(buffer.unconsumed.startIndex < 2 * block)
+    }
+}
