@@ -16,6 +16,13 @@ struct FixedLayout {
     /// Little-endian, as HCI and company identifiers are.
     func u16(_ offset: Int) -> UInt16 { UInt16(u8(offset)) | UInt16(u8(offset + 1)) << 8 }
 
+    /// Six bytes little-endian: a device address.
+    func u48(_ offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in (offset..<(offset + 6)).reversed() { value = value << 8 | UInt64(u8(i)) }
+        return value
+    }
+
     func u16BigEndian(_ offset: Int) -> UInt16 { UInt16(u8(offset)) << 8 | UInt16(u8(offset + 1)) }
 
     func u64BigEndian(_ offset: Int) -> UInt64 {
