@@ -362,7 +362,9 @@ public struct RegionMonitor: Sendable {
         guard startTime != nil else { return }
         let now = max(now.clampedToSupportedRange, latest)
         processDeadlines(upTo: now, emit: emit)
-        let heard = endInterval(at: now).filter { $0.samples > 0 }
+        // Filtered in place: a second list of thousands of entries would raise the peak memory of the run.
+        var heard = endInterval(at: now)
+        heard.removeAll { $0.samples == 0 }
         for i in regions.indices {
             guard case .inside = phases[i] else { continue }
             let list = Self.beacons(of: regions[i], in: heard)
