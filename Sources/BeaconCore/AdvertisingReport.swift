@@ -81,7 +81,41 @@ public struct AdvertisingReport: Hashable, Sendable {
 
     /// Reads one legacy report: event type, address type, address, data length, data, RSSI
     /// (each report's fields together, as controllers and the Linux host lay them out).
+    /// Event type, address type, address and data length: the fixed part of a legacy report.
+    private static let legacyFixedLength = 9
+    /// Event type to data length: the fixed part of an extended report.
+    private static let extendedFixedLength = 24
+
+    /// Reads one legacy report. When its fixed part is all there it is taken in one step and read by
+    /// offset (this runs per advertisement); when it is not, field by field, so that the error names
+    /// the field that ran out.
     static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        guard r.remaining >= legacyFixedLength,
+              let f = FixedLayout(try r.bytes(legacyFixedLength, "LE Advertising Report"), length: legacyFixedLength) else {
+            return try readLegacyFields(&r)
+        }
+        let data = try r.bytes(Int(f.u8(8)), "LE Advertising Report data")
+        let rssi = try r.i8("LE Advertising Report RSSI")
+        return AdvertisingReport(eventType: UInt16(f.u8(0)), isExtended: false, addressType: AddressType(raw: f.u8(1)),
+                                 address: DeviceAddress(value: f.u48(2)), rssi: rssi, data: data)
+    }
+
+    /// The same for an extended report.
+    static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        guard r.remaining >= extendedFixedLength,
+              let f = FixedLayout(try r.bytes(extendedFixedLength, "LE Extended Advertising Report"),
+                                  length: extendedFixedLength) else {
+            return try readExtendedFields(&r)
+        }
+        let data = try r.bytes(Int(f.u8(23)), "LE Extended Advertising Report data")
+        return AdvertisingReport(eventType: f.u16(0), isExtended: true, addressType: AddressType(raw: f.u8(2)),
+                                 address: DeviceAddress(value: f.u48(3)), primaryPHY: f.u8(9), secondaryPHY: f.u8(10),
+                                 sid: f.u8(11), txPower: Int8(bitPattern: f.u8(12)), rssi: Int8(bitPattern: f.u8(13)),
+                                 periodicInterval: f.u16(14), directAddressType: f.u8(16),
+                                 directAddress: DeviceAddress(value: f.u48(17)), data: data)
+    }
+
+    private static func readLegacyFields(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
         let eventType = try r.u8("LE Advertising Report event type")
         let addressType = AddressType(raw: try r.u8("LE Advertising Report address type"))
         let address = try DeviceAddress(reading: &r, "LE Advertising Report address")
@@ -93,7 +127,7 @@ public struct AdvertisingReport: Hashable, Sendable {
     }
 
     /// Reads one extended report (Core Vol 4 Part E 7.7.65.13).
-    static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+    private static func readExtendedFields(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
         let eventType = try r.u16("LE Extended Advertising Report event type")
         let addressType = AddressType(raw: try r.u8("LE Extended Advertising Report address type"))
         let address = try DeviceAddress(reading: &r, "LE Extended Advertising Report address")

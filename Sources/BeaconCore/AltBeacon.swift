@@ -56,18 +56,14 @@ public struct AltBeacon: Hashable, Sendable {
     /// and the 24 bytes after the company identifier (a shorter one is some other manufacturer's data;
     /// bytes after the 26 are ignored).
     public init?(manufacturerData data: ArraySlice<UInt8>) {
-        var r = ByteReader(data)
-        do throws(DecodeError) {
-            let company = try r.u16("company identifier")
-            guard try r.u16BigEndian("beacon code") == Self.beaconCode else { return nil }
-            let id1 = BeaconUUID(high: try r.u64BigEndian("ID1"), low: try r.u64BigEndian("ID1"))
-            identity = AltBeaconID(id1: id1, id2: try r.u16BigEndian("ID2"), id3: try r.u16BigEndian("ID3"))
-            referenceRSSI = try r.i8("reference RSSI")
-            reserved = try r.u8("manufacturer reserved")
-            companyID = company
-        } catch {
+        guard let f = FixedLayout(data, length: Self.manufacturerDataLength), f.u16BigEndian(2) == Self.beaconCode else {
             return nil
         }
+        companyID = f.u16(0)
+        identity = AltBeaconID(id1: BeaconUUID(high: f.u64BigEndian(4), low: f.u64BigEndian(12)),
+                               id2: f.u16BigEndian(20), id3: f.u16BigEndian(22))
+        referenceRSSI = Int8(bitPattern: f.u8(24))
+        reserved = f.u8(25)
     }
 }
 

@@ -22,17 +22,12 @@ public struct IBeacon: Hashable, Sendable {
     /// From the value of a Manufacturer Specific Data structure. Nil unless it is Apple's iBeacon
     /// layout. Bytes after the 25 that make up the beacon are ignored (some beacons append a battery level).
     public init?(manufacturerData data: ArraySlice<UInt8>) {
-        var r = ByteReader(data)
-        do throws(DecodeError) {
-            guard try r.u16("company identifier") == Self.appleCompanyID, try r.u8("iBeacon type") == Self.beaconType,
-                  try r.u8("iBeacon length") == Self.beaconLength else { return nil }
-            let uuid = BeaconUUID(high: try r.u64BigEndian("proximity UUID"), low: try r.u64BigEndian("proximity UUID"))
-            identity = BeaconIdentity(uuid: uuid, major: try r.u16BigEndian("major"), minor: try r.u16BigEndian("minor"))
-            measuredPower = try r.i8("measured power")
-        } catch {
-            // Too short for an iBeacon: some other manufacturer's data.
-            return nil
-        }
+        // Other manufacturers' data is told apart by its first four bytes, compared in place.
+        guard let f = FixedLayout(data, length: Self.manufacturerDataLength), f.u16(0) == Self.appleCompanyID,
+              f.u8(2) == Self.beaconType, f.u8(3) == Self.beaconLength else { return nil }
+        identity = BeaconIdentity(uuid: BeaconUUID(high: f.u64BigEndian(4), low: f.u64BigEndian(12)),
+                                  major: f.u16BigEndian(20), minor: f.u16BigEndian(22))
+        measuredPower = Int8(bitPattern: f.u8(24))
     }
 
     /// The first iBeacon in advertising data, nil when there is none. Malformed data yields the

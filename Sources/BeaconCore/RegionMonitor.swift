@@ -45,10 +45,43 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    /// One beacon: an identity heard at one address.
+    /// One beacon: an identity heard at one address, packed into four words (the format in the third
+    /// word's top byte), so that the lookup on every sighting hashes and compares plain integers.
     private struct BeaconKey: Hashable {
-        var identity: BeaconID
-        var address: DeviceAddress
+        private let first: UInt64
+        private let second: UInt64
+        private let third: UInt64
+        private let addressValue: UInt64
+
+        init(identity: BeaconID, address: DeviceAddress) {
+            switch identity {
+            case .iBeacon(let id):
+                (first, second) = (id.uuid.high, id.uuid.low)
+                third = UInt64(id.major) << 16 | UInt64(id.minor)
+            case .altBeacon(let id):
+                (first, second) = (id.id1.high, id.id1.low)
+                third = 1 << 56 | UInt64(id.id2) << 16 | UInt64(id.id3)
+            case .eddystoneUID(let uid):
+                (first, second) = (UInt64(uid.namespace.high), uid.namespace.low)
+                third = 2 << 56 | uid.instance.value
+            }
+            addressValue = address.value
+        }
+
+        var identity: BeaconID {
+            let low16 = UInt16(truncatingIfNeeded: third), next16 = UInt16(truncatingIfNeeded: third >> 16)
+            switch third >> 56 {
+            case 0:
+                return .iBeacon(BeaconIdentity(uuid: BeaconUUID(high: first, low: second), major: next16, minor: low16))
+            case 1:
+                return .altBeacon(AltBeaconID(id1: BeaconUUID(high: first, low: second), id2: next16, id3: low16))
+            default:
+                return .eddystoneUID(EddystoneUID(namespace: EddystoneNamespace(high: UInt16(truncatingIfNeeded: first), low: second),
+                                                  instance: EddystoneInstance(value: third & 0xFFFF_FFFF_FFFF)))
+            }
+        }
+
+        var address: DeviceAddress { DeviceAddress(value: addressValue) }
     }
 
     private struct TrackedBeacon {
@@ -255,7 +288,7 @@ public struct RegionMonitor: Sendable {
         let reports = endInterval(at: time)
         for i in regions.indices {
             guard case .inside = phases[i] else { continue }
-            emit(.range(regions[i], time, reports.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }))
+            emit(.range(regions[i], time, Self.beacons(of: regions[i], in: reports)))
         }
         let cutoff = time + Micros(-estimator.trackingAge.value)
         if reports.count < beacons.count {
@@ -267,8 +300,8 @@ public struct RegionMonitor: Sendable {
 
     /// Every beacon's entry at `time`, nearest first (those to list: heard in the interval or within the
     /// tracking age); every beacon starts a new interval.
-    private mutating func endInterval(at time: Timestamp) -> [(key: BeaconKey, beacon: RangedBeacon)] {
-        var reports: [(key: BeaconKey, beacon: RangedBeacon)] = []
+    private mutating func endInterval(at time: Timestamp) -> [RangedBeacon] {
+        var reports: [RangedBeacon] = []
         reports.reserveCapacity(beacons.count)
         var index = beacons.values.startIndex
         while index != beacons.values.endIndex {
@@ -280,12 +313,19 @@ public struct RegionMonitor: Sendable {
             }
             if let report = beacons.values[index].report(key: key, at: time, estimator: estimator, distance: distance,
                                                          telemetry: tlm) {
-                reports.append((key, report))
+                reports.append(report)
             }
             beacons.values.formIndex(after: &index)
         }
-        reports.sort { RangedBeacon.nearerFirst($0.beacon, $1.beacon) }
+        reports.sort { RangedBeacon.nearerFirst($0, $1) }
         return reports
+    }
+
+    /// The entries of `reports` that `region` ranges, in their order. Most often that is all of them (one
+    /// region, or every tracked beacon in it): the list is then shared, not copied, which matters for
+    /// memory when thousands of beacons are in range.
+    private static func beacons(of region: BeaconRegion, in reports: [RangedBeacon]) -> [RangedBeacon] {
+        reports.allSatisfy { region.matches($0.identity) } ? reports : reports.filter { region.matches($0.identity) }
     }
 
     private mutating func skipRangeTicks(past now: Timestamp) {
@@ -322,10 +362,12 @@ public struct RegionMonitor: Sendable {
         guard startTime != nil else { return }
         let now = max(now.clampedToSupportedRange, latest)
         processDeadlines(upTo: now, emit: emit)
-        let heard = endInterval(at: now).filter { $0.beacon.samples > 0 }
+        // Filtered in place: a second list of thousands of entries would raise the peak memory of the run.
+        var heard = endInterval(at: now)
+        heard.removeAll { $0.samples == 0 }
         for i in regions.indices {
             guard case .inside = phases[i] else { continue }
-            let list = heard.compactMap { regions[i].matches($0.key.identity) ? $0.beacon : nil }
+            let list = Self.beacons(of: regions[i], in: heard)
             if !list.isEmpty { emit(.partialRange(regions[i], now, list)) }
         }
     }
