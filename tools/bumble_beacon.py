@@ -243,9 +243,14 @@ def main() -> int:
     args = parser.parse_args()
     if args.command == 'advertise' and not 20.0 <= args.interval <= 10240.0:
         parser.error('--interval must be within 20...10240 ms')
+    return run(advertise(args) if args.command == 'advertise' else scan(args), args)
+
+
+def run(coroutine, args) -> int:
+    """Runs a command's coroutine; a controller that does not answer or cannot be reached is exit 69."""
     logging.basicConfig(level=os.environ.get('BUMBLE_LOGLEVEL', 'WARNING').upper())
     try:
-        return asyncio.run(advertise(args) if args.command == 'advertise' else scan(args))
+        return asyncio.run(coroutine)
     except asyncio.TimeoutError:
         print(f'Error: controller at {args.transport} did not answer within {args.timeout:g} s',
               file=sys.stderr)

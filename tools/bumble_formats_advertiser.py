@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
-import os
 import struct
 import sys
 
@@ -113,15 +111,7 @@ def main() -> int:
     parser.add_argument('--switch', type=float, default=0.35, help='seconds between frames of eddystone-tlm')
     parser.add_argument('--ignore-stdin', action='store_true', help='do not stop at end of file on a stdin pipe')
     args = parser.parse_args()
-    logging.basicConfig(level=os.environ.get('BUMBLE_LOGLEVEL', 'WARNING').upper())
-    try:
-        return asyncio.run(advertise(args))
-    except asyncio.TimeoutError:
-        print(f'Error: controller at {args.transport} did not answer within {args.timeout:g} s', file=sys.stderr)
-        return 69
-    except (OSError, ValueError) as error:
-        print(f'Error: {args.transport}: {error}', file=sys.stderr)
-        return 69
+    return bumble_beacon.run(advertise(args), args)
 
 
 if __name__ == '__main__':

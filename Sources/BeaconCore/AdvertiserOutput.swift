@@ -39,22 +39,17 @@ extension OutputLine {
                 o.field("format", plan.beacon.format.rawValue)
                 switch plan.beacon {
                 case let .iBeacon(beacon):
-                    o.field("uuid", beacon.identity.uuid.description)
-                    o.field("major", beacon.identity.major)
-                    o.field("minor", beacon.identity.minor)
+                    OutputLine.write(.iBeacon(beacon.identity), to: &o)
                     o.field("measuredPower", beacon.measuredPower)
                 case let .altBeacon(beacon):
-                    o.field("id1", beacon.identity.id1.description)
-                    o.field("id2", beacon.identity.id2)
-                    o.field("id3", beacon.identity.id3)
+                    OutputLine.write(.altBeacon(beacon.identity), to: &o)
                     o.field("measuredPower", beacon.referenceRSSI)
                     o.field("companyId", beacon.companyID)
                     o.field("reserved", beacon.reserved)
                 case let .eddystone(beacon):
                     switch beacon.frame {
                     case let .uid(uid):
-                        o.field("namespace", uid.namespace.description)
-                        o.field("instance", uid.instance.description)
+                        OutputLine.write(.eddystoneUID(uid), to: &o)
                     case let .url(url):
                         o.field("url", url.url)
                     }

@@ -79,8 +79,6 @@ public struct AdvertisingReport: Hashable, Sendable {
         isExtended ? eventType & 0x0008 != 0 : eventType == 0x04
     }
 
-    /// Reads one legacy report: event type, address type, address, data length, data, RSSI
-    /// (each report's fields together, as controllers and the Linux host lay them out).
     /// Event type, address type, address and data length: the fixed part of a legacy report.
     private static let legacyFixedLength = 9
     /// Event type to data length: the fixed part of an extended report.
@@ -115,6 +113,8 @@ public struct AdvertisingReport: Hashable, Sendable {
                                  directAddress: DeviceAddress(value: f.u48(17)), data: data)
     }
 
+    /// Reads one legacy report field by field: event type, address type, address, data length, data,
+    /// RSSI (each report's fields together, as controllers and the Linux host lay them out).
     private static func readLegacyFields(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
         let eventType = try r.u8("LE Advertising Report event type")
         let addressType = AddressType(raw: try r.u8("LE Advertising Report address type"))
@@ -126,7 +126,7 @@ public struct AdvertisingReport: Hashable, Sendable {
                                  address: address, rssi: rssi, data: data)
     }
 
-    /// Reads one extended report (Core Vol 4 Part E 7.7.65.13).
+    /// Reads one extended report field by field (Core Vol 4 Part E 7.7.65.13).
     private static func readExtendedFields(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
         let eventType = try r.u16("LE Extended Advertising Report event type")
         let addressType = AddressType(raw: try r.u8("LE Extended Advertising Report address type"))

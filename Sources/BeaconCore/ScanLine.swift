@@ -32,7 +32,7 @@ public enum ScanLine {
     }
 
     /// `format`, then the frame's own fields: the identity and measured power (iBeacon); the identity,
-    /// reference RSSI as `measuredPower`, `companyId` and `reserved` (AltBeacon); `txPower` at 0 m and
+    /// reference RSSI as `measuredPower`, `companyId` and `reserved` (AltBeacon); `txPowerAt0m` and
     /// `measuredPower` at 1 m with the namespace and instance (UID), the `url` (URL) or the `eid` (EID,
     /// 16 hex digits); the `telemetry` of a TLM, or its 32 encrypted hex digits as `etlm`.
     public static func write(_ frame: BeaconFrame, to o: inout JSONWriter) {
@@ -53,7 +53,9 @@ public enum ScanLine {
             case .url(_, let url):
                 o.field("url", url.url)
             case .eid(_, let eid):
-                o.field("eid", Hex.encode((0..<8).reversed().map { UInt8(truncatingIfNeeded: eid >> (8 * UInt64($0))) }))
+                var bytes = ByteWriter(capacity: 8)
+                bytes.u64BigEndian(eid)
+                o.field("eid", Hex.encode(bytes.bytes))
             case .tlm(let tlm):
                 OutputLine.write(tlm, to: &o)
             case .encryptedTLM(let data):
