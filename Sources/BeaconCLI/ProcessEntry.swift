@@ -15,8 +15,8 @@ extension BeaconTool {
             exit(ExitCode.software.rawValue)
         }
         // Output waits for a slow reader only until a signal arrives, so a stopping signal always ends the run.
-        // A file or /dev/null always has room: its lines go out in one write(2) each, with no poll for room
-        // and no cutting into PIPE_BUF pieces.
+        // A file or /dev/null always has room: each line (or batch) goes out in one write(2), never cut
+        // into PIPE_BUF pieces, and a signal never cuts one short.
         let deadline = OutputDeadline()
         let stdoutKind = DescriptorKind(STDOUT_FILENO)
         let wait = stdoutKind == .other || Terminal.isTerminal(STDOUT_FILENO) ? WriteWait(signals: signals, deadline: deadline) : nil
