@@ -115,6 +115,13 @@ public struct ADWalker {
     /// significant part (the rest is padding and is not read). A structure whose length runs past the
     /// data throws.
     public mutating func next() throws(DecodeError) -> ADStructure? {
+        guard let (type, value) = try nextValue() else { return nil }
+        return ADStructure(type: type, value: reader.bytes[value])
+    }
+
+    /// The same, with where the value lies in the data (its indices) instead of a view of it: the
+    /// per-advertisement search reads the values in place.
+    mutating func nextValue() throws(DecodeError) -> (type: ADType, value: Range<Int>)? {
         guard !reader.isAtEnd else { return nil }
         let length = Int(try reader.u8("AD structure length"))
         guard length > 0 else {
@@ -122,7 +129,9 @@ public struct ADWalker {
             return nil
         }
         let type = ADType(try reader.u8("AD structure type"))
-        return ADStructure(type: type, value: try reader.bytes(length - 1, "AD structure value"))
+        let start = reader.position
+        try reader.skip(length - 1, "AD structure value")
+        return (type, start..<reader.position)
     }
 }
 

@@ -84,33 +84,35 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// Event type to data length: the fixed part of an extended report.
     private static let extendedFixedLength = 24
 
-    /// Reads one legacy report. When its fixed part is all there it is taken in one step and read by
-    /// offset (this runs per advertisement); when it is not, field by field, so that the error names
-    /// the field that ran out.
+    /// Reads one legacy report. When its fixed part is all there it is read in place by offset (this
+    /// runs per advertisement); when it is not, field by field, so that the error names the field that
+    /// ran out.
     static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard r.remaining >= legacyFixedLength,
-              let f = FixedLayout(try r.bytes(legacyFixedLength, "LE Advertising Report"), length: legacyFixedLength) else {
+        guard let f = r.fixed(legacyFixedLength, { f in (eventType: f.u8(0), addressType: f.u8(1), address: f.u48(2), length: f.u8(8)) }) else {
             return try readLegacyFields(&r)
         }
-        let data = try r.bytes(Int(f.u8(8)), "LE Advertising Report data")
+        let data = try r.bytes(Int(f.length), "LE Advertising Report data")
         let rssi = try r.i8("LE Advertising Report RSSI")
-        return AdvertisingReport(eventType: UInt16(f.u8(0)), isExtended: false, addressType: AddressType(raw: f.u8(1)),
-                                 address: DeviceAddress(value: f.u48(2)), rssi: rssi, data: data)
+        return AdvertisingReport(eventType: UInt16(f.eventType), isExtended: false, addressType: AddressType(raw: f.addressType),
+                                 address: DeviceAddress(value: f.address), rssi: rssi, data: data)
     }
 
     /// The same for an extended report.
     static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard r.remaining >= extendedFixedLength,
-              let f = FixedLayout(try r.bytes(extendedFixedLength, "LE Extended Advertising Report"),
-                                  length: extendedFixedLength) else {
+        guard let f = r.fixed(extendedFixedLength, { f in
+            (eventType: f.u16(0), addressType: f.u8(2), address: f.u48(3), primaryPHY: f.u8(9), secondaryPHY: f.u8(10),
+             sid: f.u8(11), txPower: f.u8(12), rssi: f.u8(13), periodicInterval: f.u16(14), directAddressType: f.u8(16),
+             directAddress: f.u48(17), length: f.u8(23))
+        }) else {
             return try readExtendedFields(&r)
         }
-        let data = try r.bytes(Int(f.u8(23)), "LE Extended Advertising Report data")
-        return AdvertisingReport(eventType: f.u16(0), isExtended: true, addressType: AddressType(raw: f.u8(2)),
-                                 address: DeviceAddress(value: f.u48(3)), primaryPHY: f.u8(9), secondaryPHY: f.u8(10),
-                                 sid: f.u8(11), txPower: Int8(bitPattern: f.u8(12)), rssi: Int8(bitPattern: f.u8(13)),
-                                 periodicInterval: f.u16(14), directAddressType: f.u8(16),
-                                 directAddress: DeviceAddress(value: f.u48(17)), data: data)
+        let data = try r.bytes(Int(f.length), "LE Extended Advertising Report data")
+        return AdvertisingReport(eventType: f.eventType, isExtended: true, addressType: AddressType(raw: f.addressType),
+                                 address: DeviceAddress(value: f.address), primaryPHY: f.primaryPHY,
+                                 secondaryPHY: f.secondaryPHY, sid: f.sid, txPower: Int8(bitPattern: f.txPower),
+                                 rssi: Int8(bitPattern: f.rssi), periodicInterval: f.periodicInterval,
+                                 directAddressType: f.directAddressType, directAddress: DeviceAddress(value: f.directAddress),
+                                 data: data)
     }
 
     /// Reads one legacy report field by field: event type, address type, address, data length, data,

@@ -34,29 +34,39 @@ public enum BeaconFrame: Hashable, Sendable {
     }
 
     /// The first beacon frame in advertising data, nil when there is none. One walk over the AD
-    /// structures: Manufacturer Specific Data is tried as iBeacon, then AltBeacon; Service Data of
-    /// UUID 0xFEAA as Eddystone. A malformed Eddystone frame is skipped and the walk goes on; a
+    /// structures: Manufacturer Specific Data is tried as iBeacon, then AltBeacon, in place; Service
+    /// Data of UUID 0xFEAA as Eddystone. A malformed Eddystone frame is skipped and the walk goes on; a
     /// malformed AD structure ends it (only frames before it count). Runs per advertisement: it does
     /// not throw and does not allocate.
     public static func find(inAdvertisingData data: ArraySlice<UInt8>) -> BeaconFrame? {
-        var walker = ADWalker(data)
-        do throws(DecodeError) {
-            while let structure = try walker.next() {
-                if let frame = frame(in: structure) { return frame }
+        data.withUnsafeBytes { raw in
+            var walker = ADWalker(data)
+            do throws(DecodeError) {
+                while let (type, value) = try walker.nextValue() {
+                    let frame: BeaconFrame?
+                    switch type {
+                    case .manufacturerSpecificData:
+                        let start = value.lowerBound - data.startIndex
+                        frame = manufacturerFrame(UnsafeRawBufferPointer(rebasing: raw[start..<start + value.count]))
+                    case .serviceData16BitUUID:
+                        frame = eddystoneFrame(data[value])
+                    default:
+                        frame = nil
+                    }
+                    if let frame { return frame }
+                }
+            } catch {
+                // A malformed structure ends the search.
             }
-        } catch {
-            // A malformed structure ends the search.
+            return nil
         }
-        return nil
     }
 
     /// The frame one AD structure holds, if any. Throws only for a malformed Eddystone frame.
     public static func decode(_ structure: ADStructure) throws(DecodeError) -> BeaconFrame? {
         switch structure.type {
         case .manufacturerSpecificData:
-            if let beacon = IBeacon(manufacturerData: structure.value) { return .iBeacon(beacon) }
-            if let beacon = AltBeacon(manufacturerData: structure.value) { return .altBeacon(beacon) }
-            return nil
+            return structure.value.withUnsafeBytes(manufacturerFrame)
         case .serviceData16BitUUID:
             return try EddystoneFrame.decode(serviceData: structure.value).map(BeaconFrame.eddystone)
         default:
@@ -64,9 +74,17 @@ public enum BeaconFrame: Hashable, Sendable {
         }
     }
 
-    private static func frame(in structure: ADStructure) -> BeaconFrame? {
+    /// Manufacturer Specific Data as iBeacon, then AltBeacon.
+    private static func manufacturerFrame(_ value: UnsafeRawBufferPointer) -> BeaconFrame? {
+        if let beacon = IBeacon(manufacturerData: value) { return .iBeacon(beacon) }
+        if let beacon = AltBeacon(manufacturerData: value) { return .altBeacon(beacon) }
+        return nil
+    }
+
+    /// Service Data as Eddystone; nil for a malformed frame, which the search skips.
+    private static func eddystoneFrame(_ value: ArraySlice<UInt8>) -> BeaconFrame? {
         do throws(DecodeError) {
-            return try decode(structure)
+            return try EddystoneFrame.decode(serviceData: value).map(BeaconFrame.eddystone)
         } catch {
             return nil
         }

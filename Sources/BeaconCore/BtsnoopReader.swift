@@ -57,29 +57,28 @@ public struct BtsnoopReader {
             header = try BtsnoopHeader.decode(buffer.unconsumed.prefix(Btsnoop.headerLength))
             buffer.consume(Btsnoop.headerLength)
         }
-        guard pendingByteCount >= Btsnoop.recordHeaderLength else { return nil }
         let recordOffset = fileOffset
-        var reader = ByteReader(buffer.unconsumed, baseOffset: recordOffset)
-        let originalLength = try reader.u32BigEndian("btsnoop record original length")
-        let includedOffset = reader.offset
-        let includedLength = try reader.u32BigEndian("btsnoop record included length")
-        let flags = try reader.u32BigEndian("btsnoop record flags")
-        let drops = try reader.u32BigEndian("btsnoop record drops")
-        let timestamp = Int64(bitPattern: try reader.u64BigEndian("btsnoop record timestamp"))
-        guard includedLength <= originalLength else {
-            throw DecodeError(offset: includedOffset, field: "btsnoop record included length", needed: 4, available: 4,
-                              reason: "included length \(includedLength) is larger than original length \(originalLength)")
+        let unconsumed = buffer.unconsumed
+        // The header's fields are read in place: this runs once per record.
+        guard let h = FixedLayout.read(unconsumed, length: Btsnoop.recordHeaderLength, { f in
+            (originalLength: f.u32BigEndian(0), includedLength: f.u32BigEndian(4), flags: f.u32BigEndian(8),
+             drops: f.u32BigEndian(12), timestamp: Int64(bitPattern: f.u64BigEndian(16)))
+        }) else { return nil }
+        guard h.includedLength <= h.originalLength else {
+            throw DecodeError(offset: recordOffset + 4, field: "btsnoop record included length", needed: 4, available: 4,
+                              reason: "included length \(h.includedLength) is larger than original length \(h.originalLength)")
         }
-        guard includedLength <= Btsnoop.maximumRecordLength else {
-            throw DecodeError(offset: includedOffset, field: "btsnoop record included length", needed: 4, available: 4,
-                              reason: "included length \(includedLength) is larger than any HCI packet (\(Btsnoop.maximumRecordLength))")
+        guard h.includedLength <= Btsnoop.maximumRecordLength else {
+            throw DecodeError(offset: recordOffset + 4, field: "btsnoop record included length", needed: 4, available: 4,
+                              reason: "included length \(h.includedLength) is larger than any HCI packet (\(Btsnoop.maximumRecordLength))")
         }
-        let length = Int(includedLength)
-        guard reader.remaining >= length else { return nil }
-        let data = try reader.bytes(length, "btsnoop record data")
+        let length = Int(h.includedLength)
+        guard unconsumed.count - Btsnoop.recordHeaderLength >= length else { return nil }
+        let dataStart = unconsumed.startIndex + Btsnoop.recordHeaderLength
+        let data = unconsumed[dataStart..<dataStart + length]
         buffer.consume(Btsnoop.recordHeaderLength + length)
-        return BtsnoopRawRecord(fileOffset: recordOffset, originalLength: originalLength, flags: flags,
-                                drops: drops, btsnoopTimestamp: timestamp, data: data)
+        return BtsnoopRawRecord(fileOffset: recordOffset, originalLength: h.originalLength, flags: h.flags,
+                                drops: h.drops, btsnoopTimestamp: h.timestamp, data: data)
     }
 
     /// Checks that the input ended on a record boundary; call after the last `append` once `next()` returns nil.

@@ -148,6 +148,19 @@ public struct ByteReader {
         return bytes[position..<position + count]
     }
 
+    /// Reads the next `length` bytes in place through their fixed layout and moves past them; nil, with
+    /// nothing read, when fewer remain.
+    @inline(__always)
+    mutating func fixed<T>(_ length: Int, _ body: (FixedLayout) -> T) -> T? {
+        guard length >= 0, remaining >= length else { return nil }
+        let from = position - bytes.startIndex
+        let value = bytes.withUnsafeBytes { raw in
+            FixedLayout(UnsafeRawBufferPointer(rebasing: raw[from..<from + length]), length: length).map(body)
+        }
+        position += length
+        return value
+    }
+
     /// Everything not read yet, as a view.
     public mutating func rest() -> ArraySlice<UInt8> {
         defer { position = bytes.endIndex }

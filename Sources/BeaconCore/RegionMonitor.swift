@@ -146,6 +146,10 @@ public struct RegionMonitor: Sendable {
     private var nextRangeTick = Timestamp(microseconds: 0)
     /// Latest time seen on any input; earlier times are clamped to it.
     private var latest = Timestamp(microseconds: 0)
+    /// No deadline falls before this time, so a sighting before it has none to process: the deadlines
+    /// are walked once per change rather than once per advertisement. Set back whenever a region
+    /// changes phase outside that walk.
+    private var quietUntil = Timestamp.supportedRange.lowerBound
 
     /// - Parameters:
     ///   - regions: regions to monitor; outputs for one instant follow this order.
@@ -178,6 +182,7 @@ public struct RegionMonitor: Sendable {
             phases[i] = .unknown(deadline: time + exitAfter)
             emit(.state(regions[i], .unknown, time))
         }
+        quietUntil = time
     }
 
     /// Processes every deadline up to the sighting's time, then enters each matching region that
@@ -195,6 +200,9 @@ public struct RegionMonitor: Sendable {
         for i in regions.indices where regions[i].matches(identity) {
             matched = true
             if case .inside = phases[i] {} else {
+                // Ranging ticks start (from the next one after now): they are deadlines now.
+                if !anyInside { skipRangeTicks(past: now) }
+                quietUntil = now
                 emit(.enter(regions[i], now))
                 emit(.state(regions[i], .inside, now))
             }
@@ -250,6 +258,9 @@ public struct RegionMonitor: Sendable {
 
     private mutating func processDeadlines(upTo now: Timestamp, emit: (MonitorOutput) -> Void) {
         latest = now
+        // A sighting of an inside region only moves its exit later, so this stays a lower bound.
+        guard now >= quietUntil else { return }
+        defer { quietUntil = nextDeadline ?? Timestamp.supportedRange.upperBound }
         while true {
             let rangeTick: Timestamp? = anyInside ? nextRangeTick : nil
             // Nothing inside: ranging ticks would report nothing, so they are skipped.
