@@ -46,8 +46,8 @@ public enum BeaconFrame: Hashable, Sendable {
                     let frame: BeaconFrame?
                     switch type {
                     case .manufacturerSpecificData:
-                        let start = value.lowerBound - data.startIndex
-                        frame = manufacturerFrame(UnsafeRawBufferPointer(rebasing: raw[start..<start + value.count]))
+                        let start = raw.baseAddress.map { $0 + (value.lowerBound - data.startIndex) }
+                        frame = manufacturerFrame(UnsafeRawBufferPointer(start: start, count: value.count))
                     case .serviceData16BitUUID:
                         frame = eddystoneFrame(data[value])
                     default:

@@ -155,7 +155,8 @@ public struct ByteReader {
         guard length >= 0, remaining >= length else { return nil }
         let from = position - bytes.startIndex
         let value = bytes.withUnsafeBytes { raw in
-            FixedLayout(UnsafeRawBufferPointer(rebasing: raw[from..<from + length]), length: length).map(body)
+            FixedLayout(UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + from }, count: raw.count - from),
+                        length: length).map(body)
         }
         position += length
         return value

@@ -7,8 +7,8 @@ struct FixedLayout {
 
     /// Nil when `bytes` is shorter than `length`; bytes after it are not read.
     init?(_ bytes: UnsafeRawBufferPointer, length: Int) {
-        guard bytes.count >= length else { return nil }
-        self.bytes = UnsafeRawBufferPointer(rebasing: bytes.prefix(length))
+        guard length >= 0, bytes.count >= length else { return nil }
+        self.bytes = UnsafeRawBufferPointer(start: bytes.baseAddress, count: length)
     }
 
     /// Reads the layout of the first `length` bytes of `bytes` with `body`; nil when `bytes` is shorter.

@@ -82,6 +82,11 @@ public struct RegionMonitor: Sendable {
         }
 
         var address: DeviceAddress { DeviceAddress(value: addressValue) }
+
+        /// The four words hashed as one block of bytes: one call into the hasher instead of four.
+        func hash(into hasher: inout Hasher) {
+            withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+        }
     }
 
     private struct TrackedBeacon {
@@ -328,8 +333,28 @@ public struct RegionMonitor: Sendable {
             }
             beacons.values.formIndex(after: &index)
         }
-        reports.sort { RangedBeacon.nearerFirst($0, $1) }
+        Self.sortNearestFirst(&reports)
         return reports
+    }
+
+    /// Sorts `reports` nearest first through a list of their indices, then moves each entry once into
+    /// place, cycle by cycle: an entry is large, and a sort that moves entries moves each many times.
+    private static func sortNearestFirst(_ reports: inout [RangedBeacon]) {
+        var order = Array(reports.indices)
+        order.sort { RangedBeacon.nearerFirst(reports[$0], reports[$1]) }
+        // order[i] is the index of the entry that belongs at i; a position done points at itself.
+        for start in order.indices where order[start] != start {
+            let first = reports[start]
+            var at = start
+            while order[at] != start {
+                let from = order[at]
+                reports[at] = reports[from]
+                order[at] = at
+                at = from
+            }
+            reports[at] = first
+            order[at] = at
+        }
     }
 
     /// The entries of `reports` that `region` ranges, in their order. Most often that is all of them (one
