@@ -1,5 +1,5 @@
 /// A 128-bit proximity UUID held as two big-endian halves, so comparing and hashing never allocate.
-public struct BeaconUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct BeaconUUID: Hashable, Sendable, Comparable, ASCIIText {
     public var high: UInt64
     public var low: UInt64
 
@@ -49,21 +49,20 @@ public struct BeaconUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
         return w.bytes
     }
 
-    /// Canonical upper-case 8-4-4-4-12 form.
+    /// Canonical upper-case 8-4-4-4-12 form: 36 characters.
+    public static let textLength = 36
+
     /// Built in place from the two words, with no intermediate arrays: every ranged beacon prints one.
-    public var description: String {
-        String(unsafeUninitializedCapacity: 36) { text in
-            var at = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                    text[at] = UInt8(ascii: "-")
-                    at += 1
-                }
-                let word = nibble < 16 ? high : low
-                text[at] = Hex.digit(UInt8(truncatingIfNeeded: word >> (60 - 4 * UInt64(nibble % 16))) & 0x0F)
+    public func write(into text: UnsafeMutableBufferPointer<UInt8>) {
+        var at = 0
+        for nibble in 0..<32 {
+            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                text[at] = UInt8(ascii: "-")
                 at += 1
             }
-            return at
+            let word = nibble < 16 ? high : low
+            text[at] = Hex.digit(UInt8(truncatingIfNeeded: word >> (60 - 4 * UInt64(nibble % 16))) & 0x0F)
+            at += 1
         }
     }
 

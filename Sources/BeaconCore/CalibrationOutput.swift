@@ -19,10 +19,10 @@ extension OutputLine {
             case let .calibration(time, identity, address, advertisedPower, sample):
                 o.field("event", "calibration")
                 o.field("time", time)
-                o.field("uuid", identity.uuid.description)
+                o.field("uuid", identity.uuid)
                 o.field("major", identity.major)
                 o.field("minor", identity.minor)
-                o.field("address", address.description)
+                o.field("address", address)
                 o.field("distance", sample.distance, decimals: calibrationDecimals)
                 o.field("samples", sample.count)
                 o.field("rssi", sample.median, decimals: calibrationDecimals)

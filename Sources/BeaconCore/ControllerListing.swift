@@ -108,7 +108,7 @@ extension OutputLine {
             o.field("time", time)
             o.field("name", controller.name)
             o.field("index", controller.index)
-            o.field("address", controller.address.description)
+            o.field("address", controller.address)
             o.field("up", controller.isUp)
             o.field("bus", controller.busName)
             o.field("type", controller.typeName)

@@ -1,5 +1,5 @@
 /// A 48-bit Bluetooth device address as carried in HCI (least significant byte first on the wire).
-public struct DeviceAddress: Hashable, Sendable, CustomStringConvertible {
+public struct DeviceAddress: Hashable, Sendable, ASCIIText {
     /// The address as a number: `F0:F1:F2:F3:F4:01` is 0xF0F1F2F3F401.
     public var value: UInt64
 
@@ -29,17 +29,16 @@ public struct DeviceAddress: Hashable, Sendable, CustomStringConvertible {
         for i in 0..<6 { writer.u8(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
     }
 
-    /// `F0:F1:F2:F3:F4:01`.
-    /// `C0:00:00:00:00:01`, most significant byte first; built in place (every ranged beacon prints one).
-    public var description: String {
-        String(unsafeUninitializedCapacity: 17) { text in
-            for i in 0..<6 {
-                let b = UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - i)))
-                text[3 * i] = Hex.digit(b >> 4)
-                text[3 * i + 1] = Hex.digit(b & 0x0F)
-                if i < 5 { text[3 * i + 2] = UInt8(ascii: ":") }
-            }
-            return 17
+    /// `C0:00:00:00:00:01`, most significant byte first: 17 characters.
+    public static let textLength = 17
+
+    /// Built in place: every ranged beacon prints one.
+    public func write(into text: UnsafeMutableBufferPointer<UInt8>) {
+        for i in 0..<6 {
+            let b = UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - i)))
+            text[3 * i] = Hex.digit(b >> 4)
+            text[3 * i + 1] = Hex.digit(b & 0x0F)
+            if i < 5 { text[3 * i + 2] = UInt8(ascii: ":") }
         }
     }
 }

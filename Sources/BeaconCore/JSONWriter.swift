@@ -47,8 +47,19 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Writes an object member's key; the next value written is its value.
-    public mutating func key(_ name: String) {
+    /// Writes an object member's key; the next value written is its value. Keys are the schema's names,
+    /// written as they are (they need no escapes).
+    public mutating func key(_ name: StaticString) {
+        beginValue()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A key made of text from elsewhere (a name a user gave), escaped like any string.
+    public mutating func key(escaping name: String) {
         beginValue()
         appendQuoted(name)
         bytes.append(UInt8(ascii: ":"))
@@ -60,6 +71,20 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) {
         beginValue()
         appendQuoted(value)
+        needsComma = true
+    }
+
+    /// An identifier or address, written in place between quotes.
+    public mutating func string(_ value: some ASCIIText) {
+        beginValue()
+        bytes.append(UInt8(ascii: "\""))
+        let start = bytes.count
+        let length = type(of: value).textLength
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: length))
+        bytes.withUnsafeMutableBufferPointer { all in
+            value.write(into: UnsafeMutableBufferPointer(rebasing: all[start..<start + length]))
+        }
+        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -130,13 +155,18 @@ public struct JSONWriter: Sendable {
 
     // MARK: - Object members
 
-    public mutating func field(_ name: String, _ value: String) {
+    public mutating func field(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    public mutating func field(_ name: StaticString, _ value: some ASCIIText) {
         key(name)
         string(value)
     }
 
     /// A time as its ISO-8601 string (`Timestamp.iso8601`), written in place.
-    public mutating func field(_ name: String, _ time: Timestamp) {
+    public mutating func field(_ name: StaticString, _ time: Timestamp) {
         key(name)
         beginValue()
         bytes.append(UInt8(ascii: "\""))
@@ -145,27 +175,27 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    public mutating func field<T: BinaryInteger>(_ name: String, _ value: T) {
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) {
         key(name)
         integer(value)
     }
 
-    public mutating func field(_ name: String, _ value: Double, decimals: Int) {
+    public mutating func field(_ name: StaticString, _ value: Double, decimals: Int) {
         key(name)
         number(value, decimals: decimals)
     }
 
-    public mutating func field(_ name: String, _ value: Bool) {
+    public mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
-    public mutating func field(_ name: String, object body: (inout JSONWriter) -> Void) {
+    public mutating func field(_ name: StaticString, object body: (inout JSONWriter) -> Void) {
         key(name)
         object(body)
     }
 
-    public mutating func field(_ name: String, array body: (inout JSONWriter) -> Void) {
+    public mutating func field(_ name: StaticString, array body: (inout JSONWriter) -> Void) {
         key(name)
         array(body)
     }

@@ -42,12 +42,12 @@ public enum OutputLine {
         if let name = region.name { o.field("name", name) }
         switch region.constraint {
         case let .iBeacon(uuid, major, minor):
-            o.field("uuid", uuid.description)
+            o.field("uuid", uuid)
             if let major { o.field("major", major) }
             if let minor { o.field("minor", minor) }
         case let .altBeacon(id1, id2, id3):
             o.field("format", BeaconFormat.altBeacon.rawValue)
-            o.field("id1", id1.description)
+            o.field("id1", id1)
             if let id2 { o.field("id2", id2) }
             if let id3 { o.field("id3", id3) }
         case let .eddystoneUID(namespace, instance):
@@ -62,11 +62,11 @@ public enum OutputLine {
     public static func write(_ identity: BeaconID, to o: inout JSONWriter) {
         switch identity {
         case .iBeacon(let id):
-            o.field("uuid", id.uuid.description)
+            o.field("uuid", id.uuid)
             o.field("major", id.major)
             o.field("minor", id.minor)
         case .altBeacon(let id):
-            o.field("id1", id.id1.description)
+            o.field("id1", id.id1)
             o.field("id2", id.id2)
             o.field("id3", id.id3)
         case .eddystoneUID(let uid):
@@ -109,7 +109,7 @@ public enum OutputLine {
         if let txPower = beacon.txPower { o.field("txPowerAt0m", txPower) }
         o.field("accuracy", beacon.accuracy >= 0 ? beacon.accuracy : -1, decimals: accuracyDecimals)
         o.field("proximity", beacon.proximity.rawValue)
-        o.field("address", beacon.address.description)
+        o.field("address", beacon.address)
         o.field("addressType", beacon.addressType.name)
         o.field("samples", beacon.samples)
         o.field("lastSeen", beacon.lastSeen)

@@ -12,7 +12,7 @@ public enum ScanLine {
                 write(beacon.frame, to: &o)
                 o.field("rssi", beacon.rssi ?? 0, decimals: OutputLine.rssiDecimals)
                 o.field("samples", beacon.samples)
-                o.field("address", beacon.address.description)
+                o.field("address", beacon.address)
                 o.field("addressType", beacon.addressType.name)
                 o.field("firstSeen", beacon.firstSeen)
                 o.field("lastSeen", beacon.lastSeen)
@@ -24,7 +24,7 @@ public enum ScanLine {
                 write(sighting.frame, to: &o)
                 o.key("rssi")
                 if let rssi = sighting.rssi { o.integer(rssi) } else { o.null() }
-                o.field("address", sighting.address.description)
+                o.field("address", sighting.address)
                 o.field("addressType", sighting.addressType.name)
             }
         }

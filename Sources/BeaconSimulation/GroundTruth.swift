@@ -74,7 +74,7 @@ public struct GroundTruth: Hashable, Sendable {
             o.field("meanRSSI", meanRSSI, decimals: 1)
             o.field("audible", isAudible)
             o.field("regions", object: { r in
-                for (region, inside) in zip(regions, regionsInside) { r.field(region.name, inside) }
+                for (region, inside) in zip(regions, regionsInside) { r.key(escaping: region.name); r.bool(inside) }
             })
         }
         return w.text
