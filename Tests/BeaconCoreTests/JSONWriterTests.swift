@@ -44,8 +44,21 @@ struct JSONWriterTests {
         #expect(written { $0.string(input) } == expected)
     }
 
-    @Test func keysAreEscapedToo() {
-        #expect(written { w in w.object { $0.field("a\"b\n", 1) } } == #"{"a\"b\n":1}"#)
+    @Test func keysFromElsewhereAreEscaped() {
+        #expect(written { w in w.object { o in o.key(escaping: "a\"b\n"); o.integer(1) } } == #"{"a\"b\n":1}"#)
+    }
+
+    @Test func schemaKeysAreWrittenAsGiven() {
+        #expect(written { w in w.object { $0.field("measuredPowerValid", true) } } == #"{"measuredPowerValid":true}"#)
+    }
+
+    @Test func identifiersAreWrittenInPlace() {
+        let uuid = BeaconUUID(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0)
+        let address = DeviceAddress(value: 0xC0_01_02_03_04_0F)
+        #expect(written { w in w.object { $0.field("uuid", uuid); $0.field("address", address) } }
+                == #"{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","address":"C0:01:02:03:04:0F"}"#)
+        #expect(uuid.description == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
+        #expect(address.description == "C0:01:02:03:04:0F")
     }
 
     @Test(arguments: [
