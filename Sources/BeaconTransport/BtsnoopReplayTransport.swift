@@ -29,7 +29,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
     public private(set) var size: Int64 = 0
 
     private var descriptor: Int32
-    private var reader: BtsnoopReader
+    /// Read from once per packet, only by this transport's methods, and the reader calls nothing back:
+    /// the runtime's exclusivity check would cost more than taking the packet.
+    @exclusivity(unchecked) private var reader: BtsnoopReader
     /// Bytes asked for by each read(2), straight into the reader's buffer: large enough that a replay
     /// makes a few hundred reads for 100 MB, small enough to keep the process's footprint flat.
     static let readSize = 256 * 1024

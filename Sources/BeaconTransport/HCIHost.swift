@@ -95,14 +95,17 @@ public final class HCIHost {
     /// skipped, the first `skippedEventWarningLimit` of them with a warning each.
     public private(set) var skippedEventCount = 0
     public static let skippedEventWarningLimit = 5
-    public private(set) var timeline: Timeline
+    /// Touched once per packet, only by this host's own methods and by nothing they call back into
+    /// (`Timeline` is plain state): the runtime's exclusivity check would cost more than the work.
+    @exclusivity(unchecked) public private(set) var timeline: Timeline
     /// Set once a signal arrived; interruptible commands then fail at once, cleanup commands still run.
     private var receivedSignal: Int32?
 
     /// Schedule time of the latest read (live): the time of every packet it returned.
     private var readTime: Timestamp?
     /// Packets seen while commands waited for their answers (copies), returned by `next` first.
-    private var backlog: [(packet: HCIPacket, direction: PacketDirection, time: Timestamp)] = []
+    /// Looked at once per packet by `next`; like `timeline`, never reached from a call back.
+    @exclusivity(unchecked) private var backlog: [(packet: HCIPacket, direction: PacketDirection, time: Timestamp)] = []
     private var backlogStart = 0
     /// A replayed packet later than the deadline asked for, returned by the following call.
     private var heldBack: (packet: HCIPacket, direction: PacketDirection, time: Timestamp)?

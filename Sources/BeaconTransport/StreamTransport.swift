@@ -13,7 +13,9 @@ public class StreamTransport: PacketTransport {
     private var descriptor: Int32
     /// Sockets are written with send(MSG_NOSIGNAL) so a closed peer is EPIPE, never SIGPIPE.
     private let isSocket: Bool
-    private var framer = H4Framer()
+    /// Read from once per packet, only by this transport's methods, and the framer calls nothing back:
+    /// the runtime's exclusivity check would cost more than taking the packet.
+    @exclusivity(unchecked) private var framer = H4Framer()
     /// Bytes asked for by each read(2), straight into the framer's buffer.
     static let readSize = 64 * 1024
 
