@@ -1,7 +1,8 @@
 import BeaconCore
 
 // HCI event decoder: a decoded event re-encodes to exactly the bytes it was decoded from (code,
-// declared length, declared parameters), and the in-place report walk agrees with the decoder.
+// declared length, declared parameters), the in-place report walk agrees with the decoder, and the
+// sightings of an event (read in one step when it holds one legacy report) are those of its reports.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHCIEvent(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -12,6 +13,10 @@ public func fuzzHCIEvent(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
         _ = error.description
         require(error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside \(bytes.count) bytes")
+        if (try? SightingDecoder.forEachSighting(inEvent: bytes[...], at: Timestamp(microseconds: 0)) { _ in }) != nil,
+           bytes.count >= 3, bytes[0] == 0x3E, bytes[2] == 0x02 || bytes[2] == 0x0D {
+            require(false, "sightings read from an advertising report event that does not decode")
+        }
         return 0
     }
     // Decoding succeeded, so the declared length is there; bytes beyond it are not part of the event.
@@ -33,7 +38,17 @@ public func fuzzHCIEvent(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     switch decoded {
     case .leMeta(.advertisingReport(let reports)), .leMeta(.extendedAdvertisingReport(let reports)):
         require(isReport && walked == reports, "walk \(walked) != decoded \(reports)")
-        for report in reports { _ = SightingDecoder.sighting(from: report, at: Timestamp(microseconds: 0)) }
+        var chains = FragmentChains()
+        let expected = reports.compactMap { report in
+            chains.isWhole(report) ? SightingDecoder.sighting(from: report, at: Timestamp(microseconds: 0)) : nil
+        }
+        var sightings: [Sighting] = []
+        do {
+            try SightingDecoder.forEachSighting(inEvent: bytes[...], at: Timestamp(microseconds: 0)) { sightings.append($0) }
+        } catch {
+            require(false, "sightings failed where decode succeeded: \(error)")
+        }
+        require(sightings == expected, "sightings \(sightings) != those of the decoded reports \(expected)")
     default:
         require(!isReport && walked.isEmpty, "walk visited reports of a non-report event")
     }

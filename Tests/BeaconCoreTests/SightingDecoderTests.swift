@@ -51,6 +51,51 @@ import Testing
         #expect(try sightings(try bytes(extended)).map(\.rssi) == [nil])
     }
 
+    /// One legacy report, as most events on a busy link are (read in one step).
+    func singleLegacyReport(parameterLength: String = "2A", extra: String = "") throws -> [UInt8] {
+        try bytes([
+            "3E",           // HCI_LE_Meta
+            parameterLength,
+            "02",           // LE Advertising Report
+            "01",           // Num_Reports
+            "04",           // SCAN_RSP
+            "01",           // random address
+            "0F0403020100", // 00:01:02:03:04:0F
+            "1E",           // Data_Length 30
+            HCIEventTests.iBeaconData,
+            "C4",           // RSSI -60
+            extra,
+        ])
+    }
+
+    @Test func oneLegacyReportIsTheReportTheWalkReads() throws {
+        let event = try singleLegacyReport()
+        let report = try #require(SightingDecoder.singleLegacyReport(inEvent: event[...]))
+        guard case .leMeta(.advertisingReport(let walked)) = try HCIEvent.decode(event[...]) else {
+            Issue.record("not an advertising report")
+            return
+        }
+        #expect([report] == walked)
+        #expect(try sightings(event) == [Sighting(identity: try identity(minor: 42), measuredPower: -59, rssi: -60,
+                                                  address: DeviceAddress(value: 0x0001_0203_040F), addressType: .randomDevice,
+                                                  time: time, isScanResponse: true)])
+        // Bytes after the event's declared parameters are not part of it.
+        #expect(SightingDecoder.singleLegacyReport(inEvent: (event + [0xAA])[...]) == report)
+    }
+
+    @Test func oneLegacyReportWhoseLengthsDisagreeIsLeftToTheWalk() throws {
+        // A parameter byte after the RSSI: the walk names it.
+        let trailing = try singleLegacyReport(parameterLength: "2B", extra: "00")
+        #expect(SightingDecoder.singleLegacyReport(inEvent: trailing[...]) == nil)
+        #expect(throws: DecodeError.self) { try sightings(trailing) }
+        // The RSSI missing.
+        let short = Array(try singleLegacyReport(parameterLength: "29").dropLast())
+        #expect(SightingDecoder.singleLegacyReport(inEvent: short[...]) == nil)
+        #expect(throws: DecodeError(offset: 43, field: "LE Advertising Report RSSI", needed: 1, available: 0)) {
+            try sightings(short)
+        }
+    }
+
     @Test func otherEventsGiveNothingAndNoError() throws {
         #expect(try sightings(try bytes(["0E", "04", "01", "0C20", "00"])).isEmpty)
         #expect(try sightings(try bytes(["0E", "09", "01"])).isEmpty) // malformed, but not an advertising report
