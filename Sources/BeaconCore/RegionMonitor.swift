@@ -151,10 +151,9 @@ public struct RegionMonitor: Sendable {
     private var nextRangeTick = Timestamp(microseconds: 0)
     /// Latest time seen on any input; earlier times are clamped to it.
     private var latest = Timestamp(microseconds: 0)
-    /// No deadline falls before this time, so a sighting before it has none to process: the deadlines
-    /// are walked once per change rather than once per advertisement. Set back whenever a region
-    /// changes phase outside that walk.
-    private var quietUntil = Timestamp.supportedRange.lowerBound
+    /// The earliest pending state change or ranging tick (`nextDeadline`), kept up to date whenever a
+    /// phase or the ranging schedule changes rather than worked out per advertisement.
+    private var pendingDeadline: Timestamp?
 
     /// - Parameters:
     ///   - regions: regions to monitor; outputs for one instant follow this order.
@@ -187,7 +186,7 @@ public struct RegionMonitor: Sendable {
             phases[i] = .unknown(deadline: time + exitAfter)
             emit(.state(regions[i], .unknown, time))
         }
-        quietUntil = time
+        pendingDeadline = earliestDeadline
     }
 
     /// Processes every deadline up to the sighting's time, then enters each matching region that
@@ -202,17 +201,21 @@ public struct RegionMonitor: Sendable {
             return
         }
         var matched = false
+        var deadlineMoved = false
         for i in regions.indices where regions[i].matches(identity) {
             matched = true
-            if case .inside = phases[i] {} else {
+            if case .inside(let lastSeen) = phases[i] {
+                deadlineMoved = deadlineMoved || lastSeen + exitAfter == pendingDeadline
+            } else {
                 // Ranging ticks start (from the next one after now): they are deadlines now.
                 if !anyInside { skipRangeTicks(past: now) }
-                quietUntil = now
+                deadlineMoved = true
                 emit(.enter(regions[i], now))
                 emit(.state(regions[i], .inside, now))
             }
             phases[i] = .inside(lastSeen: now)
         }
+        if deadlineMoved { pendingDeadline = earliestDeadline }
         guard matched else { return }
         let key = BeaconKey(identity: identity, address: s.address)
         beacons[key, default: TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now)]
@@ -228,10 +231,7 @@ public struct RegionMonitor: Sendable {
 
     /// The earliest pending state change or ranging tick; nil before start and while every region is
     /// outside (then nothing can happen until a sighting arrives).
-    public var nextDeadline: Timestamp? {
-        guard startTime != nil, let change = earliestStateChange else { return nil }
-        return anyInside ? min(change, nextRangeTick) : change
-    }
+    public var nextDeadline: Timestamp? { pendingDeadline }
 
     /// The current state of `region` (`.unknown` for a region that is not monitored).
     public func state(of region: BeaconRegion) -> RegionState {
@@ -248,6 +248,12 @@ public struct RegionMonitor: Sendable {
 
     // MARK: - Deadlines
 
+    /// `nextDeadline` worked out from the phases and the ranging schedule.
+    private var earliestDeadline: Timestamp? {
+        guard startTime != nil, let change = earliestStateChange else { return nil }
+        return anyInside ? min(change, nextRangeTick) : change
+    }
+
     /// Looked up on every sighting, so it walks the phases without building anything.
     private var earliestStateChange: Timestamp? {
         var earliest: Timestamp?
@@ -263,9 +269,8 @@ public struct RegionMonitor: Sendable {
 
     private mutating func processDeadlines(upTo now: Timestamp, emit: (MonitorOutput) -> Void) {
         latest = now
-        // A sighting of an inside region only moves its exit later, so this stays a lower bound.
-        guard now >= quietUntil else { return }
-        defer { quietUntil = nextDeadline ?? Timestamp.supportedRange.upperBound }
+        guard let pending = pendingDeadline, now >= pending else { return }
+        defer { pendingDeadline = earliestDeadline }
         while true {
             let rangeTick: Timestamp? = anyInside ? nextRangeTick : nil
             // Nothing inside: ranging ticks would report nothing, so they are skipped.

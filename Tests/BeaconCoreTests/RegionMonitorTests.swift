@@ -77,6 +77,26 @@ struct RegionMonitorMonitoringTests {
         #expect(h.sighting(Fixture.sighting(ms: 31_000)) == [.enter(region, Fixture.at(ms: 31_000)), .state(region, .inside, Fixture.at(ms: 31_000))])
     }
 
+    @Test func nextDeadlineFollowsEachSightingAndTheRangingSchedule() {
+        // Exit after 0.5 s, ranging every second from 0: the exit binds until the region is heard again.
+        var h = MonitorHarness([region], exitAfter: .milliseconds(500), interval: .seconds(1))
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 500))
+        h.sighting(Fixture.sighting(ms: 100))
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 600))
+        h.sighting(Fixture.sighting(ms: 300))
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 800))
+        // Heard at 0.7 s the exit would come at 1.2 s: the ranging tick at 1 s is first.
+        h.sighting(Fixture.sighting(ms: 700))
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 1_000))
+        #expect(h.tick(ms: 1_000).count == 1)
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 1_200))
+        h.sighting(Fixture.sighting(ms: 1_100))
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 1_600))
+        // Another beacon of the region heard later moves nothing the first one holds back.
+        h.sighting(Fixture.sighting(minor: 3, ms: 1_150))
+        #expect(h.monitor.nextDeadline == Fixture.at(ms: 1_650))
+    }
+
     @Test func exitTimeIsTheDeadlineNotTheTickTime() {
         var h = MonitorHarness([region], exitAfter: .seconds(10), interval: .seconds(60))
         h.sighting(Fixture.sighting(ms: 500))
