@@ -14,8 +14,10 @@ final class LineOutput {
     private(set) var writeFailure: SystemError?
     private var malformed = 0
     private var clampedTimes = false
-    /// Lines gathered for one write (`Console.lineBatching`), joined by newlines, without the last one.
-    private var batch = ""
+    /// The lines not yet written, each ending with its newline: one line, or a batch of them
+    /// (`Console.lineBatching`). Lines are encoded straight into it, written from it and the buffer kept
+    /// for the next ones, so a line of thousands of ranged beacons (megabytes) is held once, here.
+    private var pending = JSONWriter()
 
     /// Warnings printed one by one before only a count is kept.
     static let warningLimit = 5
@@ -28,42 +30,67 @@ final class LineOutput {
     /// Writes `line`; `time`, the line's time, is checked against the times that can be printed, and the
     /// first one outside them is noted on stderr (the line carries the nearest printable time).
     func write(_ line: String, time: Timestamp? = nil) {
-        guard !readerGone else { return }
+        guard accepts(time) else { return }
+        pending.appendLine(line)
+        added()
+    }
+
+    /// A monitoring line, to standard output and every sink.
+    func write(_ output: MonitorOutput) {
+        let toStdout = accepts(output.time)
+        guard toStdout || !sinks.isEmpty else { return }
+        let start = pending.bytes.count
+        OutputLine.write(output, to: &pending)
+        if !sinks.isEmpty {
+            // Text only for the sinks that take it: standard output is written from the bytes.
+            let line = String(decoding: pending.bytes[start...], as: UTF8.self)
+            for sink in sinks { sink.monitor(output, line: line) }
+        }
+        guard toStdout else { return pending.removeAll(keepingCapacity: true) }
+        pending.endLine()
+        added()
+    }
+
+    /// Whether a line of `time` goes to standard output: not once the reader has gone.
+    private func accepts(_ time: Timestamp?) -> Bool {
+        guard !readerGone else { return false }
         if let time, !clampedTimes, !Timestamp.printableRange.contains(time) {
             clampedTimes = true
             flush()
             console.diagnose("Warning: output times leave the years 0000 to 9999 (first \(time.microseconds) µs from 1970); "
                 + "they are printed as the nearest time inside them")
         }
-        guard let batching = console.lineBatching, batching.isEnabled else { return deliver(line) }
-        // A line as large as a batch (thousands of ranged beacons) goes out as it is, never copied into one.
-        if line.utf8.count >= LineBatching.size {
-            flush()
-            return deliver(line)
-        }
-        if !batch.isEmpty { batch.append("\n") }
-        batch.append(line)
-        if batch.utf8.count >= LineBatching.size { flush() }
+        return true
     }
 
-    /// Writes the gathered lines in one go. A batch whose write fails (a full disk, not a reader gone
+    /// A line was added to `pending`: written at once, or once the batch is full. A line as large as a
+    /// batch (thousands of ranged beacons) goes out with the lines before it, from where it was encoded.
+    private func added() {
+        if console.lineBatching?.isEnabled != true || pending.bytes.count >= LineBatching.size { flush() }
+    }
+
+    /// Writes the pending lines in one go. A batch whose write fails (a full disk, not a reader gone
     /// away) is written again line by line where the failed write left nothing of it behind, so the
     /// output ends after the same whole line as when every line is written at once.
     func flush() {
-        guard !batch.isEmpty else { return }
-        let lines = batch
-        batch.removeAll(keepingCapacity: true)
-        let outcome = console.writeLine(lines)
-        guard case .failed = outcome, console.lineBatching?.retriesLineByLine == true,
-              lines.utf8.contains(UInt8(ascii: "\n")) else { return keep(outcome) }
-        for line in lines.split(separator: "\n", omittingEmptySubsequences: false) where !readerGone {
-            deliver(String(line))
-        }
+        guard !pending.bytes.isEmpty else { return }
+        writePending()
+        pending.removeAll(keepingCapacity: true)
     }
 
-    /// One `writeLine`; `text` is a line or a batch of them.
-    private func deliver(_ text: String) {
-        keep(console.writeLine(text))
+    private func writePending() {
+        pending.bytes.withUnsafeBytes { lines in
+            let outcome = console.writeLines(lines)
+            let newline = UInt8(ascii: "\n")
+            guard case .failed = outcome, console.lineBatching?.retriesLineByLine == true,
+                  lines.dropLast().contains(newline) else { return keep(outcome) }
+            var start = lines.startIndex
+            while start < lines.endIndex, !readerGone {
+                let end = (lines[start...].firstIndex(of: newline) ?? lines.endIndex - 1) + 1
+                keep(console.writeLines(UnsafeRawBufferPointer(rebasing: lines[start..<end])))
+                start = end
+            }
+        }
     }
 
     private func keep(_ outcome: LineWrite) {
@@ -74,13 +101,6 @@ final class LineOutput {
             readerGone = true
             writeFailure = error
         }
-    }
-
-    /// A monitoring line, to standard output and every sink.
-    func write(_ output: MonitorOutput) {
-        let line = OutputLine.encode(output)
-        write(line, time: output.time)
-        for sink in sinks { sink.monitor(output, line: line) }
     }
 
     func warnMalformed(_ error: any Error) {

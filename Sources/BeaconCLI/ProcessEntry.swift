@@ -21,7 +21,7 @@ extension BeaconTool {
         let stdoutKind = DescriptorKind(STDOUT_FILENO)
         let wait = stdoutKind == .other || Terminal.isTerminal(STDOUT_FILENO) ? WriteWait(signals: signals, deadline: deadline) : nil
         let console = Console(
-            writeLine: { line in StandardStreams.writeLine(line, to: STDOUT_FILENO, waiting: wait) },
+            writeLines: { StandardStreams.write(lines: $0, to: STDOUT_FILENO, waiting: wait) },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
             outputDescriptor: STDOUT_FILENO, outputDeadline: deadline,
             lineBatching: LineBatching(retriesLineByLine: stdoutKind != .other),

@@ -230,3 +230,26 @@ public struct JSONWriter: Sendable {
         return text
     }
 }
+
+// MARK: - Lines
+
+/// JSON lines in one buffer that is written out and reused: each value ends with a newline.
+extension JSONWriter {
+    /// Ends the value written with a newline; the next value starts a line of its own.
+    public mutating func endLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        needsComma = false
+    }
+
+    /// Appends `line`, a JSON value encoded elsewhere, and its newline.
+    public mutating func appendLine(_ line: String) {
+        bytes.append(contentsOf: line.utf8)
+        endLine()
+    }
+
+    /// Forgets what was written; with `keepingCapacity`, the buffer is kept for the next lines.
+    public mutating func removeAll(keepingCapacity: Bool) {
+        bytes.removeAll(keepingCapacity: keepingCapacity)
+        needsComma = false
+    }
+}

@@ -11,7 +11,8 @@ final class CapturedConsole: Sendable {
 
     var console: Console {
         Console(
-            writeLine: { line in self.state.withLock { $0.out.append(line) }; return .written },
+            // One entry per write: the text written, without its last newline.
+            writeLines: { lines in self.state.withLock { $0.out.append(String(decoding: lines.dropLast(), as: UTF8.self)) }; return .written },
             diagnose: { line in self.state.withLock { $0.err.append(line) } })
     }
 

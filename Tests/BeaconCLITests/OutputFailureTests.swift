@@ -21,9 +21,9 @@ struct OutputFailureTests {
             let directory = try TemporaryDirectory()
             let capture = directory.path("x.snoop")
             try Data(bytes).write(to: URL(fileURLWithPath: capture))
-            let console = Console(writeLine: { [unowned self] text in
+            let console = Console(writeLines: { [unowned self] lines in
                 attempts += 1
-                texts.append(text)
+                texts.append(String(decoding: lines.dropLast(), as: UTF8.self))
                 return answer(attempts)
             }, diagnose: { [unowned self] in errors.append($0) }, lineBatching: batching)
             let filter = command == "range" ? ["--uuid", BadCaptureTests.uuid.description] : ["--each"]
