@@ -88,3 +88,32 @@ struct JSONWriterTests {
     }
 
 }
+
+@Suite("JSONWriter lines")
+struct JSONWriterLinesTests {
+    @Test("values, and lines encoded elsewhere, each end with a newline and no comma joins them")
+    func linesInOneBuffer() {
+        var w = JSONWriter()
+        w.object { $0.field("n", 1) }
+        w.endLine()
+        w.appendLine(#"{"n":2}"#)
+        w.object { $0.field("n", 3) }
+        w.endLine()
+        #expect(w.text == "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n")
+    }
+
+    @Test("after removeAll the writer starts afresh, keeping its capacity when asked")
+    func removeAllStartsAfresh() {
+        var w = JSONWriter()
+        w.array { $0.integer(1) }
+        w.removeAll(keepingCapacity: true)
+        #expect(w.bytes.isEmpty)
+        let capacity = w.bytes.capacity
+        w.integer(7)
+        #expect(w.text == "7")
+        #expect(w.bytes.capacity == capacity)
+        w.removeAll(keepingCapacity: false)
+        w.string("s")
+        #expect(w.text == #""s""#)
+    }
+}
