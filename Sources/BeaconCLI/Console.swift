@@ -3,9 +3,11 @@ import BeaconTransport
 /// Where a command's output goes: JSON lines to `stdout`, diagnostics to `stderr`.
 /// Tests inject capturing sinks; the executable uses the process's descriptors.
 public struct Console {
-    /// Writes whole lines, each ending with its newline, from the caller's buffer; says whether they were
-    /// written, the reader has gone away, or the write failed.
-    public let writeLines: (UnsafeRawBufferPointer) -> LineWrite
+    /// Writes whole lines, each ending with its newline, from the caller's buffer, or the next piece of a
+    /// line too long to hold, after the given count of its bytes written before
+    /// (`StandardStreams.write(lines:following:to:waiting:)`); says whether they were written, the reader
+    /// has gone away, or the write failed.
+    public let writeLines: (UnsafeRawBufferPointer, _ following: Int) -> LineWrite
     /// One diagnostic line (without its newline), its control characters escaped on the way to the sink.
     public let diagnose: (String) -> Void
     /// The descriptor `writeLines` writes to, watched so a run that prints nothing for long still
@@ -18,7 +20,7 @@ public struct Console {
     /// Whether `writeLines` may be given many lines at once; nil: one line at a time.
     public let lineBatching: LineBatching?
 
-    public init(writeLines: @escaping (UnsafeRawBufferPointer) -> LineWrite, diagnose: @escaping (String) -> Void,
+    public init(writeLines: @escaping (UnsafeRawBufferPointer, _ following: Int) -> LineWrite, diagnose: @escaping (String) -> Void,
                 outputDescriptor: Int32? = nil, outputDeadline: OutputDeadline = OutputDeadline(),
                 lineBatching: LineBatching? = nil, progress: ((String) -> Void)? = nil) {
         self.writeLines = writeLines
@@ -31,6 +33,6 @@ public struct Console {
 
     /// Writes `text` (a line, or lines joined by newlines) and a newline: help, a version, a listing.
     public func writeLine(_ text: String) -> LineWrite {
-        StandardStreams.withLine(text, writeLines)
+        StandardStreams.withLine(text) { writeLines($0, 0) }
     }
 }

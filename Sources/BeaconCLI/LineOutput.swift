@@ -16,8 +16,11 @@ final class LineOutput {
     private var clampedTimes = false
     /// The lines not yet written, each ending with its newline: one line, or a batch of them
     /// (`Console.lineBatching`). Lines are encoded straight into it, written from it and the buffer kept
-    /// for the next ones, so a line of thousands of ranged beacons (megabytes) is held once, here.
+    /// for the next ones. A line longer than a batch (thousands of ranged beacons) goes out in pieces
+    /// while it is encoded, so no more than a batch and a beacon is held, however many are in range.
     private var pending = JSONWriter()
+    /// Bytes of the line being encoded that went out already, in pieces; 0 between lines.
+    private var lineWritten = 0
 
     /// Warnings printed one by one before only a count is kept.
     static let warningLimit = 5
@@ -40,15 +43,43 @@ final class LineOutput {
         let toStdout = accepts(output.time)
         guard toStdout || !sinks.isEmpty else { return }
         let start = pending.bytes.count
-        OutputLine.write(output, to: &pending)
-        if !sinks.isEmpty {
-            // Text only for the sinks that take it: standard output is written from the bytes.
+        if sinks.isEmpty {
+            OutputLine.write(output, to: &pending, next: { self.writePiece(of: &$0, startingAt: start) })
+        } else {
+            // The sinks take the line as text: it is held whole, and standard output gets it from the bytes.
+            OutputLine.write(output, to: &pending)
             let line = String(decoding: pending.bytes[start...], as: UTF8.self)
             for sink in sinks { sink.monitor(output, line: line) }
         }
-        guard toStdout else { return pending.removeAll(keepingCapacity: true) }
         pending.endLine()
-        added()
+        if !toStdout {
+            pending.removeWritten()
+        } else if lineWritten > 0 {
+            writeLastPiece()
+        } else {
+            added()
+        }
+    }
+
+    /// Writes out `w` (`pending`, in the middle of encoding the line that starts at `start`) once it holds a
+    /// batch's worth: the whole lines before that line first, as a batch, then the line so far.
+    private func writePiece(of w: inout JSONWriter, startingAt start: Int) {
+        guard w.bytes.count >= LineBatching.size else { return }
+        w.bytes.withUnsafeBytes { bytes in
+            let piece = lineWritten == 0 ? UnsafeRawBufferPointer(rebasing: bytes[start...]) : bytes
+            if lineWritten == 0, start > 0 { writeLines(UnsafeRawBufferPointer(rebasing: bytes[..<start])) }
+            guard !readerGone else { return }
+            keep(console.writeLines(piece, lineWritten))
+            lineWritten += piece.count
+        }
+        w.removeWritten()
+    }
+
+    /// The end of a line that went out in pieces: written at once, never left to wait in a batch.
+    private func writeLastPiece() {
+        if !readerGone { keep(pending.bytes.withUnsafeBytes { console.writeLines($0, lineWritten) }) }
+        pending.removeWritten()
+        lineWritten = 0
     }
 
     /// Whether a line of `time` goes to standard output: not once the reader has gone.
@@ -63,8 +94,7 @@ final class LineOutput {
         return true
     }
 
-    /// A line was added to `pending`: written at once, or once the batch is full. A line as large as a
-    /// batch (thousands of ranged beacons) goes out with the lines before it, from where it was encoded.
+    /// A whole line was added to `pending`: written at once, or once the batch is full.
     private func added() {
         if console.lineBatching?.isEnabled != true || pending.bytes.count >= LineBatching.size { flush() }
     }
@@ -74,22 +104,22 @@ final class LineOutput {
     /// output ends after the same whole line as when every line is written at once.
     func flush() {
         guard !pending.bytes.isEmpty else { return }
-        writePending()
-        pending.removeAll(keepingCapacity: true)
+        pending.bytes.withUnsafeBytes(writeLines)
+        pending.removeWritten()
     }
 
-    private func writePending() {
-        pending.bytes.withUnsafeBytes { lines in
-            let outcome = console.writeLines(lines)
-            let newline = UInt8(ascii: "\n")
-            guard case .failed = outcome, console.lineBatching?.retriesLineByLine == true,
-                  lines.dropLast().contains(newline) else { return keep(outcome) }
-            var start = lines.startIndex
-            while start < lines.endIndex, !readerGone {
-                let end = (lines[start...].firstIndex(of: newline) ?? lines.endIndex - 1) + 1
-                keep(console.writeLines(UnsafeRawBufferPointer(rebasing: lines[start..<end])))
-                start = end
-            }
+    /// Writes `lines`, whole lines, in one go; see `flush`.
+    private func writeLines(_ lines: UnsafeRawBufferPointer) {
+        guard !readerGone else { return }
+        let outcome = console.writeLines(lines, 0)
+        let newline = UInt8(ascii: "\n")
+        guard case .failed = outcome, console.lineBatching?.retriesLineByLine == true,
+              lines.dropLast().contains(newline) else { return keep(outcome) }
+        var start = lines.startIndex
+        while start < lines.endIndex, !readerGone {
+            let end = (lines[start...].firstIndex(of: newline) ?? lines.endIndex - 1) + 1
+            keep(console.writeLines(UnsafeRawBufferPointer(rebasing: lines[start..<end]), 0))
+            start = end
         }
     }
 

@@ -247,9 +247,9 @@ extension JSONWriter {
         endLine()
     }
 
-    /// Forgets what was written; with `keepingCapacity`, the buffer is kept for the next lines.
-    public mutating func removeAll(keepingCapacity: Bool) {
-        bytes.removeAll(keepingCapacity: keepingCapacity)
-        needsComma = false
+    /// Drops the bytes written so far (they were written out), keeping the buffer's capacity and the
+    /// writer's place: a long value goes on in the next piece, and after `endLine` a new line starts.
+    public mutating func removeWritten() {
+        bytes.removeAll(keepingCapacity: true)
     }
 }

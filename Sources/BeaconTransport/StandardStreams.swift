@@ -24,13 +24,16 @@ public enum StandardStreams {
 
     /// Writes `lines`, one or more lines each ending with its newline, to `descriptor`: `.stopped` when the
     /// reader has gone (EPIPE), `.failed` for any other write error. The bytes are written where they are,
-    /// never copied: a line can be megabytes (thousands of ranged beacons).
+    /// never copied. A line too long to hold (thousands of ranged beacons) comes in pieces, the last one
+    /// ending with the newline; `following` counts the bytes of it that earlier calls wrote, taken back
+    /// with the rest when a piece fails on a file.
     ///
     /// With `wait` the write waits for room with poll(2) instead of blocking in write(2), and gives up
     /// (`.stopped`) when a signal or the deadline comes first: a reader that stopped reading must not keep
     /// SIGINT, SIGTERM or the end of a `--duration` run from ending it. Each write is then at most
     /// `PIPE_BUF` bytes, which a pipe that polls writable takes without blocking.
-    public static func write(lines: UnsafeRawBufferPointer, to descriptor: Int32, waiting wait: WriteWait? = nil) -> LineWrite {
+    public static func write(lines: UnsafeRawBufferPointer, following: Int = 0, to descriptor: Int32,
+                             waiting wait: WriteWait? = nil) -> LineWrite {
         // Without a wait, write(2) blocks until there is room: the wait never ends and the lines go out whole.
         let waiting = wait ?? WriteWait(interrupt: nil)
         let (end, written) = waiting.write(lines, to: descriptor, chunk: wait == nil ? lines.count : Int(PIPE_BUF))
@@ -38,7 +41,7 @@ public enum StandardStreams {
         case .written: return .written
         case .interrupted: return .stopped
         case .failed(let failure):
-            if written > 0 { removePartialLine(descriptor, written: written) }
+            if written + following > 0 { removePartialLine(descriptor, written: written + following) }
             return failure == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: failure))
         }
     }

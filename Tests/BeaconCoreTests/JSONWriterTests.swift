@@ -102,18 +102,26 @@ struct JSONWriterLinesTests {
         #expect(w.text == "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n")
     }
 
-    @Test("after removeAll the writer starts afresh, keeping its capacity when asked")
-    func removeAllStartsAfresh() {
+    @Test("removeWritten drops the bytes but keeps the writer's place and capacity: a value goes on in the next piece")
+    func removeWrittenKeepsPlace() {
         var w = JSONWriter()
-        w.array { $0.integer(1) }
-        w.removeAll(keepingCapacity: true)
+        var first = ""
+        w.object { o in
+            o.field("beacons", array: { list in
+                list.integer(1)
+                first = list.text
+                list.removeWritten()
+                list.integer(2)
+            })
+        }
+        #expect(first == #"{"beacons":[1"#)
+        #expect(w.text == ",2]}")
+        w.endLine()
+        w.removeWritten()
         #expect(w.bytes.isEmpty)
         let capacity = w.bytes.capacity
         w.integer(7)
         #expect(w.text == "7")
         #expect(w.bytes.capacity == capacity)
-        w.removeAll(keepingCapacity: false)
-        w.string("s")
-        #expect(w.text == #""s""#)
     }
 }
