@@ -1,3 +1,4 @@
+import BeaconCore
 import Foundation
 import Testing
 
@@ -188,6 +189,46 @@ extension HostileProcessTests {
         #expect(!text.isEmpty && text.hasSuffix("\n"), "\(text.debugDescription)")
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") }, "\(lines)")
+        try await expectValidOutput(lines)
+    }
+}
+
+extension HostileProcessTests {
+    /// 2,000 iBeacons heard once each in the first half second, then one of them until 2.5 s: the range
+    /// lines list all 2,000 (about 580 kB each), more than a batch, so they go out in pieces.
+    static func thousandsOfBeacons() throws -> [UInt8] {
+        let writer = BtsnoopWriter(datalink: .h4)
+        let uuid = try #require(BeaconUUID(StreamedCaptureTests.uuid))
+        var records: [UInt8] = []
+        func heard(minor: UInt16, at microseconds: Int64) {
+            let data = IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), measuredPower: -59).advertisingData
+            let report = AdvertisingReport(eventType: 0x0010, isExtended: true, addressType: .publicDevice,
+                                           address: DeviceAddress(value: 0xF0F1_F2F3_0000 + UInt64(minor)), rssi: -60, data: data[...])
+            writer.appendRecord(HCIEvent.leMeta(.extendedAdvertisingReport([report])).packet, direction: .received,
+                                timestamp: Timestamp(microseconds: 1_800_000_000_000_000 + microseconds), to: &records)
+        }
+        for minor in 0..<2_000 { heard(minor: UInt16(minor), at: Int64(minor) * 250) }
+        for n in 1...20 { heard(minor: 0, at: 500_000 + Int64(n) * 100_000) }
+        return writer.header + records
+    }
+
+    @Test("stdout on a file that reaches its size limit in the middle of a range line written in pieces: the whole line is taken back")
+    func longLineTakenBackWhole() async throws {
+        let directory = try ProjectPaths.makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = directory.appendingPathComponent("capture.btsnoop").path
+        try Data(try Self.thousandsOfBeacons()).write(to: URL(fileURLWithPath: capture))
+        let out = directory.appendingPathComponent("out.jsonl").path
+        // 400 blocks (200 or 400 kB, as the shell counts them): the state and enter lines fit, the range line does not.
+        let beacon = try Self.shell("beacon range > file under ulimit -f 400",
+                                    ["range", "--hci", "btsnoop:\(capture)", "--uuid", StreamedCaptureTests.uuid],
+                                    prefix: "ulimit -f 400;", redirections: "> '\(out)'")
+        #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
+        #expect(beacon.stderrLines == ["Error: stdout: File too large", "beacon-exit=74"], "stderr: \(beacon.stderrLines)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(text.hasSuffix("\n"), "\(text.suffix(200).debugDescription)")
+        #expect(!lines.isEmpty && lines.allSatisfy { !$0.contains(#""event":"range""#) }, "\(lines.map { $0.prefix(80) })")
         try await expectValidOutput(lines)
     }
 }
