@@ -1,6 +1,7 @@
 @testable import BeaconCLI
 import BeaconCore
 import BeaconTransport
+import Glibc
 import Testing
 
 @Suite("how LineOutput writes monitoring lines")
@@ -113,7 +114,7 @@ struct LineOutputTests {
         var writes = 0
         let console = Console(writeLines: { _, _ in
             writes += 1
-            return writes == 2 ? .failed(SystemError(call: "write", errno: 28)) : .written
+            return writes == 2 ? .failed(SystemError(call: "write", errno: ENOSPC)) : .written
         }, diagnose: { _ in })
         let output = LineOutput(console: console)
         output.write(Self.range(1_000))
