@@ -16,8 +16,9 @@ let package = Package(
         // Argument parsing, help, commands and exit codes.
         .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport", "BeaconSimulation", "BeaconMQTT"]),
         .executableTarget(name: "beacon", dependencies: ["BeaconCLI"]),
-        // Debian's libmosquitto (libmosquitto-dev), through a module map only.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // Debian's libmosquitto (libmosquitto-dev), through a module map only: its header, not a link
+        // (the library is opened when --mqtt is given).
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Publishing output lines to an MQTT broker; the core and the commands never see a broker.
         .target(name: "BeaconMQTT", dependencies: ["BeaconCore", "BeaconTransport", "CMosquitto"]),
         // Simulated scenes (beacons, radio, receiver) as HCI packets and ground truth, for `beacon simulate`,

@@ -16,6 +16,8 @@ INSTALL_ZSH_DIR := $(PREFIX)/share/zsh/site-functions
 INSTALL_FISH_DIR := $(PREFIX)/share/fish/vendor_completions.d
 INSTALL_UNIT_DIR := $(PREFIX)/lib/systemd/system
 RELEASE_BINARY := .build/release/beacon
+# How the binary users install is built; make bench measures the same one.
+RELEASE_BUILD := swift build -c release --static-swift-stdlib
 GENERATED_DIR := .build/generated
 
 INSTALLED_FILES := $(INSTALL_BIN_DIR)/beacon $(INSTALL_MAN_DIR)/beacon.1 $(INSTALL_BASH_DIR)/beacon \
@@ -24,7 +26,7 @@ INSTALLED_FILES := $(INSTALL_BIN_DIR)/beacon $(INSTALL_MAN_DIR)/beacon.1 $(INSTA
 .PHONY: install install-caps uninstall test-install
 
 install:
-	swift build -c release --static-swift-stdlib --product beacon
+	$(RELEASE_BUILD) --product beacon
 	@rm -rf $(GENERATED_DIR) && mkdir -p $(GENERATED_DIR)
 	$(RELEASE_BINARY) generate-manpage > $(GENERATED_DIR)/beacon.1
 	$(RELEASE_BINARY) generate-completion bash > $(GENERATED_DIR)/beacon.bash

@@ -3,29 +3,36 @@ import BeaconTransport
 /// Where a command's output goes: JSON lines to `stdout`, diagnostics to `stderr`.
 /// Tests inject capturing sinks; the executable uses the process's descriptors.
 public struct Console {
-    /// Writes one line (without its newline); says whether it was written, the reader has gone away,
-    /// or the write failed.
-    public var writeLine: (String) -> LineWrite
+    /// Writes whole lines, each ending with its newline, from the caller's buffer, or the next piece of a
+    /// line too long to hold, after the given count of its bytes written before
+    /// (`StandardStreams.write(lines:following:to:waiting:)`); says whether they were written, the reader
+    /// has gone away, or the write failed.
+    public let writeLines: (UnsafeRawBufferPointer, _ following: Int) -> LineWrite
     /// One diagnostic line (without its newline), its control characters escaped on the way to the sink.
     public let diagnose: (String) -> Void
-    /// The descriptor `writeLine` writes to, watched so a run that prints nothing for long still
+    /// The descriptor `writeLines` writes to, watched so a run that prints nothing for long still
     /// notices its reader going away (`beacon advertise … | head -1`).
     public var outputDescriptor: Int32?
     /// Writes text as is to a terminal's standard error, for progress; nil when stderr is no terminal.
     public var progress: ((String) -> Void)?
-    /// When a live run with `--duration` ends: set by the command, obeyed by a `writeLine` that waits.
+    /// When a live run with `--duration` ends: set by the command, obeyed by a `writeLines` that waits.
     public let outputDeadline: OutputDeadline
-    /// Whether `writeLine` may be given many lines at once (joined by newlines); nil: one line at a time.
+    /// Whether `writeLines` may be given many lines at once; nil: one line at a time.
     public let lineBatching: LineBatching?
 
-    public init(writeLine: @escaping (String) -> LineWrite, diagnose: @escaping (String) -> Void, outputDescriptor: Int32? = nil,
-                outputDeadline: OutputDeadline = OutputDeadline(), lineBatching: LineBatching? = nil,
-                progress: ((String) -> Void)? = nil) {
-        self.writeLine = writeLine
+    public init(writeLines: @escaping (UnsafeRawBufferPointer, _ following: Int) -> LineWrite, diagnose: @escaping (String) -> Void,
+                outputDescriptor: Int32? = nil, outputDeadline: OutputDeadline = OutputDeadline(),
+                lineBatching: LineBatching? = nil, progress: ((String) -> Void)? = nil) {
+        self.writeLines = writeLines
         self.diagnose = { diagnose(DiagnosticEscaping.escaped($0)) }
         self.outputDescriptor = outputDescriptor
         self.progress = progress
         self.outputDeadline = outputDeadline
         self.lineBatching = lineBatching
+    }
+
+    /// Writes `text` (a line, or lines joined by newlines) and a newline: help, a version, a listing.
+    public func writeLine(_ text: String) -> LineWrite {
+        StandardStreams.withLine(text) { writeLines($0, 0) }
     }
 }

@@ -9,7 +9,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case dataError = 65
     /// A capture or scene file that cannot be opened.
     case noInput = 66
-    /// No controller to talk to: no Bluetooth in the kernel, no such device, connection refused.
+    /// No controller to talk to: no Bluetooth in the kernel, no such device, connection refused; or
+    /// `--mqtt` without libmosquitto installed.
     case unavailable = 69
     /// A failure inside beacon itself.
     case software = 70
@@ -33,7 +34,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .usage: "usage error: bad or missing arguments"
         case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, or (calibrate) the measurements cannot be trusted"
         case .noInput: "the capture or scene file cannot be opened"
-        case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused"
+        case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"
         case .software: "internal error"
         case .cantCreate: "the --record file cannot be created (missing directory, no permission)"
         case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written (a --record FIFO whose reader stopped reading included)"

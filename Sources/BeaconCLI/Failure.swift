@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconMQTT
 import BeaconTransport
 
 /// Maps a runtime failure to its one stderr line and exit code.
@@ -37,6 +38,8 @@ enum Failure {
             case .badCapture: return .dataError
             case .badStream: return .controllerError
             }
+        case is MQTTLibraryError:
+            return .unavailable
         default:
             return .software
         }

@@ -14,8 +14,13 @@ final class LineOutput {
     private(set) var writeFailure: SystemError?
     private var malformed = 0
     private var clampedTimes = false
-    /// Lines gathered for one write (`Console.lineBatching`), joined by newlines, without the last one.
-    private var batch = ""
+    /// The lines not yet written, each ending with its newline: one line, or a batch of them
+    /// (`Console.lineBatching`). Lines are encoded straight into it, written from it and the buffer kept
+    /// for the next ones. A line longer than a batch (thousands of ranged beacons) goes out in pieces
+    /// while it is encoded, so no more than a batch and a beacon is held, however many are in range.
+    private var pending = JSONWriter()
+    /// Bytes of the line being encoded that went out already, in pieces; 0 between lines.
+    private var lineWritten = 0
 
     /// Warnings printed one by one before only a count is kept.
     static let warningLimit = 5
@@ -28,42 +33,94 @@ final class LineOutput {
     /// Writes `line`; `time`, the line's time, is checked against the times that can be printed, and the
     /// first one outside them is noted on stderr (the line carries the nearest printable time).
     func write(_ line: String, time: Timestamp? = nil) {
-        guard !readerGone else { return }
+        guard accepts(time) else { return }
+        pending.appendLine(line)
+        added()
+    }
+
+    /// A monitoring line, to standard output and every sink.
+    func write(_ output: MonitorOutput) {
+        let toStdout = accepts(output.time)
+        guard toStdout || !sinks.isEmpty else { return }
+        let start = pending.bytes.count
+        if sinks.isEmpty {
+            OutputLine.write(output, to: &pending, next: { self.writePiece(of: &$0, startingAt: start) })
+        } else {
+            // The sinks take the line as text: it is held whole, and standard output gets it from the bytes.
+            OutputLine.write(output, to: &pending)
+            let line = String(decoding: pending.bytes[start...], as: UTF8.self)
+            for sink in sinks { sink.monitor(output, line: line) }
+        }
+        pending.endLine()
+        if !toStdout {
+            pending.removeWritten()
+        } else if lineWritten > 0 {
+            writeLastPiece()
+        } else {
+            added()
+        }
+    }
+
+    /// Writes out `w` (`pending`, in the middle of encoding the line that starts at `start`) once it holds a
+    /// batch's worth: the whole lines before that line first, as a batch, then the line so far.
+    private func writePiece(of w: inout JSONWriter, startingAt start: Int) {
+        guard w.bytes.count >= LineBatching.size else { return }
+        w.bytes.withUnsafeBytes { bytes in
+            let piece = lineWritten == 0 ? UnsafeRawBufferPointer(rebasing: bytes[start...]) : bytes
+            if lineWritten == 0, start > 0 { writeLines(UnsafeRawBufferPointer(rebasing: bytes[..<start])) }
+            guard !readerGone else { return }
+            keep(console.writeLines(piece, lineWritten))
+            lineWritten += piece.count
+        }
+        w.removeWritten()
+    }
+
+    /// The end of a line that went out in pieces: written at once, never left to wait in a batch.
+    private func writeLastPiece() {
+        if !readerGone { keep(pending.bytes.withUnsafeBytes { console.writeLines($0, lineWritten) }) }
+        pending.removeWritten()
+        lineWritten = 0
+    }
+
+    /// Whether a line of `time` goes to standard output: not once the reader has gone.
+    private func accepts(_ time: Timestamp?) -> Bool {
+        guard !readerGone else { return false }
         if let time, !clampedTimes, !Timestamp.printableRange.contains(time) {
             clampedTimes = true
             flush()
             console.diagnose("Warning: output times leave the years 0000 to 9999 (first \(time.microseconds) µs from 1970); "
                 + "they are printed as the nearest time inside them")
         }
-        guard let batching = console.lineBatching, batching.isEnabled else { return deliver(line) }
-        // A line as large as a batch (thousands of ranged beacons) goes out as it is, never copied into one.
-        if line.utf8.count >= LineBatching.size {
-            flush()
-            return deliver(line)
-        }
-        if !batch.isEmpty { batch.append("\n") }
-        batch.append(line)
-        if batch.utf8.count >= LineBatching.size { flush() }
+        return true
     }
 
-    /// Writes the gathered lines in one go. A batch whose write fails (a full disk, not a reader gone
+    /// A whole line was added to `pending`: written at once, or once the batch is full.
+    private func added() {
+        if console.lineBatching?.isEnabled != true || pending.bytes.count >= LineBatching.size { flush() }
+    }
+
+    /// Writes the pending lines in one go. A batch whose write fails (a full disk, not a reader gone
     /// away) is written again line by line where the failed write left nothing of it behind, so the
     /// output ends after the same whole line as when every line is written at once.
     func flush() {
-        guard !batch.isEmpty else { return }
-        let lines = batch
-        batch.removeAll(keepingCapacity: true)
-        let outcome = console.writeLine(lines)
-        guard case .failed = outcome, console.lineBatching?.retriesLineByLine == true,
-              lines.utf8.contains(UInt8(ascii: "\n")) else { return keep(outcome) }
-        for line in lines.split(separator: "\n", omittingEmptySubsequences: false) where !readerGone {
-            deliver(String(line))
-        }
+        guard !pending.bytes.isEmpty else { return }
+        pending.bytes.withUnsafeBytes(writeLines)
+        pending.removeWritten()
     }
 
-    /// One `writeLine`; `text` is a line or a batch of them.
-    private func deliver(_ text: String) {
-        keep(console.writeLine(text))
+    /// Writes `lines`, whole lines, in one go; see `flush`.
+    private func writeLines(_ lines: UnsafeRawBufferPointer) {
+        guard !readerGone else { return }
+        let outcome = console.writeLines(lines, 0)
+        let newline = UInt8(ascii: "\n")
+        guard case .failed = outcome, console.lineBatching?.retriesLineByLine == true,
+              lines.dropLast().contains(newline) else { return keep(outcome) }
+        var start = lines.startIndex
+        while start < lines.endIndex, !readerGone {
+            let end = (lines[start...].firstIndex(of: newline) ?? lines.endIndex - 1) + 1
+            keep(console.writeLines(UnsafeRawBufferPointer(rebasing: lines[start..<end]), 0))
+            start = end
+        }
     }
 
     private func keep(_ outcome: LineWrite) {
@@ -74,13 +131,6 @@ final class LineOutput {
             readerGone = true
             writeFailure = error
         }
-    }
-
-    /// A monitoring line, to standard output and every sink.
-    func write(_ output: MonitorOutput) {
-        let line = OutputLine.encode(output)
-        write(line, time: output.time)
-        for sink in sinks { sink.monitor(output, line: line) }
     }
 
     func warnMalformed(_ error: any Error) {

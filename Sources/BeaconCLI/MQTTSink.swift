@@ -8,7 +8,7 @@ final class MQTTSink: LineSink {
     private let monitorTopics: MonitorTopics
 
     /// Starts publishing to the broker of `options` (connecting happens in the background).
-    init(_ options: MQTTOptions, console: Console) throws(SystemError) {
+    init(_ options: MQTTOptions, console: Console) throws {
         // Diagnostics are single write(2) calls to stderr (or a locked capture in tests): safe from the publishing thread.
         nonisolated(unsafe) let diagnose = console.diagnose
         publisher = try MQTTPublisher(address: options.address, caFile: options.caFile, warn: { diagnose($0) })

@@ -10,7 +10,7 @@ struct RangeCommand: ControllerCommand {
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         let sinks: [any LineSink]
         do {
-            sinks = try options.mqtt.map { options throws(SystemError) in [try MQTTSink(options, console: console)] } ?? []
+            sinks = try options.mqtt.map { options in [try MQTTSink(options, console: console)] } ?? []
         } catch {
             return Failure.report(error, console: console)
         }

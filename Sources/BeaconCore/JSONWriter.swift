@@ -260,3 +260,26 @@ public struct JSONWriter: Sendable {
         return text
     }
 }
+
+// MARK: - Lines
+
+/// JSON lines in one buffer that is written out and reused: each value ends with a newline.
+extension JSONWriter {
+    /// Ends the value written with a newline; the next value starts a line of its own.
+    public mutating func endLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        needsComma = false
+    }
+
+    /// Appends `line`, a JSON value encoded elsewhere, and its newline.
+    public mutating func appendLine(_ line: String) {
+        bytes.append(contentsOf: line.utf8)
+        endLine()
+    }
+
+    /// Drops the bytes written so far (they were written out), keeping the buffer's capacity and the
+    /// writer's place: a long value goes on in the next piece, and after `endLine` a new line starts.
+    public mutating func removeWritten() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

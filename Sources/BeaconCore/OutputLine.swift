@@ -13,8 +13,9 @@ public enum OutputLine {
         return w.text
     }
 
-    /// Writes the line for one output into `w` (for callers that reuse a writer).
-    public static func write(_ output: MonitorOutput, to w: inout JSONWriter) {
+    /// Writes the line for one output into `w` (for callers that reuse a writer). `next` is called with
+    /// `w` after each ranged beacon: a caller can write out a line of thousands of them piece by piece.
+    public static func write(_ output: MonitorOutput, to w: inout JSONWriter, next: (inout JSONWriter) -> Void = { _ in }) {
         w.object { o in
             switch output {
             case let .state(region, state, time):
@@ -26,10 +27,10 @@ public enum OutputLine {
                 header(&o, "exit", time, region)
             case let .range(region, time, beacons):
                 header(&o, "range", time, region)
-                write(beacons, to: &o)
+                write(beacons, to: &o, next: next)
             case let .partialRange(region, time, beacons):
                 header(&o, "range", time, region)
-                write(beacons, to: &o)
+                write(beacons, to: &o, next: next)
                 o.field("partial", true)
             }
         }
@@ -89,10 +90,11 @@ public enum OutputLine {
     }
 
     /// `"beacons":[…]`, nearest first.
-    private static func write(_ beacons: [RangedBeacon], to o: inout JSONWriter) {
+    private static func write(_ beacons: [RangedBeacon], to o: inout JSONWriter, next: (inout JSONWriter) -> Void) {
         o.field("beacons", array: { list in
             for beacon in beacons {
                 list.object { write(beacon, to: &$0) }
+                next(&list)
             }
         })
     }

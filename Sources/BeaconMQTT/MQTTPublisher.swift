@@ -21,6 +21,7 @@ public final class MQTTPublisher: Sendable {
 
     let address: BrokerAddress
     let caFile: String?
+    let library: LibMosquitto
     private let warn: @Sendable (String) -> Void
     private let shared: Mutex<Shared>
     private let wakeup: Wakeup
@@ -38,22 +39,17 @@ public final class MQTTPublisher: Sendable {
     var statusTopic: String { "\(address.prefix)/status" }
 
     public init(address: BrokerAddress, caFile: String?, queueCapacity: Int = PublishBounds.queueCapacity,
-                warn: @escaping @Sendable (String) -> Void) throws(SystemError) {
+                warn: @escaping @Sendable (String) -> Void) throws {
+        library = try LibMosquitto.shared.get()
         self.address = address
         self.caFile = caFile
         self.warn = warn
         shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity)))
         wakeup = try Wakeup()
         thread = Mutex(nil)
-        _ = Self.libraryInitialized
         let started = try BackgroundThread { [self] in run() }
         thread.withLock { $0 = started }
     }
-
-    private static let libraryInitialized: Bool = {
-        mosquitto_lib_init()
-        return true
-    }()
 
     /// Queues `messages` for the broker; never waits for it.
     public func publish(_ messages: [MQTTMessage]) {
@@ -149,8 +145,10 @@ private final class BrokerSession {
         self.publisher = publisher
     }
 
+    private var library: LibMosquitto { publisher.library }
+
     deinit {
-        if let handle { mosquitto_destroy(handle) }
+        if let handle { library.destroy(handle) }
     }
 
     /// Connects and publishes until the connection fails, or until the publisher finishes: the
@@ -179,21 +177,21 @@ private final class BrokerSession {
                 sendQueued()
             }
             let wait = min(Micros.seconds(1), deadline.map { Micros($0.value - Clock.monotonic().value) } ?? Micros.seconds(1))
-            let ready = publisher.wakeupSource.wait(socket: mosquitto_socket(handle), wantWrite: mosquitto_want_write(handle),
+            let ready = publisher.wakeupSource.wait(socket: library.socket(handle), wantWrite: library.wantWrite(handle),
                                                     timeout: max(Micros(0), wait))
             var rc = Int32(MOSQ_ERR_SUCCESS.rawValue)
-            if ready.readable { rc = mosquitto_loop_read(handle, 1) }
-            if rc == MOSQ_ERR_SUCCESS.rawValue, ready.writable || mosquitto_want_write(handle) { rc = mosquitto_loop_write(handle, 1) }
-            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = mosquitto_loop_misc(handle) }
+            if ready.readable { rc = library.loopRead(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue, ready.writable || library.wantWrite(handle) { rc = library.loopWrite(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = library.loopMisc(handle) }
             let acks = acknowledged
             acknowledged.removeAll()
             publisher.withShared { shared in for id in acks { shared.queue.acknowledged(id) } }
             if let offlineMessage, acks.contains(offlineMessage) { offlineAcknowledged = true }
             if let refusal {
-                return lost("refused: " + String(cString: mosquitto_connack_string(refusal)))
+                return lost("refused: " + (library.connackString(refusal).map { String(cString: $0) } ?? "code \(refusal)"))
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                return lost(Self.describe(rc))
+                return lost(describe(rc))
             }
         }
     }
@@ -201,30 +199,30 @@ private final class BrokerSession {
     /// Creates the instance and starts connecting; a message when that fails at once.
     private func connect() -> String? {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let handle = mosquitto_new(nil, true, context) else { return "cannot create a libmosquitto client" }
+        guard let handle = library.new(nil, true, context) else { return "cannot create a libmosquitto client" }
         self.handle = handle
         let address = publisher.address
-        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
-        var rc = mosquitto_username_pw_set(handle, address.username, address.password)
+        _ = library.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        var rc = library.usernamePwSet(handle, address.username, address.password)
         if rc == MOSQ_ERR_SUCCESS.rawValue {
             rc = "offline".withCString { payload in
-                mosquitto_will_set(handle, publisher.statusTopic, 7, payload, 1, true)
+                library.willSet(handle, publisher.statusTopic, 7, payload, 1, true)
             }
         }
         if rc == MOSQ_ERR_SUCCESS.rawValue, address.tls {
             // Without a CA file, the system's certificates (ca-certificates) vouch for the broker.
-            rc = mosquitto_tls_set(handle, publisher.caFile, publisher.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
+            rc = library.tlsSet(handle, publisher.caFile, publisher.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
         }
-        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return Self.describe(rc) }
-        mosquitto_connect_callback_set(handle) { _, context, code in
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return describe(rc) }
+        library.connectCallbackSet(handle) { _, context, code in
             let session = Unmanaged<BrokerSession>.fromOpaque(context!).takeUnretainedValue()
             if code == 0 { session.connected = true } else { session.refusal = code }
         }
-        mosquitto_publish_callback_set(handle) { _, context, messageID in
+        library.publishCallbackSet(handle) { _, context, messageID in
             Unmanaged<BrokerSession>.fromOpaque(context!).takeUnretainedValue().acknowledged.append(messageID)
         }
-        rc = mosquitto_connect_async(handle, address.host, address.port, MQTTPublisher.keepAliveSeconds)
-        return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : Self.describe(rc)
+        rc = library.connectAsync(handle, address.host, address.port, MQTTPublisher.keepAliveSeconds)
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : describe(rc)
     }
 
     /// `online`, and the latest retained messages, which a restarted broker may have lost.
@@ -253,7 +251,7 @@ private final class BrokerSession {
         var id: Int32 = 0
         var payload = message.payload
         let rc = payload.withUTF8 { bytes in
-            mosquitto_publish(handle, &id, message.topic, Int32(bytes.count), bytes.baseAddress, 1, message.retain)
+            library.publish(handle, &id, message.topic, Int32(bytes.count), bytes.baseAddress, 1, message.retain)
         }
         return rc == MOSQ_ERR_SUCCESS.rawValue ? id : nil
     }
@@ -265,15 +263,15 @@ private final class BrokerSession {
 
     private func close() -> End {
         if connected {
-            mosquitto_disconnect(handle)
-            _ = mosquitto_loop_write(handle, 1)
+            _ = library.disconnect(handle)
+            _ = library.loopWrite(handle, 1)
         }
         publisher.withShared { $0.queue.connectionLost() }
         return .finished
     }
 
-    static func describe(_ rc: Int32) -> String {
+    private func describe(_ rc: Int32) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
-        return String(cString: mosquitto_strerror(rc))
+        return library.strerror(rc).map { String(cString: $0) } ?? "libmosquitto error \(rc)"
     }
 }

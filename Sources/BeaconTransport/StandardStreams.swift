@@ -7,30 +7,41 @@ import Musl
 
 /// The process's standard streams, written with write(2) so each line reaches the reader at once.
 public enum StandardStreams {
-    /// Writes `line` and a newline to `descriptor`: `.stopped` when the reader has gone (EPIPE), `.failed`
-    /// for any other write error.
+    /// Writes `line` and a newline to `descriptor` (see `write(lines:to:waiting:)`): short texts, such as
+    /// help, a version or a diagnostic.
+    public static func writeLine(_ line: String, to descriptor: Int32, waiting wait: WriteWait? = nil) -> LineWrite {
+        withLine(line) { write(lines: $0, to: descriptor, waiting: wait) }
+    }
+
+    /// Calls `body` with the bytes of `text` and a newline.
+    public static func withLine<Result>(_ text: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 1)
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes.withUnsafeBytes(body)
+    }
+
+    /// Writes `lines`, one or more lines each ending with its newline, to `descriptor`: `.stopped` when the
+    /// reader has gone (EPIPE), `.failed` for any other write error. The bytes are written where they are,
+    /// never copied. A line too long to hold (thousands of ranged beacons) comes in pieces, the last one
+    /// ending with the newline; `following` counts the bytes of it that earlier calls wrote, taken back
+    /// with the rest when a piece fails on a file.
     ///
     /// With `wait` the write waits for room with poll(2) instead of blocking in write(2), and gives up
     /// (`.stopped`) when a signal or the deadline comes first: a reader that stopped reading must not keep
     /// SIGINT, SIGTERM or the end of a `--duration` run from ending it. Each write is then at most
     /// `PIPE_BUF` bytes, which a pipe that polls writable takes without blocking.
-    public static func writeLine(_ line: String, to descriptor: Int32, waiting wait: WriteWait? = nil) -> LineWrite {
-        // Sized for the newline up front: a line can be megabytes (thousands of ranged beacons), and
-        // growing the copy for one more byte would hold it twice over for a moment.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(line.utf8.count + 1)
-        bytes.append(contentsOf: line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        // Without a wait, write(2) blocks until there is room: the wait never ends and the line goes out whole.
+    public static func write(lines: UnsafeRawBufferPointer, following: Int = 0, to descriptor: Int32,
+                             waiting wait: WriteWait? = nil) -> LineWrite {
+        // Without a wait, write(2) blocks until there is room: the wait never ends and the lines go out whole.
         let waiting = wait ?? WriteWait(interrupt: nil)
-        let (end, written) = bytes.withUnsafeBytes {
-            waiting.write($0, to: descriptor, chunk: wait == nil ? $0.count : Int(PIPE_BUF))
-        }
+        let (end, written) = waiting.write(lines, to: descriptor, chunk: wait == nil ? lines.count : Int(PIPE_BUF))
         switch end {
         case .written: return .written
         case .interrupted: return .stopped
         case .failed(let failure):
-            if written > 0 { removePartialLine(descriptor, written: written) }
+            if written + following > 0 { removePartialLine(descriptor, written: written + following) }
             return failure == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: failure))
         }
     }

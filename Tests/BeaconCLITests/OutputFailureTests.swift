@@ -7,7 +7,7 @@ import Testing
 @Suite("stdout that cannot be written")
 struct OutputFailureTests {
     /// What a run of `beacon range` (or another listening command) over a good capture did with a
-    /// console whose `writeLine` answers `answer` for the nth attempt (1-based).
+    /// console whose `writeLines` answers `answer` for the nth attempt (1-based).
     /// With `batching`, the console is one that takes several lines per write (the process's stdout).
     final class Run: @unchecked Sendable {
         var attempts = 0
@@ -21,9 +21,9 @@ struct OutputFailureTests {
             let directory = try TemporaryDirectory()
             let capture = directory.path("x.snoop")
             try Data(bytes).write(to: URL(fileURLWithPath: capture))
-            let console = Console(writeLine: { [unowned self] text in
+            let console = Console(writeLines: { [unowned self] lines, _ in
                 attempts += 1
-                texts.append(text)
+                texts.append(String(decoding: lines.dropLast(), as: UTF8.self))
                 return answer(attempts)
             }, diagnose: { [unowned self] in errors.append($0) }, lineBatching: batching)
             let filter = command == "range" ? ["--uuid", BadCaptureTests.uuid.description] : ["--each"]

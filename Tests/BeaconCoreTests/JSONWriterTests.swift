@@ -101,3 +101,40 @@ struct JSONWriterTests {
     }
 
 }
+
+@Suite("JSONWriter lines")
+struct JSONWriterLinesTests {
+    @Test("values, and lines encoded elsewhere, each end with a newline and no comma joins them")
+    func linesInOneBuffer() {
+        var w = JSONWriter()
+        w.object { $0.field("n", 1) }
+        w.endLine()
+        w.appendLine(#"{"n":2}"#)
+        w.object { $0.field("n", 3) }
+        w.endLine()
+        #expect(w.text == "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n")
+    }
+
+    @Test("removeWritten drops the bytes but keeps the writer's place and capacity: a value goes on in the next piece")
+    func removeWrittenKeepsPlace() {
+        var w = JSONWriter()
+        var first = ""
+        w.object { o in
+            o.field("beacons", array: { list in
+                list.integer(1)
+                first = list.text
+                list.removeWritten()
+                list.integer(2)
+            })
+        }
+        #expect(first == #"{"beacons":[1"#)
+        #expect(w.text == ",2]}")
+        w.endLine()
+        w.removeWritten()
+        #expect(w.bytes.isEmpty)
+        let capacity = w.bytes.capacity
+        w.integer(7)
+        #expect(w.text == "7")
+        #expect(w.bytes.capacity == capacity)
+    }
+}

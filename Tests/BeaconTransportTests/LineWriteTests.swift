@@ -22,3 +22,32 @@ struct LineWriteTests {
         #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: fds[1]) == .stopped)
     }
 }
+
+@Suite("writing lines from the caller's bytes")
+struct LinesFromBytesTests {
+    /// What `write(lines:)` left in a new regular file.
+    private func written(_ bytes: [UInt8]) throws -> (LineWrite, [UInt8]) {
+        let path = temporaryPath("lines.jsonl")
+        let fd = try syscall("open") { open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        defer {
+            _ = Glibc.close(fd)
+            unlink(path)
+        }
+        let outcome = bytes.withUnsafeBytes { StandardStreams.write(lines: $0, to: fd) }
+        let size = Int(try syscall("lseek") { lseek(fd, 0, SEEK_END) })
+        var back = [UInt8](repeating: 0, count: size)
+        let read = try syscall("pread") { back.withUnsafeMutableBytes { pread(fd, $0.baseAddress, size, 0) } }
+        return (outcome, Array(back.prefix(read)))
+    }
+
+    @Test("a line, a batch of lines, and a line of megabytes reach a file exactly as given", arguments: [
+        Array("{\"event\":\"enter\"}\n".utf8),
+        Array("{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n".utf8),
+        [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 20) + [0x0A],
+    ])
+    func reachFileWhole(lines: [UInt8]) throws {
+        let (outcome, file) = try written(lines)
+        #expect(outcome == .written)
+        #expect(file == lines)
+    }
+}

@@ -1,3 +1,4 @@
+import BeaconCore
 import Foundation
 import Testing
 
@@ -170,24 +171,56 @@ extension HostileProcessTests {
 }
 
 extension HostileProcessTests {
-    @Test("stdout on a file that reaches its size limit: exit 74, and the file holds whole lines only")
-    func stdoutLinesWholeOrNotAtAll() async throws {
+    /// Replays `capture` through `beacon range` with stdout on a file under `ulimit -f blocks`: the run must
+    /// end with exit 74 and File too large, the file with a whole line. Its lines.
+    static func rangeIntoFile(capture bytes: [UInt8], blocks: Int) async throws -> [String] {
         let directory = try ProjectPaths.makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (header, records) = try StreamedCaptureTests.capture()
         let capture = directory.appendingPathComponent("capture.btsnoop").path
-        try Data(header + records).write(to: URL(fileURLWithPath: capture))
+        try Data(bytes).write(to: URL(fileURLWithPath: capture))
         let out = directory.appendingPathComponent("out.jsonl").path
-        // 512 bytes: the state and enter lines fit, a range line crosses the limit.
-        let beacon = try Self.shell("beacon range > file under ulimit -f 1",
+        let beacon = try Self.shell("beacon range > file under ulimit -f \(blocks)",
                                     ["range", "--hci", "btsnoop:\(capture)", "--uuid", StreamedCaptureTests.uuid],
-                                    prefix: "ulimit -f 1;", redirections: "> '\(out)'")
+                                    prefix: "ulimit -f \(blocks);", redirections: "> '\(out)'")
         #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
         #expect(beacon.stderrLines == ["Error: stdout: File too large", "beacon-exit=74"], "stderr: \(beacon.stderrLines)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(!text.isEmpty && text.hasSuffix("\n"), "\(text.debugDescription)")
-        let lines = text.split(separator: "\n").map(String.init)
+        #expect(!text.isEmpty && text.hasSuffix("\n"), "\(text.suffix(200).debugDescription)")
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    @Test("stdout on a file that reaches its size limit: exit 74, and the file holds whole lines only")
+    func stdoutLinesWholeOrNotAtAll() async throws {
+        let (header, records) = try StreamedCaptureTests.capture()
+        // 512 bytes: the state and enter lines fit, a range line crosses the limit.
+        let lines = try await Self.rangeIntoFile(capture: header + records, blocks: 1)
         #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") }, "\(lines)")
+        try await expectValidOutput(lines)
+    }
+
+    /// 2,000 iBeacons heard once each in the first half second, then one of them until 2.5 s: the range
+    /// lines list all 2,000 (about 580 kB each), more than a batch, so they go out in pieces.
+    static func thousandsOfBeacons() throws -> [UInt8] {
+        let writer = BtsnoopWriter(datalink: .h4)
+        let uuid = try #require(BeaconUUID(StreamedCaptureTests.uuid))
+        var records: [UInt8] = []
+        func heard(minor: UInt16, at microseconds: Int64) {
+            let data = IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), measuredPower: -59).advertisingData
+            let report = AdvertisingReport(eventType: 0x0010, isExtended: true, addressType: .publicDevice,
+                                           address: DeviceAddress(value: 0xF0F1_F2F3_0000 + UInt64(minor)), rssi: -60, data: data[...])
+            writer.appendRecord(HCIEvent.leMeta(.extendedAdvertisingReport([report])).packet, direction: .received,
+                                timestamp: Timestamp(microseconds: 1_800_000_000_000_000 + microseconds), to: &records)
+        }
+        for minor in 0..<2_000 { heard(minor: UInt16(minor), at: Int64(minor) * 250) }
+        for n in 1...20 { heard(minor: 0, at: 500_000 + Int64(n) * 100_000) }
+        return writer.header + records
+    }
+
+    @Test("stdout on a file that reaches its size limit in the middle of a range line written in pieces: the whole line is taken back")
+    func longLineTakenBackWhole() async throws {
+        // 400 blocks (200 or 400 kB, as the shell counts them): the state and enter lines fit, the range line does not.
+        let lines = try await Self.rangeIntoFile(capture: try Self.thousandsOfBeacons(), blocks: 400)
+        #expect(!lines.isEmpty && lines.allSatisfy { !$0.contains(#""event":"range""#) }, "\(lines.map { $0.prefix(80) })")
         try await expectValidOutput(lines)
     }
 }

@@ -32,8 +32,9 @@ $(BENCH_OUT)/%: tools/bench/%.c
 
 bench-tools: $(BENCH_STAMP) $(BENCH_OUT)/ibeacon_loop $(BENCH_OUT)/fake_controller
 
+# beacon is built as make install builds it (RELEASE_BUILD, install.mk): the binary users run.
 bench: apt-deps bench-tools
-	swift build -c release --product beacon
+	$(RELEASE_BUILD) --product beacon
 	swift build -c release --product beacon-bench
 	$(PYTHON3) tools/bench/bench.py --beacon .build/release/beacon --bench-tool .build/release/beacon-bench \
 	  --loop $(BENCH_OUT)/ibeacon_loop --controller $(BENCH_OUT)/fake_controller --python $(BENCH_PYTHON) \

@@ -18,4 +18,7 @@ int chci_grantpt(int fd);
 int chci_unlockpt(int fd);
 int chci_ptsname_r(int fd, char *buf, size_t length);
 
+/// mallopt(M_MMAP_THRESHOLD, bytes) on glibc (malloc.h, which the Glibc module leaves out); 1 and nothing done elsewhere.
+int chci_mmap_threshold(int bytes);
+
 #endif
