@@ -33,6 +33,8 @@ struct BeaconOutputLine: JSONLine, Equatable {
     let region: Region?
     let state: String?
     let beacons: [RangedBeacon]?
+    /// True on the range line a replay prints for the interval its capture ended in.
+    let partial: Bool?
 
     /// The line's `event`, or nil if it is not an output event at all (the
     /// tests decode every line again at the end and report bad ones there).
