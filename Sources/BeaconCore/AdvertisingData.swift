@@ -104,34 +104,56 @@ public struct ADStructure: Hashable, Sendable {
 /// The one walker over advertising and scan response data, a sequence of length, type, value
 /// structures (Core Vol 3 Part C 11), that every decoder reads through. Values are views into the data.
 public struct ADWalker {
-    private var reader: ByteReader
+    private let data: ArraySlice<UInt8>
+    /// Offset of the next structure from the start of `data`.
+    private var offset = 0
 
     /// Error offsets count from the start of `data`.
     public init(_ data: ArraySlice<UInt8>) {
-        reader = ByteReader(data)
+        self.data = data
     }
 
     /// The next structure; nil at the end of the data or at a zero length byte, which ends the
     /// significant part (the rest is padding and is not read). A structure whose length runs past the
     /// data throws.
     public mutating func next() throws(DecodeError) -> ADStructure? {
-        guard let (type, value) = try nextValue() else { return nil }
-        return ADStructure(type: type, value: reader.bytes[value])
+        switch data.withUnsafeBytes({ Self.step($0, at: offset) }) {
+        case .structure(let type, let value):
+            offset = value.upperBound
+            return ADStructure(type: type, value: data[(data.startIndex + value.lowerBound)..<(data.startIndex + value.upperBound)])
+        case .end:
+            offset = data.count
+            return nil
+        case .malformed(let error):
+            throw error
+        }
     }
 
-    /// The same, with where the value lies in the data (its indices) instead of a view of it: the
-    /// per-advertisement search reads the values in place.
-    mutating func nextValue() throws(DecodeError) -> (type: ADType, value: Range<Int>)? {
-        guard !reader.isAtEnd else { return nil }
-        let length = Int(try reader.u8("AD structure length"))
-        guard length > 0 else {
-            try reader.skip(reader.remaining, "AD padding")
-            return nil
+    /// One step of a walk: what is at `offset` in `bytes`.
+    enum Step {
+        /// A structure of `type` whose value is `bytes[value]`; the next one starts after it.
+        case structure(type: ADType, value: Range<Int>)
+        /// The end of the data, or a zero length byte (padding follows).
+        case end
+        case malformed(DecodeError)
+    }
+
+    /// The structure at `offset`, read in place: the per-advertisement search steps through the data
+    /// with this alone, making no views.
+    static func step(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Step {
+        guard offset < bytes.count else { return .end }
+        let length = Int(bytes[offset])
+        guard length > 0 else { return .end }
+        let valueStart = offset + 2
+        guard valueStart <= bytes.count else {
+            return .malformed(DecodeError(offset: offset + 1, field: "AD structure type", needed: 1, available: 0))
         }
-        let type = ADType(try reader.u8("AD structure type"))
-        let start = reader.position
-        try reader.skip(length - 1, "AD structure value")
-        return (type, start..<reader.position)
+        let valueEnd = offset + 1 + length
+        guard valueEnd <= bytes.count else {
+            return .malformed(DecodeError(offset: valueStart, field: "AD structure value", needed: length - 1,
+                                          available: bytes.count - valueStart))
+        }
+        return .structure(type: ADType(bytes[offset + 1]), value: valueStart..<valueEnd)
     }
 }
 

@@ -40,24 +40,21 @@ public enum BeaconFrame: Hashable, Sendable {
     /// not throw and does not allocate.
     public static func find(inAdvertisingData data: ArraySlice<UInt8>) -> BeaconFrame? {
         data.withUnsafeBytes { raw in
-            var walker = ADWalker(data)
-            do throws(DecodeError) {
-                while let (type, value) = try walker.nextValue() {
-                    let frame: BeaconFrame?
-                    switch type {
-                    case .manufacturerSpecificData:
-                        let start = raw.baseAddress.map { $0 + (value.lowerBound - data.startIndex) }
-                        frame = manufacturerFrame(UnsafeRawBufferPointer(start: start, count: value.count))
-                    case .serviceData16BitUUID:
-                        frame = eddystoneFrame(data[value])
-                    default:
-                        frame = nil
-                    }
-                    if let frame { return frame }
+            var offset = 0
+            while case .structure(let type, let value) = ADWalker.step(raw, at: offset) {
+                offset = value.upperBound
+                let frame: BeaconFrame?
+                switch type {
+                case .manufacturerSpecificData:
+                    frame = manufacturerFrame(UnsafeRawBufferPointer(rebasing: raw[value]))
+                case .serviceData16BitUUID:
+                    frame = eddystoneFrame(data[(data.startIndex + value.lowerBound)..<(data.startIndex + value.upperBound)])
+                default:
+                    frame = nil
                 }
-            } catch {
-                // A malformed structure ends the search.
+                if let frame { return frame }
             }
+            // The end of the data, or a malformed structure, which ends the search.
             return nil
         }
     }
