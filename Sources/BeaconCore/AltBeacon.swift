@@ -56,18 +56,15 @@ public struct AltBeacon: Hashable, Sendable {
     /// and the 24 bytes after the company identifier (a shorter one is some other manufacturer's data;
     /// bytes after the 26 are ignored).
     public init?(manufacturerData data: ArraySlice<UInt8>) {
-        guard let beacon = FixedLayout.read(data, length: Self.manufacturerDataLength, Self.init(layout:)) else { return nil }
+        guard let beacon = data.withUnsafeBytes({ Self(manufacturerData: $0) }) else { return nil }
         self = beacon
     }
 
     /// The same from the bytes in place.
     init?(manufacturerData data: UnsafeRawBufferPointer) {
-        guard let f = FixedLayout(data, length: Self.manufacturerDataLength) else { return nil }
-        self.init(layout: f)
-    }
-
-    private init?(layout f: FixedLayout) {
-        guard f.u16BigEndian(2) == Self.beaconCode else { return nil }
+        guard let f = FixedLayout(data, length: Self.manufacturerDataLength), f.u16BigEndian(2) == Self.beaconCode else {
+            return nil
+        }
         companyID = f.u16(0)
         identity = AltBeaconID(id1: BeaconUUID(high: f.u64BigEndian(4), low: f.u64BigEndian(12)),
                                id2: f.u16BigEndian(20), id3: f.u16BigEndian(22))

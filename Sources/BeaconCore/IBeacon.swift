@@ -22,19 +22,15 @@ public struct IBeacon: Hashable, Sendable {
     /// From the value of a Manufacturer Specific Data structure. Nil unless it is Apple's iBeacon
     /// layout. Bytes after the 25 that make up the beacon are ignored (some beacons append a battery level).
     public init?(manufacturerData data: ArraySlice<UInt8>) {
-        guard let beacon = FixedLayout.read(data, length: Self.manufacturerDataLength, Self.init(layout:)) else { return nil }
+        guard let beacon = data.withUnsafeBytes({ Self(manufacturerData: $0) }) else { return nil }
         self = beacon
     }
 
     /// The same from the bytes in place.
     init?(manufacturerData data: UnsafeRawBufferPointer) {
-        guard let f = FixedLayout(data, length: Self.manufacturerDataLength) else { return nil }
-        self.init(layout: f)
-    }
-
-    private init?(layout f: FixedLayout) {
         // Other manufacturers' data is told apart by its first four bytes, compared in place.
-        guard f.u16(0) == Self.appleCompanyID, f.u8(2) == Self.beaconType, f.u8(3) == Self.beaconLength else { return nil }
+        guard let f = FixedLayout(data, length: Self.manufacturerDataLength), f.u16(0) == Self.appleCompanyID,
+              f.u8(2) == Self.beaconType, f.u8(3) == Self.beaconLength else { return nil }
         identity = BeaconIdentity(uuid: BeaconUUID(high: f.u64BigEndian(4), low: f.u64BigEndian(12)),
                                   major: f.u16BigEndian(20), minor: f.u16BigEndian(22))
         measuredPower = Int8(bitPattern: f.u8(24))

@@ -346,7 +346,7 @@ public struct RegionMonitor: Sendable {
     /// place, cycle by cycle: an entry is large, and a sort that moves entries moves each many times.
     private static func sortNearestFirst(_ reports: inout [RangedBeacon]) {
         var order = Array(reports.indices)
-        order.sort { RangedBeacon.nearerFirst(reports[$0], reports[$1]) }
+        reports.withUnsafeBufferPointer { entries in order.sort { RangedBeacon.nearerFirst(entries[$0], entries[$1]) } }
         // order[i] is the index of the entry that belongs at i; a position done points at itself.
         for start in order.indices where order[start] != start {
             let first = reports[start]
