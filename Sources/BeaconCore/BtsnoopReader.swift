@@ -104,6 +104,7 @@ public struct BtsnoopReader {
 
     /// The HCI packet a raw record carries, nil for records to skip.
     /// Consumes `raw`: its view of the data moves into the packet instead of being copied and released.
+    @inline(__always)
     private mutating func interpret(_ raw: consuming BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecord? {
         guard let datalink = header?.datalink else { return nil }
         let isTruncated = raw.data.count < Int(raw.originalLength)

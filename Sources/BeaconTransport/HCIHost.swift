@@ -82,6 +82,8 @@ public struct CommandAnswer: Sendable {
 /// capture's time with its steps taken out in replays. Wall-clock steps are told once each through `warn`.
 public final class HCIHost {
     public let transport: PacketTransport
+    /// The transport's `isLive`, asked once: every packet goes the live or the replay way.
+    private let isLive: Bool
     private let recorder: BtsnoopRecorder?
     private var recording: Bool
     private let signals: SignalWatcher?
@@ -126,6 +128,7 @@ public final class HCIHost {
                 commandTimeout: Micros = defaultCommandTimeout, captureStepLimit: Micros? = nil,
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
+        self.isLive = transport.isLive
         self.recorder = recorder
         self.recording = recorder != nil
         self.signals = signals
@@ -138,7 +141,7 @@ public final class HCIHost {
 
     /// Schedule time now: the monotonic clock (live), the latest capture time (replay).
     public func now() -> Timestamp {
-        guard transport.isLive else { return replayTime ?? Timestamp(microseconds: 0) }
+        guard isLive else { return replayTime ?? Timestamp(microseconds: 0) }
         let reading = clock()
         let (schedule, step) = timeline.live(monotonic: reading.monotonic, wall: reading.wall)
         if let step {
@@ -166,7 +169,7 @@ public final class HCIHost {
             }
             return .packet(packet, direction, time)
         }
-        return transport.isLive ? try nextLive(until: deadline) : try nextReplayed(until: deadline)
+        return isLive ? try nextLive(until: deadline) : try nextReplayed(until: deadline)
     }
 
     private func nextLive(until deadline: Timestamp?) throws(HostError) -> HostEvent {
@@ -356,7 +359,7 @@ public final class HCIHost {
 
     /// Command flow and fatal controller events: the pending command's outcome when this answers it.
     private func controllerEvent(_ packet: HCIPacket, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
-        guard transport.isLive, direction == .received, packet.kind == .event, let code = packet.payload.first,
+        guard isLive, direction == .received, packet.kind == .event, let code = packet.payload.first,
               code == HCIEventCode.commandComplete.rawValue || code == HCIEventCode.commandStatus.rawValue
                 || code == HCIEventCode.hardwareError.rawValue else { return nil }
         let event: HCIEvent
