@@ -120,7 +120,8 @@ public struct ADWalker {
         switch data.withUnsafeBytes({ Self.step($0, at: offset) }) {
         case .structure(let type, let value):
             offset = value.upperBound
-            return ADStructure(type: type, value: data[(data.startIndex + value.lowerBound)..<(data.startIndex + value.upperBound)])
+            let start = data.startIndex + value.lowerBound
+            return ADStructure(type: type, value: data[start..<start + value.count])
         case .end:
             offset = data.count
             return nil

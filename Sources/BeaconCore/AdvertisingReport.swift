@@ -88,7 +88,9 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// runs per advertisement); when it is not, field by field, so that the error names the field that
     /// ran out.
     static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard let f = r.fixed(legacyFixedLength, { f in (eventType: f.u8(0), addressType: f.u8(1), address: f.u48(2), length: f.u8(8)) }) else {
+        guard let f = r.fixed(legacyFixedLength, { f in
+            (eventType: f.u8(0), addressType: f.u8(1), address: f.u48(2), length: f.u8(8))
+        }) else {
             return try readLegacyFields(&r)
         }
         let data = try r.bytes(Int(f.length), "LE Advertising Report data")

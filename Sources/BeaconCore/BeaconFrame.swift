@@ -48,7 +48,8 @@ public enum BeaconFrame: Hashable, Sendable {
                 case .manufacturerSpecificData:
                     frame = manufacturerFrame(UnsafeRawBufferPointer(rebasing: raw[value]))
                 case .serviceData16BitUUID:
-                    frame = eddystoneFrame(data[(data.startIndex + value.lowerBound)..<(data.startIndex + value.upperBound)])
+                    let start = data.startIndex + value.lowerBound
+                    frame = eddystoneFrame(data[start..<start + value.count])
                 default:
                     frame = nil
                 }
