@@ -12,7 +12,8 @@ struct MQTTOptions {
                    "Also publish the lines to this MQTT broker: \(BrokerAddress.forms). Topics: PREFIX/REGION/state "
                    + "(inside or outside, retained), PREFIX/REGION/enter, /exit and /range, and PREFIX/status (online, "
                    + "or offline as the last will). A broker that is away is tried again with backoff; up to "
-                   + "\(PublishBounds.queueCapacity) messages wait for it, then the oldest are dropped."),
+                   + "\(PublishBounds.queueCapacity) messages wait for it, then the oldest are dropped. Needs "
+                   + "libmosquitto (Debian package libmosquitto1), loaded only then; without it the run stops with exit 69."),
         OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
                    default: "the system's certificates"),
         OptionSpec("room", .value(placeholder: "room"),
