@@ -80,7 +80,7 @@ public struct AdvertisingReport: Hashable, Sendable {
     }
 
     /// Event type, address type, address and data length: the fixed part of a legacy report.
-    private static let legacyFixedLength = 9
+    static let legacyFixedLength = 9
     /// Event type to data length: the fixed part of an extended report.
     private static let extendedFixedLength = 24
 
@@ -88,15 +88,32 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// runs per advertisement); when it is not, field by field, so that the error names the field that
     /// ran out.
     static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard let f = r.fixed(legacyFixedLength, { f in
-            (eventType: f.u8(0), addressType: f.u8(1), address: f.u48(2), length: f.u8(8))
-        }) else {
+        guard let fixed = r.fixed(legacyFixedLength, { LegacyFixedPart($0, at: 0) }) else {
             return try readLegacyFields(&r)
         }
-        let data = try r.bytes(Int(f.length), "LE Advertising Report data")
-        let rssi = try r.i8("LE Advertising Report RSSI")
-        return AdvertisingReport(eventType: UInt16(f.eventType), isExtended: false, addressType: AddressType(raw: f.addressType),
-                                 address: DeviceAddress(value: f.address), rssi: rssi, data: data)
+        let data = try r.bytes(Int(fixed.dataLength), "LE Advertising Report data")
+        return fixed.report(data: data, rssi: try r.i8("LE Advertising Report RSSI"))
+    }
+
+    /// The fixed part of a legacy report, read in place: what a report and an event of one report share.
+    struct LegacyFixedPart {
+        let eventType: UInt8
+        let addressType: UInt8
+        let address: UInt64
+        let dataLength: UInt8
+
+        /// The `legacyFixedLength` bytes at `offset` in `f`.
+        init(_ f: FixedLayout, at offset: Int) {
+            eventType = f.u8(offset)
+            addressType = f.u8(offset + 1)
+            address = f.u48(offset + 2)
+            dataLength = f.u8(offset + 8)
+        }
+
+        func report(data: ArraySlice<UInt8>, rssi: Int8) -> AdvertisingReport {
+            AdvertisingReport(eventType: UInt16(eventType), isExtended: false, addressType: AddressType(raw: addressType),
+                              address: DeviceAddress(value: address), rssi: rssi, data: data)
+        }
     }
 
     /// The same for an extended report.

@@ -31,9 +31,8 @@ public enum SightingDecoder {
                         time: time, isScanResponse: report.isScanResponse)
     }
 
-    /// Event code, parameter length, subevent, Num_Reports and the report's fixed part: event type,
-    /// address type, address and data length.
-    private static let singleLegacyHeaderLength = 13
+    /// Event code, parameter length, subevent and Num_Reports, then the report's fixed part.
+    private static let singleLegacyHeaderLength = 4 + AdvertisingReport.legacyFixedLength
 
     /// The report of an LE Advertising Report event that holds exactly one, when every length in it
     /// agrees: what most packets on a busy link are, read in one step. Nil for any other event, and for
@@ -41,18 +40,16 @@ public enum SightingDecoder {
     /// (A legacy report is never a fragment, so it needs no fragment chains.)
     static func singleLegacyReport(inEvent payload: ArraySlice<UInt8>) -> AdvertisingReport? {
         guard let f = FixedLayout.read(payload, length: singleLegacyHeaderLength, { f in
-            (code: f.u8(0), parameterLength: f.u8(1), subevent: f.u8(2), count: f.u8(3), eventType: f.u8(4),
-             addressType: f.u8(5), address: f.u48(6), dataLength: f.u8(12))
+            (code: f.u8(0), parameterLength: f.u8(1), subevent: f.u8(2), count: f.u8(3),
+             report: AdvertisingReport.LegacyFixedPart(f, at: 4))
         }), f.code == HCIEventCode.leMeta.rawValue, f.subevent == LESubeventCode.advertisingReport.rawValue, f.count == 1
         else { return nil }
         // Subevent and Num_Reports, the fixed part after them, the data, the RSSI: nothing more, nothing less.
-        let dataLength = Int(f.dataLength)
+        let dataLength = Int(f.report.dataLength)
         guard Int(f.parameterLength) == singleLegacyHeaderLength - 2 + dataLength + 1,
               payload.count >= singleLegacyHeaderLength + dataLength + 1 else { return nil }
         let dataStart = payload.startIndex + singleLegacyHeaderLength
-        return AdvertisingReport(eventType: UInt16(f.eventType), isExtended: false, addressType: AddressType(raw: f.addressType),
-                                 address: DeviceAddress(value: f.address),
-                                 rssi: Int8(bitPattern: payload[dataStart + dataLength]),
-                                 data: payload[dataStart..<dataStart + dataLength])
+        return f.report.report(data: payload[dataStart..<dataStart + dataLength],
+                               rssi: Int8(bitPattern: payload[dataStart + dataLength]))
     }
 }
