@@ -42,13 +42,13 @@ final class LineOutput {
     func write(_ output: MonitorOutput) {
         let toStdout = accepts(output.time)
         guard toStdout || !sinks.isEmpty else { return }
-        let start = pending.bytes.count
+        let start = pending.count
         if sinks.isEmpty {
             OutputLine.write(output, to: &pending, next: { self.writePiece(of: &$0, startingAt: start) })
         } else {
             // The sinks take the line as text: it is held whole, and standard output gets it from the bytes.
             OutputLine.write(output, to: &pending)
-            let line = String(decoding: pending.bytes[start...], as: UTF8.self)
+            let line = pending.withUnsafeBytes { String(decoding: $0[start...], as: UTF8.self) }
             for sink in sinks { sink.monitor(output, line: line) }
         }
         pending.endLine()
@@ -64,8 +64,8 @@ final class LineOutput {
     /// Writes out `w` (`pending`, in the middle of encoding the line that starts at `start`) once it holds a
     /// batch's worth: the whole lines before that line first, as a batch, then the line so far.
     private func writePiece(of w: inout JSONWriter, startingAt start: Int) {
-        guard w.bytes.count >= LineBatching.size else { return }
-        w.bytes.withUnsafeBytes { bytes in
+        guard w.count >= LineBatching.size else { return }
+        w.withUnsafeBytes { bytes in
             let piece = lineWritten == 0 ? UnsafeRawBufferPointer(rebasing: bytes[start...]) : bytes
             if lineWritten == 0, start > 0 { writeLines(UnsafeRawBufferPointer(rebasing: bytes[..<start])) }
             guard !readerGone else { return }
@@ -77,7 +77,7 @@ final class LineOutput {
 
     /// The end of a line that went out in pieces: written at once, never left to wait in a batch.
     private func writeLastPiece() {
-        if !readerGone { keep(pending.bytes.withUnsafeBytes { console.writeLines($0, lineWritten) }) }
+        if !readerGone { keep(pending.withUnsafeBytes { console.writeLines($0, lineWritten) }) }
         pending.removeWritten()
         lineWritten = 0
     }
@@ -96,15 +96,15 @@ final class LineOutput {
 
     /// A whole line was added to `pending`: written at once, or once the batch is full.
     private func added() {
-        if console.lineBatching?.isEnabled != true || pending.bytes.count >= LineBatching.size { flush() }
+        if console.lineBatching?.isEnabled != true || pending.count >= LineBatching.size { flush() }
     }
 
     /// Writes the pending lines in one go. A batch whose write fails (a full disk, not a reader gone
     /// away) is written again line by line where the failed write left nothing of it behind, so the
     /// output ends after the same whole line as when every line is written at once.
     func flush() {
-        guard !pending.bytes.isEmpty else { return }
-        pending.bytes.withUnsafeBytes(writeLines)
+        guard pending.count > 0 else { return }
+        pending.withUnsafeBytes(writeLines)
         pending.removeWritten()
     }
 

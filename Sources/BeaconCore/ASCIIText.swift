@@ -1,5 +1,5 @@
 /// A value whose text is a fixed number of ASCII characters that JSON needs no escapes for (a UUID, a
-/// device address): JSON lines write it in place, with no String made for it.
+/// device address, a time): JSON lines write it in place, with no String made for it.
 public protocol ASCIIText: CustomStringConvertible {
     /// The number of characters of the text.
     static var textLength: Int { get }

@@ -55,14 +55,15 @@ public struct BeaconUUID: Hashable, Sendable, Comparable, ASCIIText {
     /// Built in place from the two words, with no intermediate arrays: every ranged beacon prints one.
     public func write(into text: UnsafeMutableBufferPointer<UInt8>) {
         var at = 0
-        for nibble in 0..<32 {
-            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+        for byte in 0..<16 {
+            if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
                 text[at] = UInt8(ascii: "-")
                 at += 1
             }
-            let word = nibble < 16 ? high : low
-            text[at] = Hex.digit(UInt8(truncatingIfNeeded: word >> (60 - 4 * UInt64(nibble % 16))) & 0x0F)
-            at += 1
+            let b = UInt8(truncatingIfNeeded: (byte < 8 ? high : low) >> (56 - 8 * UInt64(byte % 8)))
+            text[at] = Hex.digit(b >> 4)
+            text[at + 1] = Hex.digit(b & 0x0F)
+            at += 2
         }
     }
 

@@ -8,6 +8,12 @@ public enum Hex {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
     }
 
+    /// The lower-case hex digit of a nibble (0–15), as JSON's `\u` escapes are usually written.
+    @inline(__always)
+    static func lowerDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+    }
+
     /// Upper-case hex without separators.
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var out: [UInt8] = []

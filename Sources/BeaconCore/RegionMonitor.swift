@@ -45,50 +45,6 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    /// One beacon: an identity heard at one address, packed into four words (the format in the third
-    /// word's top byte), so that the lookup on every sighting hashes and compares plain integers.
-    private struct BeaconKey: Hashable {
-        private let first: UInt64
-        private let second: UInt64
-        private let third: UInt64
-        private let addressValue: UInt64
-
-        init(identity: BeaconID, address: DeviceAddress) {
-            switch identity {
-            case .iBeacon(let id):
-                (first, second) = (id.uuid.high, id.uuid.low)
-                third = UInt64(id.major) << 16 | UInt64(id.minor)
-            case .altBeacon(let id):
-                (first, second) = (id.id1.high, id.id1.low)
-                third = 1 << 56 | UInt64(id.id2) << 16 | UInt64(id.id3)
-            case .eddystoneUID(let uid):
-                (first, second) = (UInt64(uid.namespace.high), uid.namespace.low)
-                third = 2 << 56 | uid.instance.value
-            }
-            addressValue = address.value
-        }
-
-        var identity: BeaconID {
-            let low16 = UInt16(truncatingIfNeeded: third), next16 = UInt16(truncatingIfNeeded: third >> 16)
-            switch third >> 56 {
-            case 0:
-                return .iBeacon(BeaconIdentity(uuid: BeaconUUID(high: first, low: second), major: next16, minor: low16))
-            case 1:
-                return .altBeacon(AltBeaconID(id1: BeaconUUID(high: first, low: second), id2: next16, id3: low16))
-            default:
-                return .eddystoneUID(EddystoneUID(namespace: EddystoneNamespace(high: UInt16(truncatingIfNeeded: first), low: second),
-                                                  instance: EddystoneInstance(value: third & 0xFFFF_FFFF_FFFF)))
-            }
-        }
-
-        var address: DeviceAddress { DeviceAddress(value: addressValue) }
-
-        /// The four words hashed as one block of bytes: one call into the hasher instead of four.
-        func hash(into hasher: inout Hasher) {
-            withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
-        }
-    }
-
     private struct TrackedBeacon {
         var filter: ConfiguredRSSIFilter
         var proximity = ProximityState()
@@ -135,15 +91,11 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    /// Initial table capacity. A table grown beyond 16 times this is shrunk at a tick when it holds
-    /// less than an eighth of its capacity, so one burst does not pin memory for the rest of the run.
-    private static let baseCapacity = 64
-
     private let distance: PreparedDistanceModel
     /// Telemetry is kept only when some region can range an Eddystone beacon.
     private let hasEddystoneRegion: Bool
     private var phases: [Phase]
-    private var beacons: [BeaconKey: TrackedBeacon] = Dictionary(minimumCapacity: baseCapacity)
+    private var beacons = BeaconTable<TrackedBeacon>()
     /// The latest Eddystone-TLM per address and when it was heard: an Eddystone beacon interleaves its
     /// UID frames with TLM frames from the same address, and its ranged entry carries the telemetry.
     private var telemetry: [DeviceAddress: (tlm: EddystoneTLM, time: Timestamp)] = [:]
@@ -218,8 +170,8 @@ public struct RegionMonitor: Sendable {
         if deadlineMoved { pendingDeadline = earliestDeadline }
         guard matched else { return }
         let key = BeaconKey(identity: identity, address: s.address)
-        beacons[key, default: TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now)]
-            .record(s, at: now)
+        let index = beacons.index(of: key) { TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now) }
+        beacons.values[index].record(s, at: now)
     }
 
     /// Processes every deadline up to `now`, in time order: state changes, then ranging ticks when
@@ -313,7 +265,7 @@ public struct RegionMonitor: Sendable {
         }
         let cutoff = time + Micros(-estimator.trackingAge.value)
         if reports.count < beacons.count {
-            forget { _, beacon in beacon.lastSeen < cutoff }
+            beacons.removeAll { _, beacon in beacon.lastSeen < cutoff }
         }
         if !telemetry.isEmpty { telemetry = telemetry.filter { $0.value.time >= cutoff } }
         nextRangeTick = time + interval
@@ -324,8 +276,7 @@ public struct RegionMonitor: Sendable {
     private mutating func endInterval(at time: Timestamp) -> [RangedBeacon] {
         var reports: [RangedBeacon] = []
         reports.reserveCapacity(beacons.count)
-        var index = beacons.values.startIndex
-        while index != beacons.values.endIndex {
+        for index in beacons.keys.indices {
             let key = beacons.keys[index]
             var tlm: EddystoneTLM?
             if case .eddystoneUID = key.identity, let latest = telemetry[key.address],
@@ -336,7 +287,6 @@ public struct RegionMonitor: Sendable {
                                                          telemetry: tlm) {
                 reports.append(report)
             }
-            beacons.values.formIndex(after: &index)
         }
         Self.sortNearestFirst(&reports)
         return reports
@@ -382,18 +332,7 @@ public struct RegionMonitor: Sendable {
         let inside = regions.indices.compactMap { i -> BeaconRegion? in
             if case .inside = phases[i] { regions[i] } else { nil }
         }
-        forget { key, _ in !inside.contains { $0.matches(key.identity) } }
-    }
-
-    /// Removes beacons in place, keeping the table's storage unless it has become mostly empty.
-    private mutating func forget(where isForgotten: (BeaconKey, TrackedBeacon) -> Bool) {
-        let forgotten = beacons.compactMap { isForgotten($0.key, $0.value) ? $0.key : nil }
-        for key in forgotten { beacons.removeValue(forKey: key) }
-        if beacons.capacity > 16 * Self.baseCapacity, beacons.count < beacons.capacity / 8 {
-            var smaller = Dictionary<BeaconKey, TrackedBeacon>(minimumCapacity: max(beacons.count * 2, Self.baseCapacity))
-            for (key, beacon) in beacons { smaller[key] = beacon }
-            beacons = smaller
-        }
+        beacons.removeAll { key, _ in !inside.contains { $0.matches(key.identity) } }
     }
 
     /// Ends the run at `now` (a replayed capture ran out): processes every deadline up to `now`, then

@@ -37,7 +37,9 @@ public enum SightingDecoder {
     /// The report of an LE Advertising Report event that holds exactly one, when every length in it
     /// agrees: what most packets on a busy link are, read in one step. Nil for any other event, and for
     /// one whose lengths do not add up, which the walk over reports then decodes or names the fault of.
-    /// (A legacy report is never a fragment, so it needs no fragment chains.)
+    /// (A legacy report is never a fragment, so it needs no fragment chains.) Inlined: the optional report
+    /// is then never built and destroyed as a value of its own.
+    @inline(__always)
     static func singleLegacyReport(inEvent payload: ArraySlice<UInt8>) -> AdvertisingReport? {
         guard let f = FixedLayout.read(payload, length: singleLegacyHeaderLength, { f in
             (code: f.u8(0), parameterLength: f.u8(1), subevent: f.u8(2), count: f.u8(3),

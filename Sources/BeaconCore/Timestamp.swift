@@ -1,6 +1,6 @@
 /// A point in time in microseconds since the Unix epoch: the resolution of btsnoop records, so a
 /// recorded run and its replay see exactly the same instants.
-public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
     public var microseconds: Int64
 
     public init(microseconds: Int64) { self.microseconds = microseconds }
@@ -24,15 +24,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public static let printableRange = Timestamp(microseconds: -62_167_219_200_000_000)...Timestamp(microseconds: 253_402_300_799_999_999)
 
     /// ISO-8601 UTC with millisecond precision, e.g. `2026-11-29T12:00:00.000Z`; clamped to `printableRange`.
-    public var iso8601: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        appendISO8601(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var iso8601: String { description }
 
-    /// Appends `iso8601`'s text to `bytes` without building a string: every output line carries times.
-    public func appendISO8601(to bytes: inout [UInt8]) {
+    /// `iso8601`'s length: every printed time has a four-digit year.
+    public static let textLength = 24
+
+    /// Writes `iso8601`'s text in place: every output line carries times.
+    public func write(into text: UnsafeMutableBufferPointer<UInt8>) {
         let printed = min(max(self, Self.printableRange.lowerBound), Self.printableRange.upperBound)
         let ms = Self.floorDivide(printed.microseconds, 1000)
         let secs = Self.floorDivide(ms, 1000)
@@ -40,35 +38,29 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let days = Self.floorDivide(secs, 86400)
         let secOfDay = secs - days * 86400
         let (y, m, d) = Timestamp.civil(fromDays: days)
-        func digits(_ value: Int64, _ width: Int) {
-            var v = value.magnitude
-            var count = 1
-            var scale: UInt64 = 1
-            while v / scale >= 10 { scale *= 10; count += 1 }
-            for _ in count..<max(width, count) { bytes.append(UInt8(ascii: "0")) }
-            while scale > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(v / scale))
-                v %= scale
-                scale /= 10
+        /// Zero-padded digits of a value in 0..<10^width, ending before `end`.
+        func digits(_ value: Int64, endingBefore end: Int, width: Int) {
+            var rest = value
+            for i in stride(from: end - 1, through: end - width, by: -1) {
+                text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
             }
         }
-        digits(y, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(m, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(d, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(secOfDay / 3600, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secOfDay / 60 % 60, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secOfDay % 60, 2)
-        bytes.append(UInt8(ascii: "."))
-        digits(milli, 3)
-        bytes.append(UInt8(ascii: "Z"))
+        digits(y, endingBefore: 4, width: 4)
+        text[4] = UInt8(ascii: "-")
+        digits(m, endingBefore: 7, width: 2)
+        text[7] = UInt8(ascii: "-")
+        digits(d, endingBefore: 10, width: 2)
+        text[10] = UInt8(ascii: "T")
+        digits(secOfDay / 3600, endingBefore: 13, width: 2)
+        text[13] = UInt8(ascii: ":")
+        digits(secOfDay / 60 % 60, endingBefore: 16, width: 2)
+        text[16] = UInt8(ascii: ":")
+        digits(secOfDay % 60, endingBefore: 19, width: 2)
+        text[19] = UInt8(ascii: ".")
+        digits(milli, endingBefore: 23, width: 3)
+        text[23] = UInt8(ascii: "Z")
     }
-
-    public var description: String { iso8601 }
 
     /// `value / divisor` rounded towards negative infinity, for any value (a capture may hold Int64.min).
     static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {

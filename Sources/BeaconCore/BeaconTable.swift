@@ -1,0 +1,90 @@
+/// The beacons a monitor tracks, by identity and address: entries in two dense arrays (in the order
+/// they were added) and an open-addressed index over them, probed linearly from each key's SipHash
+/// under a key drawn for this table. A lookup hashes four words and compares a few; the hash keeps
+/// advertisements crafted to collide from turning lookups into long searches.
+struct BeaconTable<Value> {
+    private(set) var keys: [BeaconKey] = []
+    /// The entries' values, by the same index as `keys`.
+    var values: [Value] = []
+    /// Entry index + 1 per slot, 0 for an empty slot; a power of two, at most half full.
+    private var slots: [UInt32]
+    private let hashKey = SipHash.randomKey()
+
+    /// Slots of an empty table.
+    private static var minimumSlots: Int { 128 }
+
+    init() {
+        slots = [UInt32](repeating: 0, count: Self.minimumSlots)
+    }
+
+    var count: Int { keys.count }
+
+    /// Slots in the index: what it holds in memory, besides the entries.
+    var slotCount: Int { slots.count }
+
+    /// The index of `key`'s entry, added with `make()` when there is none.
+    mutating func index(of key: BeaconKey, addingIfAbsent make: () -> Value) -> Int {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: key.hash(with: hashKey)) & mask
+        while true {
+            let stored = Int(slots[slot])
+            if stored == 0 { break }
+            if keys[stored - 1] == key { return stored - 1 }
+            slot = (slot + 1) & mask
+        }
+        // Entry indexes are stored in 32 bits: four billion beacons would not fit in memory anyway.
+        precondition(keys.count < Int(UInt32.max), "BeaconTable: too many entries")
+        keys.append(key)
+        values.append(make())
+        if keys.count * 2 > slots.count {
+            reindex(slotCount: slots.count * 2)
+        } else {
+            slots[slot] = UInt32(keys.count)
+        }
+        return keys.count - 1
+    }
+
+    /// Removes the entries `isRemoved` picks, keeping the others in order. A table less than an eighth
+    /// full is shrunk, so that one burst of beacons does not pin memory for the rest of the run.
+    mutating func removeAll(where isRemoved: (BeaconKey, Value) -> Bool) {
+        var kept = 0
+        for i in keys.indices where !isRemoved(keys[i], values[i]) {
+            if kept != i {
+                keys.swapAt(kept, i)
+                values.swapAt(kept, i)
+            }
+            kept += 1
+        }
+        guard kept < keys.count else { return }
+        keys.removeSubrange(kept...)
+        values.removeSubrange(kept...)
+        var slotCount = slots.count
+        while slotCount > Self.minimumSlots, keys.count * 8 < slotCount { slotCount /= 2 }
+        if slotCount < slots.count {
+            // The entries' storage shrinks with the index: copied into arrays of their size.
+            keys = Self.copy(keys)
+            values = Self.copy(values)
+        }
+        reindex(slotCount: slotCount)
+    }
+
+    private static func copy<Element>(_ elements: [Element]) -> [Element] {
+        var copy: [Element] = []
+        copy.reserveCapacity(elements.count)
+        copy.append(contentsOf: elements)
+        return copy
+    }
+
+    /// Rebuilds the index over the entries with `slotCount` slots.
+    private mutating func reindex(slotCount: Int) {
+        slots = [UInt32](repeating: 0, count: slotCount)
+        let mask = slotCount - 1
+        for (i, key) in keys.enumerated() {
+            var slot = Int(truncatingIfNeeded: key.hash(with: hashKey)) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = UInt32(i + 1)
+        }
+    }
+}
+
+extension BeaconTable: Sendable where Value: Sendable {}

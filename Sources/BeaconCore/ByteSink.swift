@@ -1,0 +1,94 @@
+/// Text put byte by byte into memory that its owner set aside, for the encoders that run once per
+/// output value (JSON lines of thousands of beacons): each put costs a store and one check that the
+/// room is not exceeded, instead of an array's growth and uniqueness checks.
+struct ByteSink {
+    private let start: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    /// Bytes put so far.
+    private(set) var count = 0
+
+    init(_ room: UnsafeMutableBufferPointer<UInt8>) {
+        start = room.baseAddress!
+        capacity = room.count
+    }
+
+    /// The bytes put so far.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+    /// Room for `length` more bytes, at the current end; the caller fills it.
+    @inline(__always)
+    private mutating func claim(_ length: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(length <= capacity - count, "ByteSink: room for \(capacity) bytes exceeded")
+        defer { count += length }
+        return start + count
+    }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        claim(1).pointee = byte
+    }
+
+    @inline(__always)
+    mutating func put(_ text: StaticString) {
+        let length = text.utf8CodeUnitCount
+        claim(length).update(from: text.utf8Start, count: length)
+    }
+
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        claim(bytes.count).update(from: source, count: bytes.count)
+    }
+
+    @inline(__always)
+    mutating func put(_ text: some ASCIIText) {
+        let length = type(of: text).textLength
+        text.write(into: UnsafeMutableBufferPointer(start: claim(length), count: length))
+    }
+
+    /// The decimal digits of `value`, zero-padded to `width`.
+    mutating func putDecimal(_ value: UInt64, width: Int = 1) {
+        var digits = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let length = max(width, digits)
+        let text = claim(length)
+        rest = value
+        for i in stride(from: length - 1, through: 0, by: -1) {
+            text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+    }
+
+    /// `text` between double quotes.
+    @inline(__always)
+    mutating func putQuoted(_ text: some ASCIIText) {
+        put(UInt8(ascii: "\""))
+        put(text)
+        put(UInt8(ascii: "\""))
+    }
+
+    /// `value` in decimal, with a minus sign when negative.
+    @inline(__always)
+    mutating func putInteger(_ value: Int64) {
+        if value < 0 { put(UInt8(ascii: "-")) }
+        putDecimal(value.magnitude)
+    }
+
+    /// `"name":`, a JSON object member's key (schema names need no escapes).
+    @inline(__always)
+    mutating func putKey(_ name: StaticString) {
+        put(UInt8(ascii: "\""))
+        put(name)
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
+    }
+
+    /// The room `putKey` takes for `name`.
+    static func keyLength(_ name: StaticString) -> Int { name.utf8CodeUnitCount + 3 }
+
+    /// Longest text of `putInteger`: a sign and 19 digits.
+    static let integerLength = 20
+}
