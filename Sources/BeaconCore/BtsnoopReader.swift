@@ -50,7 +50,9 @@ public struct BtsnoopReader {
         return nil
     }
 
-    /// The next record as stored, whatever it carries; nil when more bytes are needed.
+    /// The next record as stored, whatever it carries; nil when more bytes are needed. Inlined into
+    /// `next()`, where the record's view of its bytes then moves into the packet without a copy.
+    @inline(__always)
     public mutating func nextRawRecord() throws(DecodeError) -> BtsnoopRawRecord? {
         if header == nil {
             guard pendingByteCount >= Btsnoop.headerLength else { return nil }

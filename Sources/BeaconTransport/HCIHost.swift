@@ -84,6 +84,9 @@ public final class HCIHost {
     public let transport: PacketTransport
     /// The transport's `isLive`, asked once: every packet goes the live or the replay way.
     private let isLive: Bool
+    /// The transport as a capture replay, called directly rather than through the protocol: a replay
+    /// takes millions of packets.
+    private let replay: BtsnoopReplayTransport?
     private let recorder: BtsnoopRecorder?
     private var recording: Bool
     private let signals: SignalWatcher?
@@ -129,6 +132,7 @@ public final class HCIHost {
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
         self.isLive = transport.isLive
+        self.replay = transport as? BtsnoopReplayTransport
         self.recorder = recorder
         self.recording = recorder != nil
         self.signals = signals
@@ -209,7 +213,7 @@ public final class HCIHost {
                 receivedSignal = signal
                 return .signal(signal)
             }
-            if let stream = (transport as? BtsnoopReplayTransport)?.streamDescriptor, let signal = try waitForStream(stream) {
+            if let stream = replay?.streamDescriptor, let signal = try waitForStream(stream) {
                 receivedSignal = signal
                 return .signal(signal)
             }
@@ -227,7 +231,7 @@ public final class HCIHost {
     private func takePacket() throws(HostError) -> (packet: HCIPacket, direction: PacketDirection, time: Timestamp)? {
         let next: TransportPacket?
         do {
-            next = try transport.nextPacket()
+            if let replay { next = try replay.nextPacket() } else { next = try transport.nextPacket() }
         } catch {
             throw .transport(error)
         }
