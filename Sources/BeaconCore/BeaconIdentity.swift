@@ -52,19 +52,22 @@ public struct BeaconUUID: Hashable, Sendable, Comparable, ASCIIText {
     /// Canonical upper-case 8-4-4-4-12 form: 36 characters.
     public static let textLength = 36
 
-    /// Built in place from the two words, with no intermediate arrays: every ranged beacon prints one.
+    /// Built in place from the two words, eight digits at a time: every ranged beacon prints one.
     public func write(into text: UnsafeMutableBufferPointer<UInt8>) {
-        var at = 0
-        for byte in 0..<16 {
-            if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
-                text[at] = UInt8(ascii: "-")
-                at += 1
-            }
-            let b = UInt8(truncatingIfNeeded: (byte < 8 ? high : low) >> (56 - 8 * UInt64(byte % 8)))
-            text[at] = Hex.digit(b >> 4)
-            text[at + 1] = Hex.digit(b & 0x0F)
-            at += 2
-        }
+        precondition(text.count >= Self.textLength)
+        let start = UnsafeMutableRawPointer(text.baseAddress!)
+        // 8-4-4-4-12 digits, left to right. A group shorter than eight is written with the digits that
+        // follow it, which the next group and the dashes then overwrite.
+        Hex.write(UInt32(truncatingIfNeeded: high >> 32), at: start)
+        Hex.write(UInt32(truncatingIfNeeded: high), at: start + 9)
+        Hex.write(UInt32(truncatingIfNeeded: high) << 16 | UInt32(truncatingIfNeeded: low >> 48), at: start + 14)
+        Hex.write(UInt32(truncatingIfNeeded: low >> 32), at: start + 19)
+        Hex.write(UInt32(truncatingIfNeeded: low >> 16), at: start + 24)
+        Hex.write(UInt32(truncatingIfNeeded: low), at: start + 28)
+        text[8] = UInt8(ascii: "-")
+        text[13] = UInt8(ascii: "-")
+        text[18] = UInt8(ascii: "-")
+        text[23] = UInt8(ascii: "-")
     }
 
     public static func < (a: BeaconUUID, b: BeaconUUID) -> Bool {

@@ -14,6 +14,21 @@ public enum Hex {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 
+    /// The eight upper-case hex digits of `value`, most significant first, written at `text`: all eight
+    /// at once in one 64-bit word (each nibble spread to a byte, then shifted to its digit).
+    @inline(__always)
+    static func write(_ value: UInt32, at text: UnsafeMutableRawPointer) {
+        var spread = UInt64(value)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        spread = (spread | spread << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // 1 in each byte whose nibble is 10 or more, which then skips from after "9" to "A".
+        let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        let digits = spread &+ 0x3030_3030_3030_3030 &+ letters &* 7
+        // The least significant nibble is in the lowest byte: reversed so the text reads from the top.
+        text.storeBytes(of: digits.byteSwapped.littleEndian, as: UInt64.self)
+    }
+
     /// Upper-case hex without separators.
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var out: [UInt8] = []

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BeaconCore
 
@@ -18,5 +19,18 @@ struct IdentityTextTests {
         #expect(BeaconUUID(high: 0x0123_4567_89AB_CDEF, low: 0x0F1E_2D3C_4B5A_6978).description == text)
         #expect(BeaconUUID(text)?.description == text)
         #expect(BeaconUUID(high: 0, low: 0).description == "00000000-0000-0000-0000-000000000000")
+    }
+
+    @Test("every digit of random UUIDs reads as Foundation's own text of the same bytes")
+    func uuidAgainstFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let uuid = BeaconUUID(high: generator.next(), low: generator.next())
+            let bytes = uuid.bytes
+            let reference = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            #expect(uuid.description == reference.uuidString)
+        }
+        #expect(BeaconUUID(high: .max, low: .max).description == "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")
     }
 }
