@@ -197,6 +197,8 @@ public final class HCIHost {
         }
     }
 
+    /// Inlined, as `takePacket` is, into the callers that run once per packet.
+    @inline(__always)
     private func nextReplayed(until deadline: Timestamp?) throws(HostError) -> HostEvent {
         while true {
             // Taken out rather than copied and cleared: one move of the payload's view per packet.
@@ -228,6 +230,7 @@ public final class HCIHost {
     }
 
     /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
+    @inline(__always)
     private func takePacket() throws(HostError) -> (packet: HCIPacket, direction: PacketDirection, time: Timestamp)? {
         let next: TransportPacket?
         do {
