@@ -24,7 +24,9 @@ public enum SightingDecoder {
         try forEachSighting(inEvent: payload, at: time, chains: &chains, body)
     }
 
-    /// The sighting one report carries, nil when it holds no beacon frame.
+    /// The sighting one report carries, nil when it holds no beacon frame. Inlined into the per-report
+    /// loops, where the sighting is then built in place.
+    @inline(__always)
     public static func sighting(from report: AdvertisingReport, at time: Timestamp) -> Sighting? {
         guard let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return nil }
         return Sighting(frame: frame, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
