@@ -12,9 +12,6 @@ struct ByteSink {
         capacity = room.count
     }
 
-    /// The bytes put so far.
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
-
     /// Room for `length` more bytes, at the current end; the caller fills it.
     @inline(__always)
     private mutating func claim(_ length: Int) -> UnsafeMutablePointer<UInt8> {
@@ -37,6 +34,12 @@ struct ByteSink {
     mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         claim(bytes.count).update(from: source, count: bytes.count)
+    }
+
+    /// `text`'s UTF-8 as it is (the caller knows it needs no escapes).
+    mutating func putUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { put($0) }
     }
 
     @inline(__always)

@@ -91,7 +91,7 @@ public struct JSONWriter: Sendable {
             put(upTo: ByteSink.integerLength) { $0.putInteger(small) }
         } else {
             let text = String(value)
-            put(upTo: text.utf8.count) { s in text.utf8.forEach { s.put($0) } }
+            put(upTo: text.utf8.count) { $0.putUTF8(text) }
         }
         needsComma = true
     }
@@ -105,7 +105,7 @@ public struct JSONWriter: Sendable {
             put(upTo: FixedPoint.maximumLength) { fixed.put(into: &$0) }
         } else if value.isFinite {
             let text = Self.fixed(value, decimals: decimals)
-            put(upTo: text.utf8.count) { s in text.utf8.forEach { s.put($0) } }
+            put(upTo: text.utf8.count) { $0.putUTF8(text) }
         } else {
             put(upTo: 4) { $0.put("null") }
         }
@@ -305,7 +305,7 @@ extension JSONWriter {
     /// Appends `line`, a JSON value encoded elsewhere, and its newline.
     public mutating func appendLine(_ line: String) {
         needsComma = false
-        put(upTo: line.utf8.count) { s in line.utf8.forEach { s.put($0) } }
+        put(upTo: line.utf8.count) { $0.putUTF8(line) }
         endLine()
     }
 

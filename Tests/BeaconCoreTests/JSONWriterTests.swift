@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import BeaconCore
 
@@ -42,6 +43,22 @@ struct JSONWriterTests {
     ])
     func stringEscaping(input: String, expected: String) {
         #expect(written { $0.string(input) } == expected)
+    }
+
+    @Test("every character from U+0000 to U+00FF, in strings long enough to grow the writer many times, reads back through Foundation's JSON parser")
+    func longStringsReadBackByAnotherParser() throws {
+        let all = String((0...0xFF).map { Character(Unicode.Scalar(UInt8($0))) })
+        let long = String(repeating: all, count: 40)
+        var w = JSONWriter(capacity: 16)
+        w.object { o in
+            o.key(escaping: all)
+            o.string(long)
+            o.field("n", 1.25, decimals: 2)
+        }
+        let parsed = try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String: Any]
+        #expect(parsed?[all] as? String == long)
+        #expect(parsed?["n"] as? Double == 1.25)
+        #expect(w.capacity >= w.count && w.count > long.utf8.count)
     }
 
     @Test func keysFromElsewhereAreEscaped() {
