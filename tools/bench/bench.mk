@@ -15,6 +15,8 @@ BENCH_CC ?= cc
 BENCH_RUNS ?= 5
 # Reports the Python peers and btmon read (the first ones of the capture): they are slow.
 BENCH_PEER_REPORTS ?= 20000
+# valgrind: callgrind counts instructions per report, the figure that repeats on a shared machine.
+BENCH_APT_PACKAGES := valgrind
 
 .PHONY: bench bench-quick bench-tools
 
@@ -34,6 +36,7 @@ bench-tools: $(BENCH_STAMP) $(BENCH_OUT)/ibeacon_loop $(BENCH_OUT)/fake_controll
 
 # beacon is built as make install builds it (RELEASE_BUILD, install.mk): the binary users run.
 bench: apt-deps bench-tools
+	@$(call apt_install,$(BENCH_APT_PACKAGES))
 	$(RELEASE_BUILD) --product beacon
 	swift build -c release --product beacon-bench
 	$(PYTHON3) tools/bench/bench.py --beacon .build/release/beacon --bench-tool .build/release/beacon-bench \

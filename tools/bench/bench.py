@@ -3,7 +3,8 @@
 on the same captures, in one run. Prints the tables; every figure comes from this run.
 
 Replay: each tool runs several times on each capture as a whole process; the median wall time gives
-reports per second, wait4(2)'s rusage the CPU time and peak RSS. The Python peers and btmon are one to
+reports per second, wait4(2)'s rusage the CPU time and peak RSS. beacon and the C loop take turns, run
+by run, so a machine that slows down for a while slows both alike. The Python peers and btmon are one to
 three orders of magnitude slower, so they read the capture's first PEER_REPORTS reports (the same
 bytes: the generator is deterministic), and the peers' rates and CPU come from their own parse loop
 (process_time / perf_counter), leaving out the interpreter's start and imports; their RSS is the
@@ -13,6 +14,11 @@ Live: tools/bench/fake_controller answers beacon's setup over a unix socket, the
 capture's advertising reports as fast as beacon reads them. beacon's CPU time over the stream comes
 from /proc/PID/stat, its read and write calls from /proc/PID/io, and all its system calls from
 strace -c in a separate run (strace slows it down, so that run is not timed).
+
+Instructions: valgrind's callgrind counts the instructions beacon and the C loop execute on the
+capture's first INSTRUCTION_REPORTS reports and on its first PEER_REPORTS; the difference, per report
+between them, leaves out everything a run does once (start, tables, exit). Unlike rates on a shared
+machine, these counts repeat exactly from run to run.
 """
 import argparse
 import os
@@ -37,6 +43,8 @@ def parse_arguments():
     parser.add_argument('--runs', type=int, default=5, help='runs of beacon and the C loop per capture')
     parser.add_argument('--peer-runs', type=int, default=3)
     parser.add_argument('--peer-reports', type=int, default=20000)
+    parser.add_argument('--instruction-reports', type=int, default=100_000,
+                        help='reports of the longer prefix whose instructions are counted')
     parser.add_argument('--startup-runs', type=int, default=21)
     parser.add_argument('--live-runs', type=int, default=3)
     return parser.parse_args()
@@ -108,6 +116,31 @@ class Row:
 def whole_process(tool, command, reports, runs, stdout_to_null=False, note=''):
     results = [measured(command, stdout_to_null) for _ in range(runs)]
     return Row(tool, reports, [r.wall for r in results], [r.cpu for r in results], peak_rss_kib(command), note), results
+
+
+def taking_turns(tools, reports, runs):
+    """whole_process for several tools, run by run in turn: [(tool, command, stdout_to_null, note)] to rows and runs."""
+    results = [[] for _ in tools]
+    for _ in range(runs):
+        for (tool, command, stdout_to_null, _), into in zip(tools, results):
+            into.append(measured(command, stdout_to_null))
+    return [(Row(tool, reports, [r.wall for r in runs_of], [r.cpu for r in runs_of], peak_rss_kib(command), note), runs_of)
+            for (tool, command, _, note), runs_of in zip(tools, results)]
+
+
+def instructions(command):
+    """Instructions `command` executes, counted by callgrind."""
+    result = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null'] + command,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
+    match = re.search(r'Collected : (\d+)', result.stderr.decode())
+    if not match:
+        sys.exit(f'bench: no instruction count from callgrind for {" ".join(command)}')
+    return int(match.group(1))
+
+
+def instructions_per_report(command_on, longer, longer_reports, shorter, shorter_reports):
+    """Instructions per report between two prefixes of one capture: what a run does once cancels out."""
+    return (instructions(command_on(longer)) - instructions(command_on(shorter))) / (longer_reports - shorter_reports)
 
 
 def peer(args, name, script, path, reports):
@@ -217,23 +250,24 @@ def main():
           f'{args.peer_runs} on the first {args.peer_reports:,} reports; medians')
 
     # Each capture, and its first reports for the peers (the generator is deterministic: the same bytes).
-    captures = [
-        ('1M reports, 1,000 beacons, all in the region (--uuid U)', capture(args, 'r1m-b1k', 1000, 1, 1_000_000),
-         capture(args, 'r1m-b1k-first', 1000, 1, args.peer_reports)),
-        ('1M reports, 1,000 beacons of 100 UUIDs, region of one UUID', capture(args, 'r1m-b1k-u100', 1000, 100, 1_000_000),
-         capture(args, 'r1m-b1k-u100-first', 1000, 100, args.peer_reports)),
-        ('1M reports, 10,000 beacons, all in the region', capture(args, 'r1m-b10k', 10_000, 1, 1_000_000),
-         capture(args, 'r1m-b10k-first', 10_000, 1, args.peer_reports)),
-    ]
+    kinds = [('1M reports, 1,000 beacons, all in the region (--uuid U)', 'r1m-b1k', 1000, 1),
+             ('1M reports, 1,000 beacons of 100 UUIDs, region of one UUID', 'r1m-b1k-u100', 1000, 100),
+             ('1M reports, 10,000 beacons, all in the region', 'r1m-b10k', 10_000, 1)]
+    captures = [(title, capture(args, name, beacons, uuids, 1_000_000),
+                 capture(args, f'{name}-first', beacons, uuids, args.peer_reports),
+                 capture(args, f'{name}-first-{args.instruction_reports}', beacons, uuids, args.instruction_reports))
+                for title, name, beacons, uuids in kinds]
     print('captures: 10 % non-iBeacon noise, 10 % LE Extended Advertising Reports, the rest legacy; '
           f'written by beacon-bench capture into {args.work}')
 
-    for title, path, prefix in captures:
+    beacon_on = lambda path: [args.beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID]
+    loop_on = lambda path: [args.loop, path, '--uuid', UUID]
+    for title, path, prefix, longer_prefix in captures:
         reports = 1_000_000
-        beacon_row, _ = whole_process('beacon range', [args.beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID],
-                                      reports, args.runs, stdout_to_null=True, note='whole process, release build, stdout to /dev/null')
-        loop_row, loop_runs = whole_process('C reference loop', [args.loop, path, '--uuid', UUID], reports, args.runs,
-                                            note='whole process, cc -O2; its RSS counts the mapped capture')
+        (beacon_row, _), (loop_row, loop_runs) = taking_turns([
+            ('beacon range', beacon_on(path), True, 'whole process, release build, stdout to /dev/null'),
+            ('C reference loop', loop_on(path), False, 'whole process, cc -O2; its RSS counts the mapped capture'),
+        ], reports, args.runs)
         peers = [peer(args, 'beacontools', 'peer_beacontools.py', prefix, args.peer_reports),
                  peer(args, 'aioblescan', 'peer_aioblescan.py', prefix, args.peer_reports),
                  peer(args, 'bumble', 'peer_bumble.py', prefix, args.peer_reports)]
@@ -242,6 +276,10 @@ def main():
         rows = [beacon_row, loop_row] + peers + [btmon]
         matched = int(re.search(r'matched=(\d+)', loop_runs[0].stdout).group(1))
         print_table(f'replay: {title}; {matched:,} reports in the region', rows, peers)
+        counted = [instructions_per_report(command_on, longer_prefix, args.instruction_reports, prefix, args.peer_reports)
+                   for command_on in (beacon_on, loop_on)]
+        print(f'instructions per report (callgrind, from report {args.peer_reports:,} to {args.instruction_reports:,}): '
+              f'beacon range {counted[0]:,.0f}, C reference loop {counted[1]:,.0f}; vs C loop {ratio(counted[1] / counted[0])}')
     print()
     for row in rows:
         print(f'{row.tool}: {row.note}')
