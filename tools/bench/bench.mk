@@ -15,8 +15,9 @@ BENCH_CC ?= cc
 BENCH_RUNS ?= 5
 # Reports the Python peers and btmon read (the first ones of the capture): they are slow.
 BENCH_PEER_REPORTS ?= 20000
-# valgrind: callgrind counts instructions per report, the figure that repeats on a shared machine.
-BENCH_APT_PACKAGES := valgrind
+# valgrind: callgrind counts instructions per report, the figure that repeats on a shared machine;
+# binutils: strip, for the copy of beacon it counts.
+BENCH_APT_PACKAGES := valgrind binutils
 
 .PHONY: bench bench-quick bench-tools
 

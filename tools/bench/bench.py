@@ -138,6 +138,13 @@ def instructions(command):
     return int(match.group(1))
 
 
+def without_debug_information(binary, work):
+    """A copy of `binary` for callgrind, whose reader gives up on the debug information Swift links in."""
+    copy = os.path.join(work, os.path.basename(binary) + '-nodebug')
+    subprocess.run(['strip', '--strip-debug', '-o', copy, binary], check=True)
+    return copy
+
+
 def instructions_per_report(command_on, longer, longer_reports, shorter, shorter_reports):
     """Instructions per report between two prefixes of one capture: what a run does once cancels out."""
     return (instructions(command_on(longer)) - instructions(command_on(shorter))) / (longer_reports - shorter_reports)
@@ -260,8 +267,9 @@ def main():
     print('captures: 10 % non-iBeacon noise, 10 % LE Extended Advertising Reports, the rest legacy; '
           f'written by beacon-bench capture into {args.work}')
 
-    beacon_on = lambda path: [args.beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID]
+    beacon_on = lambda path, beacon=args.beacon: [beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID]
     loop_on = lambda path: [args.loop, path, '--uuid', UUID]
+    counted_beacon = without_debug_information(args.beacon, args.work)
     for title, path, prefix, longer_prefix in captures:
         reports = 1_000_000
         (beacon_row, _), (loop_row, loop_runs) = taking_turns([
@@ -277,7 +285,7 @@ def main():
         matched = int(re.search(r'matched=(\d+)', loop_runs[0].stdout).group(1))
         print_table(f'replay: {title}; {matched:,} reports in the region', rows, peers)
         counted = [instructions_per_report(command_on, longer_prefix, args.instruction_reports, prefix, args.peer_reports)
-                   for command_on in (beacon_on, loop_on)]
+                   for command_on in (lambda path: beacon_on(path, counted_beacon), loop_on)]
         print(f'instructions per report (callgrind, from report {args.peer_reports:,} to {args.instruction_reports:,}): '
               f'beacon range {counted[0]:,.0f}, C reference loop {counted[1]:,.0f}; vs C loop {ratio(counted[1] / counted[0])}')
     print()
