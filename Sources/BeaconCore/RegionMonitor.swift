@@ -294,21 +294,29 @@ public struct RegionMonitor: Sendable {
 
     /// Sorts `reports` nearest first through a list of their indices, then moves each entry once into
     /// place, cycle by cycle: an entry is large, and a sort that moves entries moves each many times.
+    /// The list carries each entry's distance (unknown ones last), so most comparisons read only it;
+    /// equal distances are ordered by `RangedBeacon.nearerFirst` (identity, then address).
     private static func sortNearestFirst(_ reports: inout [RangedBeacon]) {
-        var order = Array(reports.indices)
-        reports.withUnsafeBufferPointer { entries in order.sort { RangedBeacon.nearerFirst(entries[$0], entries[$1]) } }
-        // order[i] is the index of the entry that belongs at i; a position done points at itself.
-        for start in order.indices where order[start] != start {
+        var keyed = reports.indices.map { i in
+            (distance: reports[i].accuracy >= 0 ? reports[i].accuracy : .infinity, index: i)
+        }
+        reports.withUnsafeBufferPointer { entries in
+            keyed.sort { a, b in
+                a.distance != b.distance ? a.distance < b.distance : RangedBeacon.nearerFirst(entries[a.index], entries[b.index])
+            }
+        }
+        // keyed[i].index is the index of the entry that belongs at i; a position done points at itself.
+        for start in keyed.indices where keyed[start].index != start {
             let first = reports[start]
             var at = start
-            while order[at] != start {
-                let from = order[at]
+            while keyed[at].index != start {
+                let from = keyed[at].index
                 reports[at] = reports[from]
-                order[at] = at
+                keyed[at].index = at
                 at = from
             }
             reports[at] = first
-            order[at] = at
+            keyed[at].index = at
         }
     }
 

@@ -365,10 +365,16 @@ public final class HCIHost {
     }
 
     /// Command flow and fatal controller events: the pending command's outcome when this answers it.
+    /// The test for an answer is inlined into the loops that run it on every packet; few pass it.
+    @inline(__always)
     private func controllerEvent(_ packet: HCIPacket, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
         guard isLive, direction == .received, packet.kind == .event, let code = packet.payload.first,
               code == HCIEventCode.commandComplete.rawValue || code == HCIEventCode.commandStatus.rawValue
                 || code == HCIEventCode.hardwareError.rawValue else { return nil }
+        return try controllerAnswer(packet)
+    }
+
+    private func controllerAnswer(_ packet: HCIPacket) throws(HostError) -> CommandOutcome? {
         let event: HCIEvent
         do {
             event = try HCIEvent.decode(packet.payload)
