@@ -152,12 +152,7 @@ public struct ByteReader {
     /// nothing read, when fewer remain.
     @inline(__always)
     mutating func fixed<T>(_ length: Int, _ body: (FixedLayout) -> T) -> T? {
-        guard length >= 0, remaining >= length else { return nil }
-        let from = position - bytes.startIndex
-        let value = bytes.withUnsafeBytes { raw in
-            FixedLayout(UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + from }, count: raw.count - from),
-                        length: length).map(body)
-        }
+        guard let value = FixedLayout.read(bytes, at: position - bytes.startIndex, length: length, body) else { return nil }
         position += length
         return value
     }

@@ -48,18 +48,24 @@ struct ByteSink {
         text.write(into: UnsafeMutableBufferPointer(start: claim(length), count: length))
     }
 
-    /// The decimal digits of `value`, zero-padded to `width`.
-    mutating func putDecimal(_ value: UInt64, width: Int = 1) {
+    /// The decimal digits of `value`, as many as it has.
+    mutating func putDecimal(_ value: UInt64) {
         var digits = 1
         var rest = value
         while rest >= 10 {
             rest /= 10
             digits += 1
         }
-        let length = max(width, digits)
-        let text = claim(length)
-        rest = value
-        for i in stride(from: length - 1, through: 0, by: -1) {
+        putDigits(value, width: digits)
+    }
+
+    /// The last `width` decimal digits of `value`, zero-padded: for a value below 10^width (a time's
+    /// fields, a number's decimals), all of its digits.
+    @inline(__always)
+    mutating func putDigits(_ value: UInt64, width: Int) {
+        let text = claim(width)
+        var rest = value
+        for i in stride(from: width - 1, through: 0, by: -1) {
             text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         }

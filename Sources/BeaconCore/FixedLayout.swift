@@ -11,9 +11,12 @@ struct FixedLayout {
         self.bytes = UnsafeRawBufferPointer(start: bytes.baseAddress, count: length)
     }
 
-    /// Reads the layout of the first `length` bytes of `bytes` with `body`; nil when `bytes` is shorter.
-    static func read<T>(_ bytes: ArraySlice<UInt8>, length: Int, _ body: (FixedLayout) -> T?) -> T? {
-        bytes.withUnsafeBytes { raw in FixedLayout(raw, length: length).flatMap(body) }
+    /// Reads the layout of the `length` bytes at `offset` in `bytes` with `body`; nil when fewer follow it.
+    static func read<T>(_ bytes: ArraySlice<UInt8>, at offset: Int = 0, length: Int, _ body: (FixedLayout) -> T?) -> T? {
+        bytes.withUnsafeBytes { raw in
+            guard offset >= 0, offset <= raw.count else { return nil }
+            return FixedLayout(UnsafeRawBufferPointer(rebasing: raw[offset...]), length: length).flatMap(body)
+        }
     }
 
     func u8(_ offset: Int) -> UInt8 { bytes[offset] }

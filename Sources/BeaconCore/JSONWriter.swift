@@ -100,14 +100,13 @@ public struct JSONWriter: Sendable {
     /// never `-0`. Non-finite values are written as `null`. Magnitudes of 10^15 and beyond, where
     /// fixed decimals would be meaningless, use Swift's shortest form (e.g. `1e+20`), still valid JSON.
     public mutating func number(_ value: Double, decimals: Int) {
+        guard value.isFinite else { return null() }
         if let fixed = FixedPoint(value, decimals: decimals) {
             // The common case, written in place: every ranged beacon has several of these.
             put(upTo: FixedPoint.maximumLength) { fixed.put(into: &$0) }
-        } else if value.isFinite {
+        } else {
             let text = Self.fixed(value, decimals: decimals)
             put(upTo: text.utf8.count) { $0.putUTF8(text) }
-        } else {
-            put(upTo: 4) { $0.put("null") }
         }
         needsComma = true
     }
@@ -277,7 +276,7 @@ public struct JSONWriter: Sendable {
             sink.putDecimal(units / scale)
             guard places > 0 else { return }
             sink.put(UInt8(ascii: "."))
-            sink.putDecimal(units % scale, width: places)
+            sink.putDigits(units % scale, width: places)
         }
     }
 

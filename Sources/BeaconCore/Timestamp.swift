@@ -38,28 +38,22 @@ public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
         let days = Self.floorDivide(secs, 86400)
         let secOfDay = secs - days * 86400
         let (y, m, d) = Timestamp.civil(fromDays: days)
-        /// Zero-padded digits of a value in 0..<10^width, ending before `end`.
-        func digits(_ value: Int64, endingBefore end: Int, width: Int) {
-            var rest = value
-            for i in stride(from: end - 1, through: end - width, by: -1) {
-                text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-        }
-        digits(y, endingBefore: 4, width: 4)
-        text[4] = UInt8(ascii: "-")
-        digits(m, endingBefore: 7, width: 2)
-        text[7] = UInt8(ascii: "-")
-        digits(d, endingBefore: 10, width: 2)
-        text[10] = UInt8(ascii: "T")
-        digits(secOfDay / 3600, endingBefore: 13, width: 2)
-        text[13] = UInt8(ascii: ":")
-        digits(secOfDay / 60 % 60, endingBefore: 16, width: 2)
-        text[16] = UInt8(ascii: ":")
-        digits(secOfDay % 60, endingBefore: 19, width: 2)
-        text[19] = UInt8(ascii: ".")
-        digits(milli, endingBefore: 23, width: 3)
-        text[23] = UInt8(ascii: "Z")
+        // Every part is in range for its width: the year is clamped to four digits above.
+        var sink = ByteSink(text)
+        sink.putDigits(UInt64(y), width: 4)
+        sink.put(UInt8(ascii: "-"))
+        sink.putDigits(UInt64(m), width: 2)
+        sink.put(UInt8(ascii: "-"))
+        sink.putDigits(UInt64(d), width: 2)
+        sink.put(UInt8(ascii: "T"))
+        sink.putDigits(UInt64(secOfDay / 3600), width: 2)
+        sink.put(UInt8(ascii: ":"))
+        sink.putDigits(UInt64(secOfDay / 60 % 60), width: 2)
+        sink.put(UInt8(ascii: ":"))
+        sink.putDigits(UInt64(secOfDay % 60), width: 2)
+        sink.put(UInt8(ascii: "."))
+        sink.putDigits(UInt64(milli), width: 3)
+        sink.put(UInt8(ascii: "Z"))
     }
 
     /// `value / divisor` rounded towards negative infinity, for any value (a capture may hold Int64.min).

@@ -7,7 +7,7 @@ import Musl
 
 /// The process's standard streams, written with write(2) so each line reaches the reader at once.
 public enum StandardStreams {
-    /// Writes `line` and a newline to `descriptor` (see `write(lines:to:waiting:)`): short texts, such as
+    /// Writes `line` and a newline to `descriptor` (see `write(lines:following:to:waiting:)`): short texts, such as
     /// help, a version or a diagnostic.
     public static func writeLine(_ line: String, to descriptor: Int32, waiting wait: WriteWait? = nil) -> LineWrite {
         withLine(line) { write(lines: $0, to: descriptor, waiting: wait) }
