@@ -114,8 +114,7 @@ class Row:
 
 
 def whole_process(tool, command, reports, runs, stdout_to_null=False, note=''):
-    results = [measured(command, stdout_to_null) for _ in range(runs)]
-    return Row(tool, reports, [r.wall for r in results], [r.cpu for r in results], peak_rss_kib(command), note), results
+    return taking_turns([(tool, command, stdout_to_null, note)], reports, runs)[0]
 
 
 def taking_turns(tools, reports, runs):
