@@ -36,9 +36,9 @@ struct BeaconKey: Equatable, Sendable {
 
     var address: DeviceAddress { DeviceAddress(value: addressValue) }
 
-    /// The key's hash under `key` (see `BeaconTable`).
+    /// The key's slot among 2^`bits` under `hash` (see `BeaconTable`).
     @inline(__always)
-    func hash(with key: SipHash) -> UInt64 {
-        key.hash(first, second, third, addressValue)
+    func slot(_ hash: MultilinearHash, bits: Int) -> Int {
+        hash.slot(first, second, third, addressValue, bits: bits)
     }
 }

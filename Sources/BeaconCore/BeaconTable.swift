@@ -1,20 +1,22 @@
 /// The beacons a monitor tracks, by identity and address: entries in two dense arrays (in the order
-/// they were added) and an open-addressed index over them, probed linearly from each key's SipHash
-/// under a key drawn for this table. A lookup hashes four words and compares a few; the hash keeps
-/// advertisements crafted to collide from turning lookups into long searches.
+/// they were added) and an open-addressed index over them, probed linearly from each key's slot under a
+/// universal hash keyed for this table. A lookup hashes four words and compares a few; the random key
+/// keeps advertisements crafted to collide from turning lookups into long searches.
 struct BeaconTable<Value> {
     private(set) var keys: [BeaconKey] = []
     /// The entries' values, by the same index as `keys`.
     var values: [Value] = []
-    /// Entry index + 1 per slot, 0 for an empty slot; a power of two, at most half full.
+    /// Entry index + 1 per slot, 0 for an empty slot; 2^`slotBits` of them, at most half full.
     private var slots: [UInt32]
-    private let hashKey = SipHash.randomKey()
+    private var slotBits: Int
+    private let hash = MultilinearHash.randomKey()
 
-    /// Slots of an empty table.
-    private static var minimumSlots: Int { 128 }
+    /// Slots of an empty table: 2^7.
+    private static var minimumSlotBits: Int { 7 }
 
     init() {
-        slots = [UInt32](repeating: 0, count: Self.minimumSlots)
+        slotBits = Self.minimumSlotBits
+        slots = [UInt32](repeating: 0, count: 1 << slotBits)
     }
 
     var count: Int { keys.count }
@@ -25,7 +27,7 @@ struct BeaconTable<Value> {
     /// The index of `key`'s entry, added with `make()` when there is none.
     mutating func index(of key: BeaconKey, addingIfAbsent make: () -> Value) -> Int {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: key.hash(with: hashKey)) & mask
+        var slot = key.slot(hash, bits: slotBits)
         while true {
             let stored = Int(slots[slot])
             if stored == 0 { break }
@@ -37,7 +39,7 @@ struct BeaconTable<Value> {
         keys.append(key)
         values.append(make())
         if keys.count * 2 > slots.count {
-            reindex(slotCount: slots.count * 2)
+            reindex(slotBits: slotBits + 1)
         } else {
             slots[slot] = UInt32(keys.count)
         }
@@ -58,14 +60,14 @@ struct BeaconTable<Value> {
         guard kept < keys.count else { return }
         keys.removeSubrange(kept...)
         values.removeSubrange(kept...)
-        var slotCount = slots.count
-        while slotCount > Self.minimumSlots, keys.count * 8 < slotCount { slotCount /= 2 }
-        if slotCount < slots.count {
+        var bits = slotBits
+        while bits > Self.minimumSlotBits, keys.count * 8 < 1 << bits { bits -= 1 }
+        if bits < slotBits {
             // The entries' storage shrinks with the index: copied into arrays of their size.
             keys = Self.copy(keys)
             values = Self.copy(values)
         }
-        reindex(slotCount: slotCount)
+        reindex(slotBits: bits)
     }
 
     private static func copy<Element>(_ elements: [Element]) -> [Element] {
@@ -75,12 +77,13 @@ struct BeaconTable<Value> {
         return copy
     }
 
-    /// Rebuilds the index over the entries with `slotCount` slots.
-    private mutating func reindex(slotCount: Int) {
-        slots = [UInt32](repeating: 0, count: slotCount)
-        let mask = slotCount - 1
+    /// Rebuilds the index over the entries with 2^`slotBits` slots.
+    private mutating func reindex(slotBits: Int) {
+        self.slotBits = slotBits
+        slots = [UInt32](repeating: 0, count: 1 << slotBits)
+        let mask = slots.count - 1
         for (i, key) in keys.enumerated() {
-            var slot = Int(truncatingIfNeeded: key.hash(with: hashKey)) & mask
+            var slot = key.slot(hash, bits: slotBits)
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = UInt32(i + 1)
         }

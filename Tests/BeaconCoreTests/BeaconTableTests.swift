@@ -1,24 +1,44 @@
 @testable import BeaconCore
+import BeaconSimulation
 import Testing
 
 @Suite("the beacon table and its keyed hash")
 struct BeaconTableTests {
-    /// Little-endian words of the bytes `first`, `first + 1`, … `first + 7`.
-    static func word(from first: UInt64) -> UInt64 {
-        (0..<8).reduce(0) { $0 | (first + UInt64($1)) << (8 * UInt64($1)) }
-    }
+    /// m₀…m₈ = 0x0123456789ABCDEF × 1…9 (mod 2⁶⁴).
+    static let fixedKey = MultilinearHash(key: (0x0123_4567_89AB_CDEF, 0x0246_8ACF_1357_9BDE, 0x0369_D036_9D03_69CD,
+                                                0x048D_159E_26AF_37BC, 0x05B0_5B05_B05B_05AB, 0x06D3_A06D_3A06_D39A,
+                                                0x07F6_E5D4_C3B2_A189, 0x091A_2B3C_4D5E_6F78, 0x0A3D_70A3_D70A_3D67))
 
-    @Test("SipHash-2-4 of the reference's 32-byte message 00…1F under key 00…0F is its published value")
-    func referenceVector() {
-        let key = SipHash(k0: Self.word(from: 0), k1: Self.word(from: 8))
-        let hash = key.hash(Self.word(from: 0), Self.word(from: 8), Self.word(from: 16), Self.word(from: 24))
-        #expect(hash == 0x7127_512f_72f2_7cce)
+    @Test("the sum is m₀ + Σ mᵢ·sᵢ mod 2⁶⁴ over the words' low and high halves, and the slot the top bits of its mix (values worked out with big integers)")
+    func knownAnswer() {
+        let words: (UInt64, UInt64, UInt64, UInt64) = (0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F,
+                                                       0x1011_1213_1415_1617, 0x1819_1A1B_1C1D_1E1F)
+        #expect(Self.fixedKey.sum(words.0, words.1, words.2, words.3) == 0xB2A1_907C_3456_F22B)
+        // Mixed: 0xE534B3C66AF0E06D.
+        #expect(Self.fixedKey.slot(words.0, words.1, words.2, words.3, bits: 10) == 916)
     }
 
     @Test("two tables hash the same key differently: each draws its own key")
     func keysAreDrawnPerTable() {
-        let (a, b) = (SipHash.randomKey(), SipHash.randomKey())
-        #expect(a.k0 != b.k0 || a.k1 != b.k1)
+        let (a, b) = (MultilinearHash.randomKey(), MultilinearHash.randomKey())
+        #expect(a.key.0 != b.key.0 || a.key.1 != b.key.1 || a.key.8 != b.key.8)
+    }
+
+    @Test("beacons that differ only in their minor or only in their address spread over the slots as at random")
+    func structuredKeysSpread() {
+        // Keys drawn as a table draws them, from a seeded generator so that the run repeats exactly.
+        var generator = SplitMix64(seed: 13)
+        for _ in 0..<20 {
+            let hash = MultilinearHash.randomKey(using: &generator)
+            for keys in [(0..<4096).map { Self.key($0) }, (0..<4096).map { Self.key(1, address: 0xC0_0000_0000_00 + UInt64($0)) }] {
+                // 4,096 keys into 2^13 slots: a fair spread leaves about 61 % of them in slots of their own and
+                // puts at most a handful in any slot.
+                var load = [Int](repeating: 0, count: 1 << 13)
+                for key in keys { load[key.slot(hash, bits: 13)] += 1 }
+                #expect(load.max()! <= 7)
+                #expect(load.filter { $0 == 1 }.count > 2200)
+            }
+        }
     }
 
     static func key(_ minor: Int, address: UInt64 = 0xC0_0000_0000_00) -> BeaconKey {
