@@ -3,21 +3,29 @@
 /// room is not exceeded, instead of an array's growth and uniqueness checks.
 struct ByteSink {
     private let start: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    /// Bytes put so far.
-    private(set) var count = 0
+    private let end: UnsafeMutablePointer<UInt8>
+    /// Where the next byte goes.
+    private var cursor: UnsafeMutablePointer<UInt8>
 
     init(_ room: UnsafeMutableBufferPointer<UInt8>) {
         start = room.baseAddress!
-        capacity = room.count
+        end = start + room.count
+        cursor = start
     }
 
-    /// Room for `length` more bytes, at the current end; the caller fills it.
+    /// Bytes put so far.
+    var count: Int { cursor - start }
+
+    /// Room left.
+    var remaining: Int { end - cursor }
+
+    /// Room for `length` more bytes, at the current end; the caller fills it. (The pointers' difference
+    /// cannot overflow, and `length` is never negative: one comparison is the whole check.)
     @inline(__always)
     private mutating func claim(_ length: Int) -> UnsafeMutablePointer<UInt8> {
-        precondition(length <= capacity - count, "ByteSink: room for \(capacity) bytes exceeded")
-        defer { count += length }
-        return start + count
+        precondition(UInt(bitPattern: length) <= UInt(bitPattern: end - cursor), "ByteSink: room exceeded")
+        defer { cursor += length }
+        return cursor
     }
 
     @inline(__always)
@@ -94,6 +102,42 @@ struct ByteSink {
         put(UInt8(ascii: "\""))
         put(UInt8(ascii: ":"))
     }
+
+    /// `text` between double quotes, escaped per RFC 8259 section 7: quote, reverse solidus and
+    /// U+0000–U+001F are escaped; the rest is copied as UTF-8.
+    mutating func putEscaped(_ text: String) {
+        put(UInt8(ascii: "\""))
+        // Names, proximities and address types need no escapes: copied in one go from the string's
+        // contiguous UTF-8 (native and small strings always have it), not byte by byte through its view.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            put(utf8)
+            return true
+        }
+        if copied != true {
+            for c in text.utf8 {
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    put(UInt8(ascii: "\\"))
+                    put(c)
+                case 0x08: put("\\b")
+                case 0x0C: put("\\f")
+                case 0x0A: put("\\n")
+                case 0x0D: put("\\r")
+                case 0x09: put("\\t")
+                case 0x00..<0x20:
+                    put("\\u00")
+                    put(Hex.lowerDigit(c >> 4))
+                    put(Hex.lowerDigit(c & 0x0F))
+                default: put(c)
+                }
+            }
+        }
+        put(UInt8(ascii: "\""))
+    }
+
+    /// The most room `putEscaped` takes for `text`: an escape is at most six bytes (`\u001F`) for one.
+    static func escapedLength(_ text: String) -> Int { text.utf8.count * 6 + 2 }
 
     /// The room `putKey` takes for `name`.
     static func keyLength(_ name: StaticString) -> Int { name.utf8CodeUnitCount + 3 }

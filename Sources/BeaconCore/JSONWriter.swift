@@ -68,15 +68,17 @@ public struct JSONWriter: Sendable {
 
     /// A key made of text from elsewhere (a name a user gave), escaped like any string.
     public mutating func key(escaping name: String) {
-        appendQuoted(name)
-        append(UInt8(ascii: ":"))
+        put(upTo: ByteSink.escapedLength(name) + 1) { sink in
+            sink.putEscaped(name)
+            sink.put(UInt8(ascii: ":"))
+        }
         needsComma = false
     }
 
     // MARK: - Values
 
     public mutating func string(_ value: String) {
-        appendQuoted(value)
+        put(upTo: ByteSink.escapedLength(value)) { $0.putEscaped(value) }
         needsComma = true
     }
 
@@ -96,16 +98,14 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Writes `value` rounded half away from zero to `decimals` places (e.g. `-50.0`, `0.35`),
-    /// never `-0`. Non-finite values are written as `null`. Magnitudes of 10^15 and beyond, where
-    /// fixed decimals would be meaningless, use Swift's shortest form (e.g. `1e+20`), still valid JSON.
+    /// Writes `value` as `JSONMembers.field(_:_:decimals:)` does: fixed decimals, never `-0`, `null`
+    /// when not finite.
     public mutating func number(_ value: Double, decimals: Int) {
         guard value.isFinite else { return null() }
         if let fixed = FixedPoint(value, decimals: decimals) {
-            // The common case, written in place: every ranged beacon has several of these.
             put(upTo: FixedPoint.maximumLength) { fixed.put(into: &$0) }
         } else {
-            let text = Self.fixed(value, decimals: decimals)
+            let text = value.description
             put(upTo: text.utf8.count) { $0.putUTF8(text) }
         }
         needsComma = true
@@ -123,52 +123,49 @@ public struct JSONWriter: Sendable {
 
     // MARK: - Object members
 
-    public mutating func field(_ name: StaticString, _ value: String) {
-        key(name)
-        string(value)
+    /// Writes members of the object being written, in place, through `JSONMembers`. `body` may run
+    /// more than once (when the room set aside proves too small), so it must only write members.
+    public mutating func members(_ body: (inout JSONMembers) -> Void) {
+        var room = Self.memberRoom
+        while true {
+            if storage.count - count < room { grow(toHold: room) }
+            let (start, comma) = (count, needsComma)
+            let (written, commaAfter, overflowed) = storage.withUnsafeMutableBufferPointer { all in
+                var members = JSONMembers(UnsafeMutableBufferPointer(rebasing: all[start...]), needsComma: comma)
+                body(&members)
+                return (members.count, members.needsComma, members.overflowed)
+            }
+            if !overflowed {
+                count += written
+                needsComma = commaAfter
+                return
+            }
+            room = 2 * (storage.count - count)
+        }
     }
 
-    // The members below write key and value in one piece: a ranged beacon is a dozen of them.
+    /// Room set aside for a run of members before its first try: a ranged beacon's dozen fit.
+    private static let memberRoom = 1024
+
+    public mutating func field(_ name: StaticString, _ value: String) {
+        members { $0.field(name, value) }
+    }
 
     /// An identifier, address or time (ISO-8601, `Timestamp.iso8601`), written in place.
     public mutating func field(_ name: StaticString, _ value: some ASCIIText) {
-        put(upTo: ByteSink.keyLength(name) + type(of: value).textLength + 2) { s in
-            s.putKey(name)
-            s.putQuoted(value)
-        }
-        needsComma = true
+        members { $0.field(name, value) }
     }
 
     public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) {
-        guard let small = Int64(exactly: value) else {
-            key(name)
-            return integer(value)
-        }
-        put(upTo: ByteSink.keyLength(name) + ByteSink.integerLength) { s in
-            s.putKey(name)
-            s.putInteger(small)
-        }
-        needsComma = true
+        members { $0.field(name, value) }
     }
 
     public mutating func field(_ name: StaticString, _ value: Double, decimals: Int) {
-        guard let fixed = FixedPoint(value, decimals: decimals) else {
-            key(name)
-            return number(value, decimals: decimals)
-        }
-        put(upTo: ByteSink.keyLength(name) + FixedPoint.maximumLength) { s in
-            s.putKey(name)
-            fixed.put(into: &s)
-        }
-        needsComma = true
+        members { $0.field(name, value, decimals: decimals) }
     }
 
     public mutating func field(_ name: StaticString, _ value: Bool) {
-        put(upTo: ByteSink.keyLength(name) + 5) { s in
-            s.putKey(name)
-            s.put(value ? "true" : "false")
-        }
-        needsComma = true
+        members { $0.field(name, value) }
     }
 
     public mutating func field(_ name: StaticString, object body: (inout JSONWriter) -> Void) {
@@ -208,86 +205,9 @@ public struct JSONWriter: Sendable {
         storage.append(contentsOf: repeatElement(0, count: max(storage.count, count + more - storage.count)))
     }
 
-    /// RFC 8259 section 7: quote, reverse solidus and U+0000–U+001F are escaped; the rest is
-    /// copied as UTF-8. Preceded by a comma when a value came before.
-    private mutating func appendQuoted(_ s: String) {
-        // Names, proximities and address types need no escapes: copied in one go from the string's
-        // contiguous UTF-8 (native and small strings always have it), not byte by byte through its view.
-        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { text in
-            guard !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
-            put(upTo: text.count + 2) { sink in
-                sink.put(UInt8(ascii: "\""))
-                sink.put(text)
-                sink.put(UInt8(ascii: "\""))
-            }
-            return true
-        }
-        if copied == true { return }
-        // An escape is at most six bytes (`\u001F`) for one.
-        put(upTo: s.utf8.count * 6 + 2) { sink in
-            sink.put(UInt8(ascii: "\""))
-            for c in s.utf8 {
-                switch c {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    sink.put(UInt8(ascii: "\\"))
-                    sink.put(c)
-                case 0x08: sink.put("\\b")
-                case 0x0C: sink.put("\\f")
-                case 0x0A: sink.put("\\n")
-                case 0x0D: sink.put("\\r")
-                case 0x09: sink.put("\\t")
-                case 0x00..<0x20:
-                    sink.put("\\u00")
-                    sink.put(Hex.lowerDigit(c >> 4))
-                    sink.put(Hex.lowerDigit(c & 0x0F))
-                default: sink.put(c)
-                }
-            }
-            sink.put(UInt8(ascii: "\""))
-        }
-    }
-
-    /// A finite double rounded half away from zero to a fixed number of decimals, when its digits fit
-    /// 64 bits (magnitudes below 10^15): the form `number(_:decimals:)` writes in place.
-    private struct FixedPoint {
-        let isNegative: Bool
-        let units: UInt64
-        let scale: UInt64
-        let places: Int
-
-        /// A sign, 19 digits and a point.
-        static let maximumLength = 21
-
-        init?(_ value: Double, decimals: Int) {
-            guard value.isFinite, abs(value) < 1e15 else { return nil }
-            places = max(0, min(decimals, 9))
-            var scale: UInt64 = 1
-            for _ in 0..<places { scale *= 10 }
-            let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
-            guard abs(scaled) < 9e18 else { return nil }
-            let units = Int64(scaled)
-            // Never -0: a value that rounds to zero has no sign.
-            (isNegative, self.units, self.scale) = (units < 0, units.magnitude, scale)
-        }
-
-        @inline(__always)
-        func put(into sink: inout ByteSink) {
-            if isNegative { sink.put(UInt8(ascii: "-")) }
-            sink.putDecimal(units / scale)
-            guard places > 0 else { return }
-            sink.put(UInt8(ascii: "."))
-            sink.putDigits(units % scale, width: places)
-        }
-    }
-
     /// Fixed-point text of a finite double (see `number(_:decimals:)`).
     static func fixed(_ value: Double, decimals: Int) -> String {
-        guard let fixed = FixedPoint(value, decimals: decimals) else { return value.description }
-        return String(unsafeUninitializedCapacity: FixedPoint.maximumLength) { room in
-            var sink = ByteSink(room)
-            fixed.put(into: &sink)
-            return sink.count
-        }
+        FixedPoint(value, decimals: decimals)?.text ?? value.description
     }
 }
 

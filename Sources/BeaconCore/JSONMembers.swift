@@ -1,0 +1,146 @@
+/// Members of a JSON object, written one after another in place into room that `JSONWriter.members`
+/// set aside: each member checks once that it fits and is then written with no further call, growth
+/// check or copy. A ranged beacon is a dozen members, and a line can hold thousands of beacons.
+///
+/// A member that does not fit writes nothing and marks the run `overflowed`; the writer then makes more
+/// room and runs it again from its start. So a run only writes members: it has no other effects.
+public struct JSONMembers {
+    private var sink: ByteSink
+    /// True after a member, so the next one is preceded by a comma.
+    private(set) var needsComma: Bool
+    /// A member did not fit in the room given.
+    private(set) var overflowed = false
+
+    init(_ room: UnsafeMutableBufferPointer<UInt8>, needsComma: Bool) {
+        sink = ByteSink(room)
+        self.needsComma = needsComma
+    }
+
+    /// Bytes written.
+    var count: Int { sink.count }
+
+    /// Whether a member of at most `length` bytes fits, its comma included; when it does, the comma is
+    /// written and `"name":` after it.
+    @inline(__always)
+    private mutating func begin(_ name: StaticString, valueLength: Int) -> Bool {
+        guard !overflowed, ByteSink.keyLength(name) + valueLength < sink.remaining else {
+            overflowed = true
+            return false
+        }
+        if needsComma { sink.put(UInt8(ascii: ",")) }
+        needsComma = true
+        sink.putKey(name)
+        return true
+    }
+
+    /// A string, escaped per RFC 8259 (see `ByteSink.putEscaped`).
+    public mutating func field(_ name: StaticString, _ value: String) {
+        guard begin(name, valueLength: ByteSink.escapedLength(value)) else { return }
+        sink.putEscaped(value)
+    }
+
+    /// An identifier, address or time (ISO-8601, `Timestamp.iso8601`), between quotes.
+    public mutating func field(_ name: StaticString, _ value: some ASCIIText) {
+        guard begin(name, valueLength: type(of: value).textLength + 2) else { return }
+        sink.putQuoted(value)
+    }
+
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) {
+        if let small = Int64(exactly: value) {
+            guard begin(name, valueLength: ByteSink.integerLength) else { return }
+            sink.putInteger(small)
+        } else {
+            let text = String(value)
+            guard begin(name, valueLength: text.utf8.count) else { return }
+            sink.putUTF8(text)
+        }
+    }
+
+    /// An integer, or `null` for nil.
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T?) {
+        guard let value else { return null(name) }
+        field(name, value)
+    }
+
+    public mutating func null(_ name: StaticString) {
+        guard begin(name, valueLength: 4) else { return }
+        sink.put("null")
+    }
+
+    /// `value` rounded half away from zero to `decimals` places (e.g. `-50.0`, `0.35`), never `-0`;
+    /// `null` for nil and for non-finite values. Magnitudes of 10^15 and beyond, where fixed decimals
+    /// would be meaningless, use Swift's shortest form (e.g. `1e+20`), still valid JSON.
+    public mutating func field(_ name: StaticString, _ value: Double?, decimals: Int) {
+        guard let value, value.isFinite else { return null(name) }
+        if let fixed = FixedPoint(value, decimals: decimals) {
+            guard begin(name, valueLength: FixedPoint.maximumLength) else { return }
+            fixed.put(into: &sink)
+        } else {
+            let text = value.description
+            guard begin(name, valueLength: text.utf8.count) else { return }
+            sink.putUTF8(text)
+        }
+    }
+
+    public mutating func field(_ name: StaticString, _ value: Bool) {
+        guard begin(name, valueLength: 5) else { return }
+        sink.put(value ? "true" : "false")
+    }
+
+    /// An object whose members `body` writes.
+    public mutating func field(_ name: StaticString, object body: (inout JSONMembers) -> Void) {
+        guard begin(name, valueLength: 1) else { return }
+        sink.put(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        guard !overflowed, sink.remaining > 0 else {
+            overflowed = true
+            return
+        }
+        sink.put(UInt8(ascii: "}"))
+        needsComma = true
+    }
+}
+
+/// A finite double rounded half away from zero to a fixed number of decimals, when its digits fit 64
+/// bits (magnitudes below 10^15): the form JSON numbers are written in, in place.
+struct FixedPoint {
+    let isNegative: Bool
+    let units: UInt64
+    let scale: UInt64
+    let places: Int
+
+    /// A sign, 19 digits and a point.
+    static let maximumLength = 21
+
+    private static let powersOfTen: [UInt64] = (0...9).map { (0..<$0).reduce(1) { power, _ in power * 10 } }
+
+    init?(_ value: Double, decimals: Int) {
+        guard value.isFinite, abs(value) < 1e15 else { return nil }
+        places = max(0, min(decimals, 9))
+        scale = Self.powersOfTen[places]
+        let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        guard abs(scaled) < 9e18 else { return nil }
+        let units = Int64(scaled)
+        // Never -0: a value that rounds to zero has no sign.
+        (isNegative, self.units) = (units < 0, units.magnitude)
+    }
+
+    @inline(__always)
+    func put(into sink: inout ByteSink) {
+        if isNegative { sink.put(UInt8(ascii: "-")) }
+        sink.putDecimal(units / scale)
+        guard places > 0 else { return }
+        sink.put(UInt8(ascii: "."))
+        sink.putDigits(units % scale, width: places)
+    }
+
+    /// The text `put(into:)` writes.
+    var text: String {
+        String(unsafeUninitializedCapacity: Self.maximumLength) { room in
+            var sink = ByteSink(room)
+            put(into: &sink)
+            return sink.count
+        }
+    }
+}
