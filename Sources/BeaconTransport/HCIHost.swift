@@ -85,8 +85,9 @@ public final class HCIHost {
     /// The transport's `isLive`, asked once: every packet goes the live or the replay way.
     private let isLive: Bool
     /// The transport as a capture replay, called directly rather than through the protocol: a replay
-    /// takes millions of packets.
-    private let replay: BtsnoopReplayTransport?
+    /// takes millions of packets. Unmanaged: `transport` is the same object and keeps it alive, so a
+    /// call through it needs no retain and release around it.
+    private let replay: Unmanaged<BtsnoopReplayTransport>?
     private let recorder: BtsnoopRecorder?
     private var recording: Bool
     private let signals: SignalWatcher?
@@ -132,7 +133,7 @@ public final class HCIHost {
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
         self.isLive = transport.isLive
-        self.replay = transport as? BtsnoopReplayTransport
+        self.replay = (transport as? BtsnoopReplayTransport).map(Unmanaged.passUnretained)
         self.recorder = recorder
         self.recording = recorder != nil
         self.signals = signals
@@ -201,9 +202,9 @@ public final class HCIHost {
     @inline(__always)
     private func nextReplayed(until deadline: Timestamp?) throws(HostError) -> HostEvent {
         while true {
-            // Taken out rather than copied and cleared: one move of the payload's view per packet.
-            var next = heldBack.take()
-            if next == nil { next = try takePacket() }
+            // Taken out rather than copied and cleared: the payload's view moves, with no retain.
+            let held = heldBack.take()
+            let next = held != nil ? held : try takePacket()
             if let next {
                 if let deadline, next.time > deadline {
                     heldBack = next
@@ -215,7 +216,7 @@ public final class HCIHost {
                 receivedSignal = signal
                 return .signal(signal)
             }
-            if let stream = replay?.streamDescriptor, let signal = try waitForStream(stream) {
+            if let stream = replay?.takeUnretainedValue().streamDescriptor, let signal = try waitForStream(stream) {
                 receivedSignal = signal
                 return .signal(signal)
             }
@@ -234,7 +235,11 @@ public final class HCIHost {
     private func takePacket() throws(HostError) -> (packet: HCIPacket, direction: PacketDirection, time: Timestamp)? {
         let next: TransportPacket?
         do {
-            if let replay { next = try replay.nextPacket() } else { next = try transport.nextPacket() }
+            if let replay {
+                next = try replay._withUnsafeGuaranteedRef { replay in Result { () throws(TransportError) in try replay.nextPacket() } }.get()
+            } else {
+                next = try transport.nextPacket()
+            }
         } catch {
             throw .transport(error)
         }
