@@ -55,7 +55,10 @@ public struct AdvertisingReport: Hashable, Sendable {
 
     /// RSSI in dBm, nil when the controller reported 127 ("not available") or any other value outside
     /// -127...+20 dBm, which no controller measures.
-    public var rssiValue: Int8? { Self.rssiRange.contains(rssi) ? rssi : nil }
+    public var rssiValue: Int8? { Self.rssiValue(rssi) }
+
+    /// `rssi` in dBm, nil for 127 (not available) and other values outside `rssiRange`.
+    static func rssiValue(_ rssi: Int8) -> Int8? { rssiRange.contains(rssi) ? rssi : nil }
 
     /// Whether `data` is all of the advertisement (Core Vol 4 Part E 7.7.65.13, Event_Type bits 5-6).
     public enum DataStatus: UInt8, Hashable, Sendable {
@@ -75,7 +78,9 @@ public struct AdvertisingReport: Hashable, Sendable {
 
     /// A scan response (legacy SCAN_RSP, or the extended Scan Response bit 3): the second report of an
     /// advertising event whose advertisement was reported first.
-    public var isScanResponse: Bool {
+    public var isScanResponse: Bool { Self.isScanResponse(eventType: eventType, isExtended: isExtended) }
+
+    static func isScanResponse(eventType: UInt16, isExtended: Bool) -> Bool {
         isExtended ? eventType & 0x0008 != 0 : eventType == 0x04
     }
 
@@ -113,6 +118,15 @@ public struct AdvertisingReport: Hashable, Sendable {
         func report(data: ArraySlice<UInt8>, rssi: Int8) -> AdvertisingReport {
             AdvertisingReport(eventType: UInt16(eventType), isExtended: false, addressType: AddressType(raw: addressType),
                               address: DeviceAddress(value: address), rssi: rssi, data: data)
+        }
+
+        /// The sighting of `frame` in this report, as `SightingDecoder.sighting(from:at:)` makes it from
+        /// the whole report.
+        @inline(__always)
+        func sighting(_ frame: BeaconFrame, rssi: Int8, at time: Timestamp) -> Sighting {
+            Sighting(frame: frame, rssi: AdvertisingReport.rssiValue(rssi), address: DeviceAddress(value: address),
+                     addressType: AddressType(raw: addressType), time: time,
+                     isScanResponse: AdvertisingReport.isScanResponse(eventType: UInt16(eventType), isExtended: false))
         }
     }
 

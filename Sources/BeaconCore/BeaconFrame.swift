@@ -39,25 +39,30 @@ public enum BeaconFrame: Hashable, Sendable {
     /// malformed AD structure ends it (only frames before it count). Runs per advertisement: it does
     /// not throw and does not allocate.
     public static func find(inAdvertisingData data: ArraySlice<UInt8>) -> BeaconFrame? {
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while case .structure(let type, let value) = ADWalker.step(raw, at: offset) {
-                offset = value.upperBound
-                let frame: BeaconFrame?
-                switch type {
-                case .manufacturerSpecificData:
-                    frame = manufacturerFrame(UnsafeRawBufferPointer(rebasing: raw[value]))
-                case .serviceData16BitUUID:
-                    let start = data.startIndex + value.lowerBound
-                    frame = eddystoneFrame(data[start..<start + value.count])
-                default:
-                    frame = nil
-                }
-                if let frame { return frame }
+        data.withUnsafeBytes { find(inAdvertisingData: $0, at: data.startIndex, of: data) }
+    }
+
+    /// The same for advertising data read in place: `raw` holds the bytes of `bytes` from index `start`
+    /// on. The data is looked at through `raw` only, with no view of `bytes` made, unless it holds
+    /// Eddystone service data, which is decoded from a view of `bytes`.
+    @inline(__always)
+    static func find(inAdvertisingData raw: UnsafeRawBufferPointer, at start: Int, of bytes: ArraySlice<UInt8>) -> BeaconFrame? {
+        var offset = 0
+        while case .structure(let type, let value) = ADWalker.step(raw, at: offset) {
+            offset = value.upperBound
+            let frame: BeaconFrame?
+            switch type {
+            case .manufacturerSpecificData:
+                frame = manufacturerFrame(UnsafeRawBufferPointer(rebasing: raw[value]))
+            case .serviceData16BitUUID:
+                frame = eddystoneFrame(bytes[start + value.lowerBound..<start + value.upperBound])
+            default:
+                frame = nil
             }
-            // The end of the data, or a malformed structure, which ends the search.
-            return nil
+            if let frame { return frame }
         }
+        // The end of the data, or a malformed structure, which ends the search.
+        return nil
     }
 
     /// The frame one AD structure holds, if any. Throws only for a malformed Eddystone frame.

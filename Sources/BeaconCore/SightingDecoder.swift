@@ -7,10 +7,15 @@ public enum SightingDecoder {
     /// `chains` carrying which advertisers are mid-chain from one event to the next.
     public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp, chains: inout FragmentChains,
                                        _ body: (Sighting) -> Void) throws(DecodeError) {
-        if let single = singleLegacyReport(inEvent: payload) {
-            if let sighting = sighting(from: single, at: time) { body(sighting) }
-            return
+        let handled = payload.withUnsafeBytes { raw in
+            guard let single = singleLegacyReport(inEvent: raw) else { return false }
+            let data = UnsafeRawBufferPointer(rebasing: raw[single.data])
+            if let frame = BeaconFrame.find(inAdvertisingData: data, at: payload.startIndex + single.data.lowerBound, of: payload) {
+                body(single.fixed.sighting(frame, rssi: single.rssi, at: time))
+            }
+            return true
         }
+        if handled { return }
         try HCIEvent.forEachAdvertisingReport(inEvent: payload) { report in
             guard chains.isWhole(report) else { return }
             if let sighting = sighting(from: report, at: time) { body(sighting) }
@@ -24,9 +29,7 @@ public enum SightingDecoder {
         try forEachSighting(inEvent: payload, at: time, chains: &chains, body)
     }
 
-    /// The sighting one report carries, nil when it holds no beacon frame. Inlined into the per-report
-    /// loops, where the sighting is then built in place.
-    @inline(__always)
+    /// The sighting one report carries, nil when it holds no beacon frame.
     public static func sighting(from report: AdvertisingReport, at time: Timestamp) -> Sighting? {
         guard let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return nil }
         return Sighting(frame: frame, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
@@ -37,23 +40,23 @@ public enum SightingDecoder {
     private static let singleLegacyHeaderLength = 4 + AdvertisingReport.legacyFixedLength
 
     /// The report of an LE Advertising Report event that holds exactly one, when every length in it
-    /// agrees: what most packets on a busy link are, read in one step. Nil for any other event, and for
-    /// one whose lengths do not add up, which the walk over reports then decodes or names the fault of.
-    /// (A legacy report is never a fragment, so it needs no fragment chains.) Inlined: the optional report
-    /// is then never built and destroyed as a value of its own.
+    /// agrees: what most packets on a busy link are, read in place in one step (`data` is where its
+    /// advertising data lies in `payload`). Nil for any other event, and for one whose lengths do not add
+    /// up, which the walk over reports then decodes or names the fault of. (A legacy report is never a
+    /// fragment, so it needs no fragment chains.)
     @inline(__always)
-    static func singleLegacyReport(inEvent payload: ArraySlice<UInt8>) -> AdvertisingReport? {
-        guard let f = FixedLayout.read(payload, length: singleLegacyHeaderLength, { f in
-            (code: f.u8(0), parameterLength: f.u8(1), subevent: f.u8(2), count: f.u8(3),
-             report: AdvertisingReport.LegacyFixedPart(f, at: 4))
-        }), f.code == HCIEventCode.leMeta.rawValue, f.subevent == LESubeventCode.advertisingReport.rawValue, f.count == 1
+    static func singleLegacyReport(inEvent payload: UnsafeRawBufferPointer)
+        -> (fixed: AdvertisingReport.LegacyFixedPart, data: Range<Int>, rssi: Int8)? {
+        guard let layout = FixedLayout(payload, length: singleLegacyHeaderLength) else { return nil }
+        let f = (code: layout.u8(0), parameterLength: layout.u8(1), subevent: layout.u8(2), count: layout.u8(3),
+                 report: AdvertisingReport.LegacyFixedPart(layout, at: 4))
+        guard f.code == HCIEventCode.leMeta.rawValue, f.subevent == LESubeventCode.advertisingReport.rawValue, f.count == 1
         else { return nil }
         // Subevent and Num_Reports, the fixed part after them, the data, the RSSI: nothing more, nothing less.
         let dataLength = Int(f.report.dataLength)
         guard Int(f.parameterLength) == singleLegacyHeaderLength - 2 + dataLength + 1,
               payload.count >= singleLegacyHeaderLength + dataLength + 1 else { return nil }
-        let dataStart = payload.startIndex + singleLegacyHeaderLength
-        return f.report.report(data: payload[dataStart..<dataStart + dataLength],
-                               rssi: Int8(bitPattern: payload[dataStart + dataLength]))
+        let data = singleLegacyHeaderLength..<singleLegacyHeaderLength + dataLength
+        return (f.report, data, Int8(bitPattern: payload[data.upperBound]))
     }
 }

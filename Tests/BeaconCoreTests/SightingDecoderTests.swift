@@ -68,9 +68,16 @@ import Testing
         ])
     }
 
+    /// The report `SightingDecoder.singleLegacyReport` reads in place, as a report.
+    func singleReport(_ event: [UInt8]) -> AdvertisingReport? {
+        event.withUnsafeBytes { raw in
+            SightingDecoder.singleLegacyReport(inEvent: raw).map { $0.fixed.report(data: event[$0.data], rssi: $0.rssi) }
+        }
+    }
+
     @Test func oneLegacyReportIsTheReportTheWalkReads() throws {
         let event = try singleLegacyReport()
-        let report = try #require(SightingDecoder.singleLegacyReport(inEvent: event[...]))
+        let report = try #require(singleReport(event))
         guard case .leMeta(.advertisingReport(let walked)) = try HCIEvent.decode(event[...]) else {
             Issue.record("not an advertising report")
             return
@@ -80,17 +87,42 @@ import Testing
                                                   address: DeviceAddress(value: 0x0001_0203_040F), addressType: .randomDevice,
                                                   time: time, isScanResponse: true)])
         // Bytes after the event's declared parameters are not part of it.
-        #expect(SightingDecoder.singleLegacyReport(inEvent: (event + [0xAA])[...]) == report)
+        #expect(singleReport(event + [0xAA]) == report)
+    }
+
+    @Test("Eddystone service data in a one-report event is decoded from the event's own bytes, wherever they start in a buffer")
+    func eddystoneInOneLegacyReport() throws {
+        let event = try bytes([
+            "3E", "2B", "02", "01",
+            "00",           // ADV_IND
+            "00",           // public address
+            "0F0403020100",
+            "1F",           // Data_Length 31
+            "020106", "0303AAFE",
+            "1716AAFE00E7", "00112233445566778899", "AABBCCDDEEFF", "0000", // UID frame, Tx power -25
+            "C4",
+        ])
+        // The event behind other bytes, as it lies in a read buffer: its slice does not start at 0.
+        let buffered = [0x04, 0x3E, 0x00] + event
+        let payload = buffered[3...]
+        var found: [Sighting] = []
+        try SightingDecoder.forEachSighting(inEvent: payload, at: time) { found.append($0) }
+        guard case .leMeta(.advertisingReport(let walked)) = try HCIEvent.decode(payload) else {
+            Issue.record("not an advertising report")
+            return
+        }
+        #expect(found == walked.compactMap { SightingDecoder.sighting(from: $0, at: time) })
+        #expect(found.map { $0.identity?.description } == ["eddystone:00112233445566778899:AABBCCDDEEFF"])
     }
 
     @Test func oneLegacyReportWhoseLengthsDisagreeIsLeftToTheWalk() throws {
         // A parameter byte after the RSSI: the walk names it.
         let trailing = try singleLegacyReport(parameterLength: "2B", extra: "00")
-        #expect(SightingDecoder.singleLegacyReport(inEvent: trailing[...]) == nil)
+        #expect(singleReport(trailing) == nil)
         #expect(throws: DecodeError.self) { try sightings(trailing) }
         // The RSSI missing.
         let short = Array(try singleLegacyReport(parameterLength: "29").dropLast())
-        #expect(SightingDecoder.singleLegacyReport(inEvent: short[...]) == nil)
+        #expect(singleReport(short) == nil)
         #expect(throws: DecodeError(offset: 43, field: "LE Advertising Report RSSI", needed: 1, available: 0)) {
             try sightings(short)
         }
