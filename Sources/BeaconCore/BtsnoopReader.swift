@@ -104,6 +104,17 @@ public struct BtsnoopReader {
                           reason: "truncated record at end of file: needs \(needed) bytes, \(leftover) present")
     }
 
+    /// Adds `index` to `controllerIndexes` the first time it carries a packet. Not inlined: the
+    /// bookkeeping would otherwise check that `seenIndexes` is unshared on every record of every capture.
+    @inline(never)
+    private mutating func note(_ index: UInt16) {
+        let (word, bit) = (Int(index >> 6), UInt64(1) << (index & 63))
+        if seenIndexes[word] & bit == 0 {
+            seenIndexes[word] |= bit
+            controllerIndexes.append(index)
+        }
+    }
+
     /// The HCI packet a raw record carries, nil for records to skip.
     /// Consumes `raw`: its view of the data moves into the packet instead of being copied and released.
     @inline(__always)
@@ -133,11 +144,7 @@ public struct BtsnoopReader {
             let opcode = BtsnoopMonitorOpcode(rawValue: UInt16(truncatingIfNeeded: raw.flags))
             guard let (kind, direction) = opcode.hciPacket else { return nil }
             let index = UInt16(truncatingIfNeeded: raw.flags >> 16)
-            let (word, bit) = (Int(index >> 6), UInt64(1) << (index & 63))
-            if seenIndexes[word] & bit == 0 {
-                seenIndexes[word] |= bit
-                controllerIndexes.append(index)
-            }
+            note(index)
             if selectedIndex == nil { selectedIndex = index }
             guard index == selectedIndex else { return nil }
             return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data), direction: direction,

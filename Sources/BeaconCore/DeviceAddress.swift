@@ -52,6 +52,8 @@ public enum AddressType: Hashable, Sendable {
     case anonymous
     case unknown(UInt8)
 
+    /// Inlined: every advertising report names its address type.
+    @inline(__always)
     public init(raw: UInt8) {
         switch raw {
         case 0x00: self = .publicDevice

@@ -6,6 +6,20 @@ public enum HCIPacketKind: UInt8, Sendable, CaseIterable, CustomStringConvertibl
     case event = 0x04
     case isoData = 0x05
 
+    /// The kind `indicator` names, nil for none. Written out rather than left to the compiler, which
+    /// would call a function for it: every packet read is framed by it.
+    @inline(__always)
+    public init?(rawValue indicator: UInt8) {
+        switch indicator {
+        case 0x01: self = .command
+        case 0x02: self = .aclData
+        case 0x03: self = .scoData
+        case 0x04: self = .event
+        case 0x05: self = .isoData
+        default: return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .command: "command"
