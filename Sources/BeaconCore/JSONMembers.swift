@@ -67,19 +67,11 @@ public struct JSONMembers {
         sink.put("null")
     }
 
-    /// `value` rounded half away from zero to `decimals` places (e.g. `-50.0`, `0.35`), never `-0`;
-    /// `null` for nil and for non-finite values. Magnitudes of 10^15 and beyond, where fixed decimals
-    /// would be meaningless, use Swift's shortest form (e.g. `1e+20`), still valid JSON.
+    /// `value` as `JSONNumber` writes it; `null` for nil.
     public mutating func field(_ name: StaticString, _ value: Double?, decimals: Int) {
-        guard let value, value.isFinite else { return null(name) }
-        if let fixed = FixedPoint(value, decimals: decimals) {
-            guard begin(name, valueLength: FixedPoint.maximumLength) else { return }
-            fixed.put(into: &sink)
-        } else {
-            let text = value.description
-            guard begin(name, valueLength: text.utf8.count) else { return }
-            sink.putUTF8(text)
-        }
+        let number = JSONNumber(value, decimals: decimals)
+        guard begin(name, valueLength: number.maximumLength) else { return }
+        number.put(into: &sink)
     }
 
     public mutating func field(_ name: StaticString, _ value: Bool) {
@@ -99,6 +91,41 @@ public struct JSONMembers {
         }
         sink.put(UInt8(ascii: "}"))
         needsComma = true
+    }
+}
+
+/// A double as JSON lines write it: rounded half away from zero to `decimals` places (e.g. `-50.0`,
+/// `0.35`), never `-0`; `null` when not finite (or absent). Magnitudes of 10^15 and beyond, where fixed
+/// decimals would be meaningless, use Swift's shortest form (e.g. `1e+20`), still valid JSON.
+enum JSONNumber {
+    case fixed(FixedPoint)
+    case shortest(String)
+    case null
+
+    init(_ value: Double?, decimals: Int) {
+        guard let value, value.isFinite else {
+            self = .null
+            return
+        }
+        self = FixedPoint(value, decimals: decimals).map(JSONNumber.fixed) ?? .shortest(value.description)
+    }
+
+    /// The most bytes `put(into:)` writes.
+    var maximumLength: Int {
+        switch self {
+        case .fixed: FixedPoint.maximumLength
+        case .shortest(let text): text.utf8.count
+        case .null: 4
+        }
+    }
+
+    @inline(__always)
+    func put(into sink: inout ByteSink) {
+        switch self {
+        case .fixed(let fixed): fixed.put(into: &sink)
+        case .shortest(let text): sink.putUTF8(text)
+        case .null: sink.put("null")
+        }
     }
 }
 

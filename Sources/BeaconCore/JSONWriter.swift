@@ -98,16 +98,10 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Writes `value` as `JSONMembers.field(_:_:decimals:)` does: fixed decimals, never `-0`, `null`
-    /// when not finite.
+    /// Writes `value` as `JSONNumber` does: fixed decimals, never `-0`, `null` when not finite.
     public mutating func number(_ value: Double, decimals: Int) {
-        guard value.isFinite else { return null() }
-        if let fixed = FixedPoint(value, decimals: decimals) {
-            put(upTo: FixedPoint.maximumLength) { fixed.put(into: &$0) }
-        } else {
-            let text = value.description
-            put(upTo: text.utf8.count) { $0.putUTF8(text) }
-        }
+        let number = JSONNumber(value, decimals: decimals)
+        put(upTo: number.maximumLength) { number.put(into: &$0) }
         needsComma = true
     }
 

@@ -202,9 +202,9 @@ public final class HCIHost {
     @inline(__always)
     private func nextReplayed(until deadline: Timestamp?) throws(HostError) -> HostEvent {
         while true {
-            // Taken out rather than copied and cleared: the payload's view moves, with no retain.
-            let held = heldBack.take()
-            let next = held != nil ? held : try takePacket()
+            // Taken out rather than copied and cleared: one move of the payload's view per packet.
+            var next = heldBack.take()
+            if next == nil { next = try takePacket() }
             if let next {
                 if let deadline, next.time > deadline {
                     heldBack = next
