@@ -97,24 +97,28 @@ public struct JSONMembers {
 /// A double as JSON lines write it: rounded half away from zero to `decimals` places (e.g. `-50.0`,
 /// `0.35`), never `-0`; `null` when not finite (or absent). Magnitudes of 10^15 and beyond, where fixed
 /// decimals would be meaningless, use Swift's shortest form (e.g. `1e+20`), still valid JSON.
+///
+/// Holds no text of its own (the rare shortest form is made when written), so making and dropping one
+/// per number costs no reference counting.
 enum JSONNumber {
     case fixed(FixedPoint)
-    case shortest(String)
+    case shortest(Double)
     case null
 
+    @inline(__always)
     init(_ value: Double?, decimals: Int) {
         guard let value, value.isFinite else {
             self = .null
             return
         }
-        self = FixedPoint(value, decimals: decimals).map(JSONNumber.fixed) ?? .shortest(value.description)
+        self = FixedPoint(value, decimals: decimals).map(JSONNumber.fixed) ?? .shortest(value)
     }
 
     /// The most bytes `put(into:)` writes.
     var maximumLength: Int {
         switch self {
         case .fixed: FixedPoint.maximumLength
-        case .shortest(let text): text.utf8.count
+        case .shortest(let value): value.description.utf8.count
         case .null: 4
         }
     }
@@ -123,7 +127,7 @@ enum JSONNumber {
     func put(into sink: inout ByteSink) {
         switch self {
         case .fixed(let fixed): fixed.put(into: &sink)
-        case .shortest(let text): sink.putUTF8(text)
+        case .shortest(let value): sink.putUTF8(value.description)
         case .null: sink.put("null")
         }
     }
@@ -140,12 +144,13 @@ struct FixedPoint {
     /// A sign, 19 digits and a point.
     static let maximumLength = 21
 
-    private static let powersOfTen: [UInt64] = (0...9).map { (0..<$0).reduce(1) { power, _ in power * 10 } }
-
+    @inline(__always)
     init?(_ value: Double, decimals: Int) {
         guard value.isFinite, abs(value) < 1e15 else { return nil }
         places = max(0, min(decimals, 9))
-        scale = Self.powersOfTen[places]
+        var scale: UInt64 = 1
+        for _ in 0..<places { scale &*= 10 }
+        self.scale = scale
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
         guard abs(scaled) < 9e18 else { return nil }
         let units = Int64(scaled)

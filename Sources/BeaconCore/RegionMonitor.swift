@@ -219,9 +219,16 @@ public struct RegionMonitor: Sendable {
         phases.contains { if case .inside = $0 { true } else { false } }
     }
 
+    /// Runs on every advertisement, most often to find nothing due: that test is inlined, the work is not.
+    @inline(__always)
     private mutating func processDeadlines(upTo now: Timestamp, emit: (MonitorOutput) -> Void) {
         latest = now
         guard let pending = pendingDeadline, now >= pending else { return }
+        runDeadlines(upTo: now, emit: emit)
+    }
+
+    @inline(never)
+    private mutating func runDeadlines(upTo now: Timestamp, emit: (MonitorOutput) -> Void) {
         defer { pendingDeadline = earliestDeadline }
         while true {
             let rangeTick: Timestamp? = anyInside ? nextRangeTick : nil
@@ -294,17 +301,15 @@ public struct RegionMonitor: Sendable {
 
     /// Sorts `reports` nearest first through a list of their indices, then moves each entry once into
     /// place, cycle by cycle: an entry is large, and a sort that moves entries moves each many times.
-    /// The list carries each entry's distance (unknown ones last), so most comparisons read only it;
-    /// equal distances are ordered by `RangedBeacon.nearerFirst` (identity, then address).
+    /// The list carries each entry's order as plain numbers, `RangedBeacon.nearerFirst`'s: distance
+    /// (unknown ones last), identity (`BeaconID.orderKey`), address. Equal distances are common.
     private static func sortNearestFirst(_ reports: inout [RangedBeacon]) {
         var keyed = reports.indices.map { i in
-            (distance: reports[i].accuracy >= 0 ? reports[i].accuracy : .infinity, index: i)
+            let identity = reports[i].identity.orderKey
+            return (order: (reports[i].accuracy >= 0 ? reports[i].accuracy : .infinity,
+                            identity.0, identity.1, identity.2, identity.3, reports[i].address.value), index: i)
         }
-        reports.withUnsafeBufferPointer { entries in
-            keyed.sort { a, b in
-                a.distance != b.distance ? a.distance < b.distance : RangedBeacon.nearerFirst(entries[a.index], entries[b.index])
-            }
-        }
+        keyed.sort { a, b in a.order < b.order }
         // keyed[i].index is the index of the entry that belongs at i; a position done points at itself.
         for start in keyed.indices where keyed[start].index != start {
             let first = reports[start]
