@@ -27,9 +27,9 @@ enum ListeningLoop {
                                                idle: (Timestamp) -> Void = { _ in }) throws(HostError) {
         let progress = ReplayProgress(host.transport, console: output.console)
         defer { progress?.finish() }
-        while !output.readerGone {
-            switch try host.next(until: session.nextDeadline) {
-            case .packet(let packet, let direction, let time):
+        var finished = false
+        while !output.readerGone, !finished {
+            let pause = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
                 progress?.packet()
                 do {
                     try session.packet(packet, direction: direction, at: time, emit: emit, heard: heard)
@@ -39,8 +39,14 @@ enum ListeningLoop {
                 if session.isFinished(at: time) {
                     // The ticks up to --duration's end, exactly as a live run prints them.
                     session.advance(to: time, emit: emit)
-                    return
+                    finished = true
+                    return .stop
                 }
+                return output.readerGone ? .stop : .proceed(until: session.nextDeadline)
+            }
+            switch pause {
+            case .stopped:
+                continue
             case .deadline(let time):
                 session.advance(to: time, emit: emit)
                 idle(time)

@@ -13,6 +13,21 @@ public enum HostEvent {
     case end(HostEnd)
 }
 
+/// What a packet handler tells `HCIHost.forEachPacket`: go on until the deadline it now has (nil: none), or stop.
+public enum PacketHandling {
+    case proceed(until: Timestamp?)
+    case stop
+}
+
+/// Where `HCIHost.forEachPacket` stopped: the handler asked to, or an event other than a packet.
+public enum HostPause {
+    case stopped
+    /// As `HostEvent.deadline`.
+    case deadline(Timestamp)
+    case signal(Int32)
+    case end(HostEnd)
+}
+
 /// Why `next(until:)` has nothing more.
 public enum HostEnd: Equatable, Sendable {
     /// A replayed capture has no more packets.
@@ -175,6 +190,42 @@ public final class HCIHost {
             return .packet(packet, direction, time)
         }
         return isLive ? try nextLive(until: deadline) : try nextReplayed(until: deadline)
+    }
+
+    /// Hands each packet to `handle`, as `next(until:)` would return them one by one, until `handle`
+    /// stops or another event comes; `handle` gives the deadline for the packets after its own. Packets
+    /// already read go to `handle` in one run, with no event made and taken apart per packet: a replay
+    /// passes millions. `handle` must not run commands.
+    public func forEachPacket(until deadline: Timestamp?,
+                              _ handle: (HCIPacket, PacketDirection, Timestamp) -> PacketHandling) throws(HostError) -> HostPause {
+        var deadline = deadline
+        while true {
+            while backlogStart == backlog.count {
+                var next = heldBack.take()
+                if next == nil { next = try takePacket() }
+                guard let next else { break }
+                if isLive {
+                    _ = try controllerEvent(next.packet, next.direction)
+                } else if let due = deadline, next.time > due {
+                    heldBack = next
+                    return .deadline(due)
+                }
+                switch handle(next.packet, next.direction, next.time) {
+                case .proceed(let due): deadline = due
+                case .stop: return .stopped
+                }
+            }
+            switch try self.next(until: deadline) {
+            case .packet(let packet, let direction, let time):
+                switch handle(packet, direction, time) {
+                case .proceed(let due): deadline = due
+                case .stop: return .stopped
+                }
+            case .deadline(let time): return .deadline(time)
+            case .signal(let signal): return .signal(signal)
+            case .end(let end): return .end(end)
+            }
+        }
     }
 
     private func nextLive(until deadline: Timestamp?) throws(HostError) -> HostEvent {
