@@ -7,7 +7,7 @@ protocol ListeningSession {
     associatedtype Output
     var nextDeadline: Timestamp? { get }
     func isFinished(at now: Timestamp) -> Bool
-    mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
+    mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
                          emit: (Output) -> Void, heard: (Sighting) -> Void) throws(DecodeError)
     mutating func advance(to now: Timestamp, emit: (Output) -> Void)
     mutating func finish(at now: Timestamp, emit: (Output) -> Void)

@@ -100,7 +100,7 @@ public struct AdvertisingReport: Hashable, Sendable {
         return fixed.report(data: data, rssi: try r.i8("LE Advertising Report RSSI"))
     }
 
-    /// The fixed part of a legacy report, read in place: what a report and an event of one report share.
+    /// The fixed part of a legacy report, read in place.
     struct LegacyFixedPart {
         let eventType: UInt8
         let addressType: UInt8
@@ -118,15 +118,6 @@ public struct AdvertisingReport: Hashable, Sendable {
         func report(data: ArraySlice<UInt8>, rssi: Int8) -> AdvertisingReport {
             AdvertisingReport(eventType: UInt16(eventType), isExtended: false, addressType: AddressType(raw: addressType),
                               address: DeviceAddress(value: address), rssi: rssi, data: data)
-        }
-
-        /// The sighting of `frame` in this report, as `SightingDecoder.sighting(from:at:)` makes it from
-        /// the whole report.
-        @inline(__always)
-        func sighting(_ frame: BeaconFrame, rssi: Int8, at time: Timestamp) -> Sighting {
-            Sighting(frame: frame, rssi: AdvertisingReport.rssiValue(rssi), address: DeviceAddress(value: address),
-                     addressType: AddressType(raw: addressType), time: time,
-                     isScanResponse: AdvertisingReport.isScanResponse(eventType: UInt16(eventType), isExtended: false))
         }
     }
 

@@ -34,28 +34,27 @@ public enum BeaconFrame: Hashable, Sendable {
     }
 
     /// The first beacon frame in advertising data, nil when there is none. One walk over the AD
-    /// structures: Manufacturer Specific Data is tried as iBeacon, then AltBeacon, in place; Service
-    /// Data of UUID 0xFEAA as Eddystone. A malformed Eddystone frame is skipped and the walk goes on; a
+    /// structures: Manufacturer Specific Data is tried as iBeacon, then AltBeacon, Service Data of UUID
+    /// 0xFEAA as Eddystone, each in place. A malformed Eddystone frame is skipped and the walk goes on; a
     /// malformed AD structure ends it (only frames before it count). Runs per advertisement: it does
     /// not throw and does not allocate.
     public static func find(inAdvertisingData data: ArraySlice<UInt8>) -> BeaconFrame? {
-        data.withUnsafeBytes { find(inAdvertisingData: $0, at: data.startIndex, of: data) }
+        data.withUnsafeBytes { find(inAdvertisingData: $0) }
     }
 
-    /// The same for advertising data read in place: `raw` holds the bytes of `bytes` from index `start`
-    /// on. The data is looked at through `raw` only, with no view of `bytes` made, unless it holds
-    /// Eddystone service data, which is decoded from a view of `bytes`.
+    /// The same for advertising data read in place.
     @inline(__always)
-    static func find(inAdvertisingData raw: UnsafeRawBufferPointer, at start: Int, of bytes: ArraySlice<UInt8>) -> BeaconFrame? {
+    static func find(inAdvertisingData raw: UnsafeRawBufferPointer) -> BeaconFrame? {
         var offset = 0
         while case .structure(let type, let value) = ADWalker.step(raw, at: offset) {
             offset = value.upperBound
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[value])
             let frame: BeaconFrame?
             switch type {
             case .manufacturerSpecificData:
-                frame = manufacturerFrame(UnsafeRawBufferPointer(rebasing: raw[value]))
+                frame = manufacturerFrame(bytes)
             case .serviceData16BitUUID:
-                frame = eddystoneFrame(bytes[start + value.lowerBound..<start + value.upperBound])
+                frame = EddystoneFrame(serviceData: bytes).map(BeaconFrame.eddystone)
             default:
                 frame = nil
             }
@@ -82,14 +81,5 @@ public enum BeaconFrame: Hashable, Sendable {
         if let beacon = IBeacon(manufacturerData: value) { return .iBeacon(beacon) }
         if let beacon = AltBeacon(manufacturerData: value) { return .altBeacon(beacon) }
         return nil
-    }
-
-    /// Service Data as Eddystone; nil for a malformed frame, which the search skips.
-    private static func eddystoneFrame(_ value: ArraySlice<UInt8>) -> BeaconFrame? {
-        do throws(DecodeError) {
-            return try EddystoneFrame.decode(serviceData: value).map(BeaconFrame.eddystone)
-        } catch {
-            return nil
-        }
     }
 }

@@ -167,7 +167,7 @@ public enum BtsnoopMonitorOpcode: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One record exactly as stored, before it is interpreted for its datalink.
-public struct BtsnoopRawRecord: Hashable, Sendable {
+public struct BtsnoopRawRecord {
     /// Offset of the record header in the file.
     public var fileOffset: Int
     public var originalLength: UInt32
@@ -175,10 +175,24 @@ public struct BtsnoopRawRecord: Hashable, Sendable {
     public var drops: UInt32
     /// Microseconds since 0000-01-01 AD, as stored.
     public var btsnoopTimestamp: Int64
-    /// The included bytes (a view into the reader's buffer).
-    public var data: ArraySlice<UInt8>
+    /// The included bytes, in place in the reader's buffer (valid until it is next filled).
+    public var data: UnsafeRawBufferPointer
 
     public var timestamp: Timestamp { Btsnoop.unixTimestamp(fromBtsnoop: btsnoopTimestamp) }
+}
+
+/// One HCI packet of a capture in place: its bytes in the reader's buffer, valid until it is next filled.
+public struct BtsnoopRecordView {
+    public var packet: HCIPacketView
+    public var direction: PacketDirection
+    /// Capture time in Unix microseconds.
+    public var timestamp: Timestamp
+    /// The controller the packet belongs to (Linux monitor captures only).
+    public var controllerIndex: UInt16?
+    /// Offset of the record header in the file.
+    public var fileOffset: Int
+    /// True when the capture kept fewer bytes than the packet had (snap length).
+    public var isTruncated: Bool
 }
 
 /// One HCI packet from a capture.
@@ -202,5 +216,11 @@ public struct BtsnoopRecord: Hashable, Sendable {
         self.controllerIndex = controllerIndex
         self.fileOffset = fileOffset
         self.isTruncated = isTruncated
+    }
+
+    /// The record copied out of the reader's buffer.
+    public init(_ view: BtsnoopRecordView) {
+        self.init(packet: view.packet.packet, direction: view.direction, timestamp: view.timestamp,
+                  controllerIndex: view.controllerIndex, fileOffset: view.fileOffset, isTruncated: view.isTruncated)
     }
 }

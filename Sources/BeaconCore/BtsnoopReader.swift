@@ -41,8 +41,14 @@ public struct BtsnoopReader {
         buffer.fill(upTo: count, read)
     }
 
-    /// The next HCI packet of the selected controller, nil when more bytes are needed.
+    /// The next HCI packet of the selected controller, copied out of the buffer; nil when more bytes are needed.
     public mutating func next() throws(DecodeError) -> BtsnoopRecord? {
+        try nextView().map(BtsnoopRecord.init)
+    }
+
+    /// The next HCI packet of the selected controller in place (valid until the next `append` or
+    /// `fill`), nil when more bytes are needed: what a replay reads every record with.
+    public mutating func nextView() throws(DecodeError) -> BtsnoopRecordView? {
         while let raw = try nextRawRecord() {
             if let record = try interpret(raw) { return record }
             skippedRecordCount += 1
@@ -50,8 +56,7 @@ public struct BtsnoopReader {
         return nil
     }
 
-    /// The next record as stored, whatever it carries; nil when more bytes are needed. Inlined into
-    /// `next()`, where the record's view of its bytes then moves into the packet without a copy.
+    /// The next record as stored, whatever it carries, in place; nil when more bytes are needed.
     @inline(__always)
     public mutating func nextRawRecord() throws(DecodeError) -> BtsnoopRawRecord? {
         if header == nil {
@@ -60,12 +65,11 @@ public struct BtsnoopReader {
             buffer.consume(Btsnoop.headerLength)
         }
         let recordOffset = fileOffset
-        let unconsumed = buffer.unconsumed
+        let unconsumed = buffer.unconsumedBytes
         // The header's fields are read in place: this runs once per record.
-        guard let h = FixedLayout.read(unconsumed, length: Btsnoop.recordHeaderLength, { f in
-            (originalLength: f.u32BigEndian(0), includedLength: f.u32BigEndian(4), flags: f.u32BigEndian(8),
-             drops: f.u32BigEndian(12), timestamp: Int64(bitPattern: f.u64BigEndian(16)))
-        }) else { return nil }
+        guard let f = FixedLayout(unconsumed, length: Btsnoop.recordHeaderLength) else { return nil }
+        let h = (originalLength: f.u32BigEndian(0), includedLength: f.u32BigEndian(4), flags: f.u32BigEndian(8),
+                 drops: f.u32BigEndian(12), timestamp: Int64(bitPattern: f.u64BigEndian(16)))
         guard h.includedLength <= h.originalLength else {
             throw DecodeError(offset: recordOffset + 4, field: "btsnoop record included length", needed: 4, available: 4,
                               reason: "included length \(h.includedLength) is larger than original length \(h.originalLength)")
@@ -76,8 +80,7 @@ public struct BtsnoopReader {
         }
         let length = Int(h.includedLength)
         guard unconsumed.count - Btsnoop.recordHeaderLength >= length else { return nil }
-        let dataStart = unconsumed.startIndex + Btsnoop.recordHeaderLength
-        let data = unconsumed[dataStart..<dataStart + length]
+        let data = UnsafeRawBufferPointer(rebasing: unconsumed[Btsnoop.recordHeaderLength..<Btsnoop.recordHeaderLength + length])
         buffer.consume(Btsnoop.recordHeaderLength + length)
         return BtsnoopRawRecord(fileOffset: recordOffset, originalLength: h.originalLength, flags: h.flags,
                                 drops: h.drops, btsnoopTimestamp: h.timestamp, data: data)
@@ -116,17 +119,16 @@ public struct BtsnoopReader {
     }
 
     /// The HCI packet a raw record carries, nil for records to skip.
-    /// Consumes `raw`: its view of the data moves into the packet instead of being copied and released.
     @inline(__always)
-    private mutating func interpret(_ raw: consuming BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecord? {
+    private mutating func interpret(_ raw: BtsnoopRawRecord) throws(DecodeError) -> BtsnoopRecordView? {
         guard let datalink = header?.datalink else { return nil }
         let isTruncated = raw.data.count < Int(raw.originalLength)
         switch datalink {
         case .hciUnencapsulated:
             let direction: PacketDirection = raw.flags & 0x01 != 0 ? .received : .sent
             let kind: HCIPacketKind = raw.flags & 0x02 != 0 ? (direction == .received ? .event : .command) : .aclData
-            return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data), direction: direction,
-                                 timestamp: raw.timestamp, fileOffset: raw.fileOffset, isTruncated: isTruncated)
+            return BtsnoopRecordView(packet: HCIPacketView(kind: kind, payload: raw.data), direction: direction,
+                                     timestamp: raw.timestamp, fileOffset: raw.fileOffset, isTruncated: isTruncated)
         case .h4:
             let dataOffset = raw.fileOffset + Btsnoop.recordHeaderLength
             guard let indicator = raw.data.first else {
@@ -138,8 +140,9 @@ public struct BtsnoopReader {
                                   reason: "unknown packet indicator 0x\(Hex.encode([indicator]))")
             }
             let direction: PacketDirection = raw.flags & 0x01 != 0 ? .received : .sent
-            return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data.dropFirst()), direction: direction,
-                                 timestamp: raw.timestamp, fileOffset: raw.fileOffset, isTruncated: isTruncated)
+            return BtsnoopRecordView(packet: HCIPacketView(kind: kind, payload: UnsafeRawBufferPointer(rebasing: raw.data.dropFirst())),
+                                     direction: direction, timestamp: raw.timestamp, fileOffset: raw.fileOffset,
+                                     isTruncated: isTruncated)
         case .linuxMonitor:
             let opcode = BtsnoopMonitorOpcode(rawValue: UInt16(truncatingIfNeeded: raw.flags))
             guard let (kind, direction) = opcode.hciPacket else { return nil }
@@ -147,9 +150,9 @@ public struct BtsnoopReader {
             note(index)
             if selectedIndex == nil { selectedIndex = index }
             guard index == selectedIndex else { return nil }
-            return BtsnoopRecord(packet: HCIPacket(kind: kind, payload: raw.data), direction: direction,
-                                 timestamp: raw.timestamp, controllerIndex: index, fileOffset: raw.fileOffset,
-                                 isTruncated: isTruncated)
+            return BtsnoopRecordView(packet: HCIPacketView(kind: kind, payload: raw.data), direction: direction,
+                                     timestamp: raw.timestamp, controllerIndex: index, fileOffset: raw.fileOffset,
+                                     isTruncated: isTruncated)
         }
     }
 }

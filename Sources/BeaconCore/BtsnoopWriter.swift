@@ -12,21 +12,35 @@ public struct BtsnoopWriter: Sendable {
     /// data read back as ACL data (the format cannot tell them apart).
     public func appendRecord(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp,
                              controllerIndex: UInt16 = 0, to out: inout [UInt8]) {
+        appendRecord(packet.kind, packet.payload, direction: direction, timestamp: timestamp,
+                     controllerIndex: controllerIndex, to: &out)
+    }
+
+    /// The same for a packet in place.
+    public func appendRecord(_ packet: HCIPacketView, direction: PacketDirection, timestamp: Timestamp,
+                             controllerIndex: UInt16 = 0, to out: inout [UInt8]) {
+        appendRecord(packet.kind, packet.payload, direction: direction, timestamp: timestamp,
+                     controllerIndex: controllerIndex, to: &out)
+    }
+
+    private func appendRecord<Payload: Collection>(_ kind: HCIPacketKind, _ payload: Payload, direction: PacketDirection,
+                                                   timestamp: Timestamp, controllerIndex: UInt16,
+                                                   to out: inout [UInt8]) where Payload.Element == UInt8 {
         let flags: UInt32
-        var length = packet.payload.count
+        var length = payload.count
         switch datalink {
         case .hciUnencapsulated, .h4:
             let directionBit: UInt32 = direction == .received ? 0x01 : 0x00
-            let commandOrEventBit: UInt32 = packet.kind == .command || packet.kind == .event ? 0x02 : 0x00
+            let commandOrEventBit: UInt32 = kind == .command || kind == .event ? 0x02 : 0x00
             flags = directionBit | commandOrEventBit
             if datalink == .h4 { length += 1 }
         case .linuxMonitor:
-            flags = UInt32(controllerIndex) << 16 | UInt32(BtsnoopMonitorOpcode.carrying(packet.kind, direction).rawValue)
+            flags = UInt32(controllerIndex) << 16 | UInt32(BtsnoopMonitorOpcode.carrying(kind, direction).rawValue)
         }
         Self.appendRecordHeader(originalLength: UInt32(length), includedLength: UInt32(length), flags: flags,
                                 drops: 0, timestamp: timestamp, to: &out)
-        if datalink == .h4 { out.append(packet.kind.rawValue) }
-        out.append(contentsOf: packet.payload)
+        if datalink == .h4 { out.append(kind.rawValue) }
+        out.append(contentsOf: payload)
     }
 
     /// A record with any flags and data, for datalinks and opcodes that carry no HCI packet.

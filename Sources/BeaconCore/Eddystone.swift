@@ -161,6 +161,44 @@ public enum EddystoneFrame: Hashable, Sendable {
         Int8(max(Int(Int8.min), Int(txPower) - zeroToOneMetreLoss))
     }
 
+    /// From the value of a Service Data - 16-bit UUID structure read in place, for the search that runs
+    /// per advertisement: nil for data that is not Eddystone and for a frame that does not decode. It
+    /// accepts exactly the frames `decode(serviceData:)` accepts, and gives the same values; that
+    /// decoder names the fault of the others.
+    init?(serviceData data: UnsafeRawBufferPointer) {
+        guard let f = FixedLayout(data, length: 3), f.u16(0) == Self.serviceUUID else { return nil }
+        switch f.u8(2) {
+        case Self.uidFrameType:
+            // Tx power, namespace and instance; the two RFU bytes after them are optional.
+            guard let f = FixedLayout(data, length: 3 + 1 + 10 + 6) else { return nil }
+            self = .uid(txPower: Int8(bitPattern: f.u8(3)),
+                        EddystoneUID(namespace: EddystoneNamespace(high: f.u16BigEndian(4), low: f.u64BigEndian(6)),
+                                     instance: EddystoneInstance(value: UInt64(f.u16BigEndian(14)) << 32 | UInt64(f.u32BigEndian(16)))))
+        case Self.urlFrameType:
+            guard let f = FixedLayout(data, length: 3 + 1 + 1),
+                  let url = EddystoneURL(scheme: f.u8(4), encoded: UnsafeRawBufferPointer(rebasing: data[5...])) else { return nil }
+            self = .url(txPower: Int8(bitPattern: f.u8(3)), url)
+        case Self.tlmFrameType:
+            guard let f = FixedLayout(data, length: 4) else { return nil }
+            switch f.u8(3) {
+            case 0x00:
+                guard let f = FixedLayout(data, length: 4 + 12) else { return nil }
+                self = .tlm(EddystoneTLM(batteryMillivolts: f.u16BigEndian(4), temperatureRaw: Int16(bitPattern: f.u16BigEndian(6)),
+                                         advertisementCount: f.u32BigEndian(8), uptimeTenths: f.u32BigEndian(12)))
+            case 0x01:
+                guard let f = FixedLayout(data, length: 4 + 16) else { return nil }
+                self = .encryptedTLM(EncryptedTLM(high: f.u64BigEndian(4), low: f.u64BigEndian(12)))
+            default:
+                return nil
+            }
+        case Self.eidFrameType:
+            guard let f = FixedLayout(data, length: 3 + 1 + 8) else { return nil }
+            self = .eid(txPower: Int8(bitPattern: f.u8(3)), f.u64BigEndian(4))
+        default:
+            return nil
+        }
+    }
+
     /// From the value of a Service Data - 16-bit UUID structure: nil unless the UUID is 0xFEAA and the
     /// frame type one of UID, URL, TLM or EID (types Eddystone may add later are not beacons beacon
     /// knows). A frame of a known type that is too short or carries reserved values throws, naming

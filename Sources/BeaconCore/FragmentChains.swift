@@ -22,8 +22,19 @@ public struct FragmentChains: Sendable {
     /// and a truncated report, are not whole.
     public mutating func isWhole(_ report: AdvertisingReport) -> Bool {
         guard report.isExtended else { return true }
-        let key = Key(address: report.address.value, addressType: report.addressType, sid: report.sid)
-        switch report.dataStatus {
+        return isWhole(Key(address: report.address.value, addressType: report.addressType, sid: report.sid), report.dataStatus)
+    }
+
+    /// The same for a report read in place.
+    @inline(__always)
+    mutating func isWhole(_ report: AdvertisingReportView) -> Bool {
+        guard report.isExtended else { return true }
+        return isWhole(Key(address: report.address, addressType: AddressType(raw: report.addressType), sid: report.sid),
+                       report.dataStatus)
+    }
+
+    private mutating func isWhole(_ key: Key, _ status: AdvertisingReport.DataStatus) -> Bool {
+        switch status {
         case .incomplete:
             if open.count >= Self.limit { open.removeAll(keepingCapacity: true) }
             open.insert(key)

@@ -38,25 +38,30 @@ public struct H4Framer {
         buffer.fill(upTo: count, read)
     }
 
-    /// The next complete packet, nil when more bytes are needed. An unknown indicator throws:
-    /// an H4 stream cannot resynchronise after it, so the caller ends the stream.
+    /// The next complete packet, copied out of the buffer; nil when more bytes are needed.
     public mutating func next() throws(DecodeError) -> HCIPacket? {
-        let pending = buffer.unconsumed
+        try nextView()?.packet
+    }
+
+    /// The next complete packet in place (valid until the next `append` or `fill`), nil when more bytes
+    /// are needed. An unknown indicator throws: an H4 stream cannot resynchronise after it, so the
+    /// caller ends the stream.
+    public mutating func nextView() throws(DecodeError) -> HCIPacketView? {
+        let pending = buffer.unconsumedBytes
         guard let indicator = pending.first else { return nil }
         guard let kind = HCIPacketKind(rawValue: indicator) else {
             throw DecodeError(offset: 0, field: "H4 packet indicator", needed: 1, available: pendingByteCount,
                               reason: "unknown packet indicator 0x\(Hex.encode([indicator]))")
         }
         let layout = Self.layout(kind)
-        let headerStart = pending.startIndex + 1
-        guard pending.endIndex - headerStart >= layout.headerLength else { return nil }
-        let lengthAt = headerStart + layout.lengthOffset
+        guard pending.count - 1 >= layout.headerLength else { return nil }
+        let lengthAt = 1 + layout.lengthOffset
         var length = Int(pending[lengthAt])
         if layout.lengthIsTwoBytes { length |= Int(pending[lengthAt + 1]) << 8 }
         length &= layout.lengthMask
-        let end = headerStart + layout.headerLength + length
-        guard pending.endIndex >= end else { return nil }
-        buffer.consume(end - pending.startIndex)
-        return HCIPacket(kind: kind, payload: pending[headerStart..<end])
+        let end = 1 + layout.headerLength + length
+        guard pending.count >= end else { return nil }
+        buffer.consume(end)
+        return HCIPacketView(kind: kind, payload: UnsafeRawBufferPointer(rebasing: pending[1..<end]))
     }
 }

@@ -60,3 +60,30 @@ public struct HCIPacket: Hashable, Sendable {
         return out
     }
 }
+
+/// An HCI packet in place: its kind, and its bytes in the buffer of the reader or framer that cut it
+/// out (from the opcode or event code on), valid until that buffer is next filled. Every packet a
+/// transport reads passes through the host and the decoders as one of these: no copy and no reference
+/// counting per packet. `packet` makes a copy that outlives the buffer.
+public struct HCIPacketView {
+    public let kind: HCIPacketKind
+    public let payload: UnsafeRawBufferPointer
+
+    public init(kind: HCIPacketKind, payload: UnsafeRawBufferPointer) {
+        self.kind = kind
+        self.payload = payload
+    }
+
+    /// The packet's bytes copied out of the buffer.
+    public var packet: HCIPacket { HCIPacket(kind: kind, payload: [UInt8](payload)) }
+}
+
+extension HCIPacket {
+    /// Calls `body` with a view of the packet's bytes in place, valid during the call.
+    public func withView<R, E: Error>(_ body: (HCIPacketView) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E> = payload.withUnsafeBytes { raw in
+            Result { () throws(E) -> R in try body(HCIPacketView(kind: kind, payload: raw)) }
+        }
+        return try result.get()
+    }
+}

@@ -31,6 +31,14 @@ public struct RangeSession {
     /// `heard` sees every sighting the monitor is given (`beacon calibrate` keeps their readings).
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
                                 emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
+        try packet.withView { view throws(DecodeError) in
+            try self.packet(view, direction: direction, at: rawTime, emit: emit, heard: heard)
+        }
+    }
+
+    /// The same for a packet read in place.
+    public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
+                                emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
         try feed.packet(packet, direction: direction, at: rawTime,
                         start: { monitor.start(at: $0, emit: emit) },
                         advance: { monitor.tick(now: $0, emit: emit) },
@@ -51,10 +59,5 @@ public struct RangeSession {
     public mutating func finish(at now: Timestamp, emit: (MonitorOutput) -> Void) {
         guard anchor != nil else { return }
         monitor.finish(at: feed.bounded(now), emit: emit)
-    }
-
-    /// LE Meta event carrying LE Advertising Report (0x02) or LE Extended Advertising Report (0x0D).
-    static func isAdvertisingReport(_ payload: ArraySlice<UInt8>) -> Bool {
-        SightingFeed.isAdvertisingReport(payload)
     }
 }

@@ -24,6 +24,14 @@ public struct ScanSession {
     /// Feeds one packet; `heard` sees every sighting before the filter.
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
                                 emit: (ScanOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
+        try packet.withView { view throws(DecodeError) in
+            try self.packet(view, direction: direction, at: rawTime, emit: emit, heard: heard)
+        }
+    }
+
+    /// The same for a packet read in place.
+    public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
+                                emit: (ScanOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
         let filter = filter
         try feed.packet(packet, direction: direction, at: rawTime,
                         start: { aggregator.start(at: $0) },

@@ -5,21 +5,25 @@ public enum SightingDecoder {
     /// reported 127. Other events call nothing and do not throw. A malformed report throws after the
     /// reports before it have been delivered. Fragments of an extended advertisement are skipped,
     /// `chains` carrying which advertisers are mid-chain from one event to the next.
+    ///
+    /// `payload` is the event from its code on, read in place.
+    @inline(__always)
+    public static func forEachSighting(inEvent payload: UnsafeRawBufferPointer, at time: Timestamp, chains: inout FragmentChains,
+                                       _ body: (Sighting) -> Void) throws(DecodeError) {
+        let walk = AdvertisingReportView.walk(inEvent: payload) { report in
+            guard chains.isWhole(report), let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return }
+            body(report.sighting(frame, at: time))
+        }
+        if case .malformed = walk { try explainMalformed(payload) }
+    }
+
+    /// The same for an event held in an array.
     public static func forEachSighting(inEvent payload: ArraySlice<UInt8>, at time: Timestamp, chains: inout FragmentChains,
                                        _ body: (Sighting) -> Void) throws(DecodeError) {
-        let handled = payload.withUnsafeBytes { raw in
-            guard let single = singleLegacyReport(inEvent: raw) else { return false }
-            let data = UnsafeRawBufferPointer(rebasing: raw[single.data])
-            if let frame = BeaconFrame.find(inAdvertisingData: data, at: payload.startIndex + single.data.lowerBound, of: payload) {
-                body(single.fixed.sighting(frame, rssi: single.rssi, at: time))
-            }
-            return true
+        let result: Result<Void, DecodeError> = payload.withUnsafeBytes { raw in
+            Result { () throws(DecodeError) in try forEachSighting(inEvent: raw, at: time, chains: &chains, body) }
         }
-        if handled { return }
-        try HCIEvent.forEachAdvertisingReport(inEvent: payload) { report in
-            guard chains.isWhole(report) else { return }
-            if let sighting = sighting(from: report, at: time) { body(sighting) }
-        }
+        try result.get()
     }
 
     /// The same for one event on its own: fragment chains are followed within it only.
@@ -36,27 +40,10 @@ public enum SightingDecoder {
                         time: time, isScanResponse: report.isScanResponse)
     }
 
-    /// Event code, parameter length, subevent and Num_Reports, then the report's fixed part.
-    private static let singleLegacyHeaderLength = 4 + AdvertisingReport.legacyFixedLength
-
-    /// The report of an LE Advertising Report event that holds exactly one, when every length in it
-    /// agrees: what most packets on a busy link are, read in place in one step (`data` is where its
-    /// advertising data lies in `payload`). Nil for any other event, and for one whose lengths do not add
-    /// up, which the walk over reports then decodes or names the fault of. (A legacy report is never a
-    /// fragment, so it needs no fragment chains.)
-    @inline(__always)
-    static func singleLegacyReport(inEvent payload: UnsafeRawBufferPointer)
-        -> (fixed: AdvertisingReport.LegacyFixedPart, data: Range<Int>, rssi: Int8)? {
-        guard let layout = FixedLayout(payload, length: singleLegacyHeaderLength) else { return nil }
-        let f = (code: layout.u8(0), parameterLength: layout.u8(1), subevent: layout.u8(2), count: layout.u8(3),
-                 report: AdvertisingReport.LegacyFixedPart(layout, at: 4))
-        guard f.code == HCIEventCode.leMeta.rawValue, f.subevent == LESubeventCode.advertisingReport.rawValue, f.count == 1
-        else { return nil }
-        // Subevent and Num_Reports, the fixed part after them, the data, the RSSI: nothing more, nothing less.
-        let dataLength = Int(f.report.dataLength)
-        guard Int(f.parameterLength) == singleLegacyHeaderLength - 2 + dataLength + 1,
-              payload.count >= singleLegacyHeaderLength + dataLength + 1 else { return nil }
-        let data = singleLegacyHeaderLength..<singleLegacyHeaderLength + dataLength
-        return (f.report, data, Int8(bitPattern: payload[data.upperBound]))
+    /// Throws the fault of an event whose lengths do not add up, as the checked decoder names it (from a
+    /// copy: only malformed events get here). Its reports were delivered up to the fault already.
+    @inline(never)
+    private static func explainMalformed(_ payload: UnsafeRawBufferPointer) throws(DecodeError) {
+        try HCIEvent.forEachAdvertisingReport(inEvent: ArraySlice(payload)) { _ in }
     }
 }

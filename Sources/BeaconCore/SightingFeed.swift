@@ -46,10 +46,11 @@ public struct SightingFeed {
         endTime.map { min($0, now) } ?? now.clampedToSupportedRange
     }
 
-    /// Feeds one packet: `start` when it is the anchor, then for an advertising report `advance` to
-    /// its time and `sighting` once per beacon it carries. A packet that cannot be decoded throws
-    /// after being counted; the feed stays usable.
-    public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
+    /// Feeds one packet, read in place: `start` when it is the anchor, then for an advertising report
+    /// `advance` to its time and `sighting` once per beacon it carries. A packet that cannot be decoded
+    /// throws after being counted; the feed stays usable.
+    @inline(__always)
+    public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
                                 start: (Timestamp) -> Void, advance: (Timestamp) -> Void,
                                 sighting: (Sighting) -> Void) throws(DecodeError) {
         // Far-off times are clamped first: the deadline arithmetic must not wrap around.
@@ -72,27 +73,35 @@ public struct SightingFeed {
         }
     }
 
-    private mutating func noteCommand(_ payload: ArraySlice<UInt8>) throws(DecodeError) {
+    /// Commands matter only until the anchor: they are decoded from a copy.
+    private mutating func noteCommand(_ payload: UnsafeRawBufferPointer) throws(DecodeError) {
         guard anchor == nil else { return }
-        let command = try HCICommand.decode(payload)
+        let command = try HCICommand.decode(ArraySlice(payload))
         guard command.opcode == .leSetScanEnable || command.opcode == .leSetExtendedScanEnable else { return }
         pendingScanEnable = command.parameters.first == 1 ? command.opcode : nil
     }
 
-    private mutating func event(_ payload: ArraySlice<UInt8>, at time: Timestamp, start: (Timestamp) -> Void,
+    @inline(__always)
+    private mutating func event(_ payload: UnsafeRawBufferPointer, at time: Timestamp, start: (Timestamp) -> Void,
                                 advance: (Timestamp) -> Void, sighting: (Sighting) -> Void) throws(DecodeError) {
         if anchor == nil {
-            if let pending = pendingScanEnable, payload.first == HCIEventCode.commandComplete.rawValue,
-               case .commandComplete(_, let opcode, let parameters) = try HCIEvent.decode(payload),
-               opcode == pending, parameters.first == 0 {
-                anchor(at: time, start)
-                return
-            }
-            guard Self.isAdvertisingReport(payload) else { return }
+            guard try isAnchor(payload) else { return }
             anchor(at: time, start)
+            if !Self.isAdvertisingReport(payload) { return }
         }
         advance(time)
         try SightingDecoder.forEachSighting(inEvent: payload, at: time, chains: &chains, sighting)
+    }
+
+    /// Whether an event before the anchor is it: the success of the pending scan enable (decoded from a
+    /// copy), or else the first advertising report.
+    private func isAnchor(_ payload: UnsafeRawBufferPointer) throws(DecodeError) -> Bool {
+        if let pending = pendingScanEnable, payload.first == HCIEventCode.commandComplete.rawValue,
+           case .commandComplete(_, let opcode, let parameters) = try HCIEvent.decode(ArraySlice(payload)),
+           opcode == pending, parameters.first == 0 {
+            return true
+        }
+        return Self.isAdvertisingReport(payload)
     }
 
     private mutating func anchor(at time: Timestamp, _ start: (Timestamp) -> Void) {
@@ -102,9 +111,9 @@ public struct SightingFeed {
     }
 
     /// LE Meta event carrying LE Advertising Report (0x02) or LE Extended Advertising Report (0x0D).
-    static func isAdvertisingReport(_ payload: ArraySlice<UInt8>) -> Bool {
-        guard payload.count >= 3, payload.first == HCIEventCode.leMeta.rawValue else { return false }
-        let subevent = payload[payload.startIndex + 2]
-        return subevent == 0x02 || subevent == 0x0D
+    static func isAdvertisingReport(_ payload: UnsafeRawBufferPointer) -> Bool {
+        guard payload.count >= 3, payload[0] == HCIEventCode.leMeta.rawValue else { return false }
+        let subevent = payload[2]
+        return subevent == LESubeventCode.advertisingReport.rawValue || subevent == LESubeventCode.extendedAdvertisingReport.rawValue
     }
 }

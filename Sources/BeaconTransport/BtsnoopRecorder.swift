@@ -47,7 +47,7 @@ public final class BtsnoopRecorder {
     deinit { closeDescriptor(descriptor) }
 
     /// Appends one packet.
-    public func record(_ packet: HCIPacket, direction: PacketDirection, timestamp: Timestamp) throws(TransportError) {
+    public func record(_ packet: HCIPacketView, direction: PacketDirection, timestamp: Timestamp) throws(TransportError) {
         guard descriptor >= 0 else { throw TransportError(.io, "recording \(path): record after close") }
         writer.appendRecord(packet, direction: direction, timestamp: timestamp, to: &pending)
         if pending.count >= bufferLimit {

@@ -93,7 +93,7 @@ public final class BtsnoopReplayTransport: PacketTransport {
 
     public func nextPacket() throws(TransportError) -> TransportPacket? {
         do throws(DecodeError) {
-            guard let record = try reader.next() else { return nil }
+            guard let record = try reader.nextView() else { return nil }
             return TransportPacket(record.packet, record.direction, captureTime: record.timestamp)
         } catch {
             atEnd = true

@@ -3,8 +3,8 @@ import BeaconCore
 /// What `HCIHost.next(until:)` found.
 public enum HostEvent {
     /// A packet sent or received, at its schedule time (`HCIHost.wallTime(at:)` gives the time to print).
-    /// The payload is a view into the transport's buffer, valid until the next call.
-    case packet(HCIPacket, PacketDirection, Timestamp)
+    /// Its bytes are in place in the transport's buffer (or the host's backlog), valid until the next call.
+    case packet(HCIPacketView, PacketDirection, Timestamp)
     /// The deadline passed; the schedule time now (live), or the deadline itself (replay).
     case deadline(Timestamp)
     /// SIGINT or SIGTERM arrived.
@@ -124,12 +124,15 @@ public final class HCIHost {
 
     /// Schedule time of the latest read (live): the time of every packet it returned.
     private var readTime: Timestamp?
-    /// Packets seen while commands waited for their answers (copies), returned by `next` first.
-    /// Looked at once per packet by `next`; like `timeline`, never reached from a call back.
-    @exclusivity(unchecked) private var backlog: [(packet: HCIPacket, direction: PacketDirection, time: Timestamp)] = []
+    /// Packets seen while commands waited for their answers, returned by `next` first: their bytes,
+    /// copied one after another into `backlogBytes`, and what each one is. Looked at once per packet by
+    /// `next`; like `timeline`, never reached from a call back.
+    @exclusivity(unchecked) private var backlog: [(kind: HCIPacketKind, direction: PacketDirection, time: Timestamp, length: Int)] = []
     private var backlogStart = 0
-    /// A replayed packet later than the deadline asked for, returned by the following call.
-    private var heldBack: (packet: HCIPacket, direction: PacketDirection, time: Timestamp)?
+    @exclusivity(unchecked) private var backlogBytes = ReadBuffer()
+    /// A replayed packet later than the deadline asked for, returned by the following call (still in
+    /// place: the transport reads nothing more before it is taken).
+    private var heldBack: (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)?
     /// The latest schedule time of a replay.
     private var replayTime: Timestamp?
 
@@ -180,15 +183,7 @@ public final class HCIHost {
     /// The next event: a packet, `deadline` passing (nil: none), a signal, or the end. Live runs wait
     /// in poll(2) on the transport, the signal descriptor and the output; replays never wait.
     public func next(until deadline: Timestamp?) throws(HostError) -> HostEvent {
-        if backlogStart < backlog.count {
-            let (packet, direction, time) = backlog[backlogStart]
-            backlogStart += 1
-            if backlogStart == backlog.count {
-                backlog.removeAll(keepingCapacity: true)
-                backlogStart = 0
-            }
-            return .packet(packet, direction, time)
-        }
+        if let (packet, direction, time) = takeBacklogged() { return .packet(packet, direction, time) }
         return isLive ? try nextLive(until: deadline) : try nextReplayed(until: deadline)
     }
 
@@ -197,7 +192,7 @@ public final class HCIHost {
     /// already read go to `handle` in one run, with no event made and taken apart per packet: a replay
     /// passes millions. `handle` must not run commands.
     public func forEachPacket(until deadline: Timestamp?,
-                              _ handle: (HCIPacket, PacketDirection, Timestamp) -> PacketHandling) throws(HostError) -> HostPause {
+                              _ handle: (HCIPacketView, PacketDirection, Timestamp) -> PacketHandling) throws(HostError) -> HostPause {
         var deadline = deadline
         while true {
             while backlogStart == backlog.count {
@@ -283,7 +278,7 @@ public final class HCIHost {
 
     /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
     @inline(__always)
-    private func takePacket() throws(HostError) -> (packet: HCIPacket, direction: PacketDirection, time: Timestamp)? {
+    private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
         let next: TransportPacket?
         do {
             if let replay {
@@ -321,8 +316,10 @@ public final class HCIHost {
         let sentAt = now()
         flow.willSend(command.opcode, at: sentAt)
         let packet = command.packet
-        try record(packet, .sent, sentAt)
-        backlog.append((packet, .sent, sentAt))
+        try packet.withView { view throws(HostError) in
+            try record(view, .sent, sentAt)
+            keepInBacklog(view, .sent, sentAt)
+        }
         do {
             try transport.send(packet)
         } catch {
@@ -344,10 +341,8 @@ public final class HCIHost {
         switch outcome {
         case .failed(let error):
             throw .command(error)
-        case .completed(let opcode, let parameters):
-            // Copied out of the transport's buffer, which the next read reuses.
-            return CommandAnswer(outcome: .completed(opcode, returnParameters: ArraySlice(Array(parameters))), time: time)
-        case .accepted:
+        case .completed, .accepted:
+            // The event was decoded from a copy of its bytes (`controllerAnswer`): the outcome outlives the next read.
             return CommandAnswer(outcome: outcome, time: time)
         }
     }
@@ -414,26 +409,48 @@ public final class HCIHost {
     /// Takes every packet already read until one answers the pending command.
     private func drain() throws(HostError) -> CommandOutcome? {
         while let (packet, direction, time) = try takePacket() {
-            backlog.append((HCIPacket(kind: packet.kind, payload: ArraySlice(Array(packet.payload))), direction, time))
+            keepInBacklog(packet, direction, time)
             if let outcome = try controllerEvent(packet, direction) { return outcome }
         }
         return nil
     }
 
+    /// Copies a packet into the backlog, for `next` to return after the command.
+    private func keepInBacklog(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) {
+        backlogBytes.append(packet.payload)
+        backlog.append((packet.kind, direction, time, packet.payload.count))
+    }
+
+    /// The oldest packet in the backlog, in place in `backlogBytes` until the next packet is kept there
+    /// (by a command, after the caller is done with this one).
+    private func takeBacklogged() -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
+        guard backlogStart < backlog.count else { return nil }
+        let entry = backlog[backlogStart]
+        backlogStart += 1
+        if backlogStart == backlog.count {
+            backlog.removeAll(keepingCapacity: true)
+            backlogStart = 0
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: backlogBytes.unconsumedBytes.prefix(entry.length))
+        backlogBytes.consume(entry.length)
+        return (HCIPacketView(kind: entry.kind, payload: bytes), entry.direction, entry.time)
+    }
+
     /// Command flow and fatal controller events: the pending command's outcome when this answers it.
     /// The test for an answer is inlined into the loops that run it on every packet; few pass it.
     @inline(__always)
-    private func controllerEvent(_ packet: HCIPacket, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
+    private func controllerEvent(_ packet: HCIPacketView, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
         guard isLive, direction == .received, packet.kind == .event, let code = packet.payload.first,
               code == HCIEventCode.commandComplete.rawValue || code == HCIEventCode.commandStatus.rawValue
                 || code == HCIEventCode.hardwareError.rawValue else { return nil }
         return try controllerAnswer(packet)
     }
 
-    private func controllerAnswer(_ packet: HCIPacket) throws(HostError) -> CommandOutcome? {
+    /// Decodes the answer from a copy of its bytes, so what it returns outlives the transport's buffer.
+    private func controllerAnswer(_ packet: HCIPacketView) throws(HostError) -> CommandOutcome? {
         let event: HCIEvent
         do {
-            event = try HCIEvent.decode(packet.payload)
+            event = try HCIEvent.decode(ArraySlice(packet.payload))
         } catch {
             // An answer that cannot be read ends the command it answers; one that answers nothing is skipped.
             guard let pending = flow.pending else {
@@ -505,7 +522,7 @@ public final class HCIHost {
 
     /// Adds a packet to the recording, stamped with its wall-clock time. A recording that fails stops
     /// and throws once; the conversation with the controller goes on so it can be left as found.
-    private func record(_ packet: HCIPacket, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
+    private func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
         guard recording, let recorder else { return }
         do {
             try recorder.record(packet, direction: direction, timestamp: wallTime(at: time))

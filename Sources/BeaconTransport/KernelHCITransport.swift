@@ -22,10 +22,10 @@ public final class KernelHCITransport: PacketTransport {
     }
 
     private var descriptor: Int32
+    /// The datagram the last read returned, until `nextPacket()` hands it on.
+    private var datagram = ReadBuffer()
     /// Larger than any HCI packet (ACL and ISO lengths are 16-bit).
-    private var readBuffer = [UInt8](repeating: 0, count: 65536 + 8)
-    /// Bytes of the datagram in `readBuffer` not yet returned by `nextPacket()`.
-    private var pendingLength = 0
+    static let readSize = 65536 + 8
 
     /// Opens and binds a socket to controller `controller` on `channel`. On the raw channel a controller
     /// that is down is brought up (HCIDEVUP, which needs CAP_NET_ADMIN), as `hciconfig hciN up` would.
@@ -76,24 +76,28 @@ public final class KernelHCITransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
+        // A datagram not taken is dropped: each read is one packet.
+        datagram.consume(datagram.count)
+        let count: Int
+        let fd = descriptor
         do throws(SystemError) {
-            pendingLength = try readOnce(descriptor, into: &readBuffer)
+            count = try syscall("read") { datagram.fill(upTo: Self.readSize) { room in Glibc.read(fd, room.baseAddress, room.count) } }
         } catch {
             throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }
-        return pendingLength > 0
+        return count > 0
     }
 
     /// The datagram the last read returned, once.
     public func nextPacket() throws(TransportError) -> TransportPacket? {
-        let count = pendingLength
-        guard count > 0 else { return nil }
-        pendingLength = 0
-        guard let kind = HCIPacketKind(rawValue: readBuffer[0]) else {
-            throw TransportError(.badStream, "\(description): unknown packet indicator 0x\(Hex.encode(readBuffer[0..<1]))")
+        let bytes = datagram.unconsumedBytes
+        guard let indicator = bytes.first else { return nil }
+        datagram.consume(bytes.count)
+        guard let kind = HCIPacketKind(rawValue: indicator) else {
+            throw TransportError(.badStream, "\(description): unknown packet indicator 0x\(Hex.encode([indicator]))")
         }
         // The raw-channel filter passes events only; the user channel carries the controller's packets.
-        return TransportPacket(HCIPacket(kind: kind, payload: readBuffer[1..<count]), .received)
+        return TransportPacket(HCIPacketView(kind: kind, payload: UnsafeRawBufferPointer(rebasing: bytes.dropFirst())), .received)
     }
 
     public func send(_ packet: HCIPacket) throws(TransportError) {

@@ -10,8 +10,8 @@ public protocol PacketTransport: AnyObject {
     var ownsController: Bool { get }
     /// A one-line human description, e.g. "tcp:127.0.0.1:9001".
     var description: String { get }
-    /// The next packet of what was read so far, nil when `read()` must run first. Its payload is a view
-    /// into the transport's buffer, valid until the next `read()`.
+    /// The next packet of what was read so far, nil when `read()` must run first. Its bytes are in place
+    /// in the transport's buffer, valid until the next `read()`.
     func nextPacket() throws(TransportError) -> TransportPacket?
     /// Performs one read into the transport's buffer (blocking only when nothing is readable); false
     /// at end of stream (peer closed, end of capture).
@@ -20,14 +20,14 @@ public protocol PacketTransport: AnyObject {
     func close()
 }
 
-/// One packet from a transport.
+/// One packet from a transport, in place in its buffer.
 public struct TransportPacket {
-    public var packet: HCIPacket
+    public var packet: HCIPacketView
     public var direction: PacketDirection
     /// The capture's time (replay); nil for live packets, which the host stamps with its clock.
     public var captureTime: Timestamp?
 
-    public init(_ packet: HCIPacket, _ direction: PacketDirection, captureTime: Timestamp? = nil) {
+    public init(_ packet: HCIPacketView, _ direction: PacketDirection, captureTime: Timestamp? = nil) {
         self.packet = packet
         self.direction = direction
         self.captureTime = captureTime

@@ -115,7 +115,7 @@ public class StreamTransport: PacketTransport {
 
     public func nextPacket() throws(TransportError) -> TransportPacket? {
         do throws(DecodeError) {
-            return try framer.next().map { TransportPacket($0, .received) }
+            return try framer.nextView().map { TransportPacket($0, .received) }
         } catch {
             throw TransportError(.badStream, "\(description): not an H4 stream: \(error.reason ?? error.description)")
         }

@@ -55,7 +55,33 @@ struct ReadBufferTests {
             buffer.consume(buffer.count - keep)
             #expect(buffer.offset == (round + 1) * block - keep)
         }
-        // The storage is read into in place, so its views stay small whatever the stream's length.
-        #expect(buffer.unconsumed.startIndex < 2 * block)
+        // The storage is read into in place: one read's room and a partial record, whatever the stream's length.
+        #expect(buffer.capacity <= block + 6)
+    }
+
+    @Test("the unconsumed bytes in place are the bytes filled, and stay put while they are consumed")
+    func viewsInPlace() {
+        var buffer = ReadBuffer()
+        _ = read([1, 2, 3, 4], into: &buffer)
+        let view = buffer.unconsumedBytes
+        #expect(Array(view) == [1, 2, 3, 4])
+        buffer.consume(1)
+        #expect(Array(buffer.unconsumedBytes) == [2, 3, 4])
+        #expect(buffer.unconsumedBytes.baseAddress == view.baseAddress.map { $0 + 1 })
+        #expect(Array(view) == [1, 2, 3, 4])
+        #expect(ReadBuffer().unconsumedBytes.isEmpty)
+    }
+
+    @Test("a copy keeps its own bytes when either is filled again (copy on write)")
+    func copiesAreValues() {
+        var original = ReadBuffer()
+        _ = read([1, 2, 3], into: &original)
+        original.consume(1)
+        var copy = original
+        _ = read([4, 5], into: &original)
+        _ = read([9], into: &copy)
+        #expect(Array(original.unconsumedBytes) == [2, 3, 4, 5])
+        #expect(Array(copy.unconsumedBytes) == [2, 3, 9])
+        #expect(copy.offset == 1 && original.offset == 1)
     }
 }

@@ -51,7 +51,7 @@ import Testing
         #expect(try sightings(try bytes(extended)).map(\.rssi) == [nil])
     }
 
-    /// One legacy report, as most events on a busy link are (read in one step).
+    /// One legacy report, as most events on a busy link are.
     func singleLegacyReport(parameterLength: String = "2A", extra: String = "") throws -> [UInt8] {
         try bytes([
             "3E",           // HCI_LE_Meta
@@ -68,26 +68,72 @@ import Testing
         ])
     }
 
-    /// The report `SightingDecoder.singleLegacyReport` reads in place, as a report.
-    func singleReport(_ event: [UInt8]) -> AdvertisingReport? {
-        event.withUnsafeBytes { raw in
-            SightingDecoder.singleLegacyReport(inEvent: raw).map { $0.fixed.report(data: event[$0.data], rssi: $0.rssi) }
+    /// What a report read in place carries, and the same fields of a decoded report.
+    struct ReportFields: Equatable {
+        var eventType: UInt16, isExtended: Bool, addressType: UInt8, address: UInt64, sid: UInt8, rssi: Int8, data: [UInt8]
+
+        init(_ r: AdvertisingReportView) {
+            (eventType, isExtended, addressType, address) = (r.eventType, r.isExtended, r.addressType, r.address)
+            (sid, rssi, data) = (r.sid, r.rssi, Array(r.data))
+        }
+
+        init(_ r: AdvertisingReport) {
+            (eventType, isExtended, addressType, address) = (r.eventType, r.isExtended, r.addressType.raw, r.address.value)
+            (sid, rssi, data) = (r.isExtended ? r.sid : 0xFF, r.rssi, Array(r.data))
         }
     }
 
-    @Test func oneLegacyReportIsTheReportTheWalkReads() throws {
-        let event = try singleLegacyReport()
-        let report = try #require(singleReport(event))
-        guard case .leMeta(.advertisingReport(let walked)) = try HCIEvent.decode(event[...]) else {
-            Issue.record("not an advertising report")
+    /// The reports `AdvertisingReportView.walk` reads in place, and how the walk ended.
+    func walkInPlace(_ event: [UInt8]) -> (reports: [ReportFields], walk: AdvertisingReportView.Walk) {
+        var reports: [ReportFields] = []
+        let walk = event.withUnsafeBytes { raw in AdvertisingReportView.walk(inEvent: raw) { reports.append(ReportFields($0)) } }
+        return (reports, walk)
+    }
+
+    /// The reports the checked decoder reads.
+    func decodedReports(_ event: [UInt8]) throws -> [ReportFields] {
+        var reports: [ReportFields] = []
+        try HCIEvent.forEachAdvertisingReport(inEvent: event[...]) { reports.append(ReportFields($0)) }
+        return reports
+    }
+
+    @Test("reports read in place are the reports the checked decoder reads, legacy and extended, one or several")
+    func reportsInPlaceAreTheDecodedReports() throws {
+        let events = [try singleLegacyReport(), try bytes(HCIEventTests.legacyTwoReports), try bytes(HCIEventTests.extendedTwoReports)]
+        for event in events {
+            let (reports, walk) = walkInPlace(event)
+            guard case .whole = walk else {
+                Issue.record("walk ended \(walk) on \(Hex.encode(event))")
+                continue
+            }
+            #expect(!reports.isEmpty)
+            #expect(reports == (try decodedReports(event)))
+            // Bytes after the event's declared parameters are not part of it.
+            #expect(walkInPlace(event + [0xAA]).reports == reports)
+        }
+        #expect(try sightings(try singleLegacyReport()) == [
+            Sighting(identity: try identity(minor: 42), measuredPower: -59, rssi: -60, address: DeviceAddress(value: 0x0001_0203_040F),
+                     addressType: .randomDevice, time: time, isScanResponse: true),
+        ])
+    }
+
+    @Test("an event whose lengths do not add up gives the reports before the fault, and the checked decoder's error")
+    func lengthsThatDisagreeAreTheCheckedDecodersFault() throws {
+        // A parameter byte after the RSSI: the report is read, then the trailing byte is the fault.
+        let trailing = try singleLegacyReport(parameterLength: "2B", extra: "00")
+        let read = walkInPlace(trailing)
+        #expect(read.reports.count == 1)
+        guard case .malformed = read.walk else {
+            Issue.record("trailing byte not found: \(read.walk)")
             return
         }
-        #expect([report] == walked)
-        #expect(try sightings(event) == [Sighting(identity: try identity(minor: 42), measuredPower: -59, rssi: -60,
-                                                  address: DeviceAddress(value: 0x0001_0203_040F), addressType: .randomDevice,
-                                                  time: time, isScanResponse: true)])
-        // Bytes after the event's declared parameters are not part of it.
-        #expect(singleReport(event + [0xAA]) == report)
+        #expect(throws: DecodeError.self) { try sightings(trailing) }
+        // The RSSI missing: no report.
+        let short = Array(try singleLegacyReport(parameterLength: "29").dropLast())
+        #expect(walkInPlace(short).reports.isEmpty)
+        #expect(throws: DecodeError(offset: 43, field: "LE Advertising Report RSSI", needed: 1, available: 0)) {
+            try sightings(short)
+        }
     }
 
     @Test("Eddystone service data in a one-report event is decoded from the event's own bytes, wherever they start in a buffer")
@@ -113,19 +159,6 @@ import Testing
         }
         #expect(found == walked.compactMap { SightingDecoder.sighting(from: $0, at: time) })
         #expect(found.map { $0.identity?.description } == ["eddystone:00112233445566778899:AABBCCDDEEFF"])
-    }
-
-    @Test func oneLegacyReportWhoseLengthsDisagreeIsLeftToTheWalk() throws {
-        // A parameter byte after the RSSI: the walk names it.
-        let trailing = try singleLegacyReport(parameterLength: "2B", extra: "00")
-        #expect(singleReport(trailing) == nil)
-        #expect(throws: DecodeError.self) { try sightings(trailing) }
-        // The RSSI missing.
-        let short = Array(try singleLegacyReport(parameterLength: "29").dropLast())
-        #expect(singleReport(short) == nil)
-        #expect(throws: DecodeError(offset: 43, field: "LE Advertising Report RSSI", needed: 1, available: 0)) {
-            try sightings(short)
-        }
     }
 
     @Test func otherEventsGiveNothingAndNoError() throws {

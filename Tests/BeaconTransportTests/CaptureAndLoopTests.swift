@@ -139,7 +139,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         // The header is on disk as soon as the recorder exists.
         #expect(try readFile(path) == BtsnoopWriter().header)
         for (packet, direction, time) in packets {
-            try recorder.record(packet, direction: direction, timestamp: time)
+            try packet.withView { try recorder.record($0, direction: direction, timestamp: time) }
         }
         try recorder.close()
 
@@ -169,7 +169,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
             attempts += 1
             let before = Clock.monotonic()
             let recorder = try BtsnoopRecorder(path: path)
-            try recorder.record(packet, direction: .received, timestamp: start)
+            try packet.withView { try recorder.record($0, direction: .received, timestamp: start) }
             try recorder.flushIfDue()
             let size = try readFile(path).count
             let created = Clock.monotonic()
@@ -223,7 +223,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         let recorder = try BtsnoopRecorder(path: path, wait: WriteWait(interrupt: signal[0]))
         // Far more than the FIFO holds, through a full buffer more than once: no write waits for room.
         for (packet, direction, time) in packets {
-            try recorder.record(packet, direction: direction, timestamp: time)
+            try packet.withView { try recorder.record($0, direction: direction, timestamp: time) }
         }
         try recorder.flush()
         var taken: [UInt8] = []
@@ -249,7 +249,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         defer { unlink(path); for fd in [reader] + signal { _ = Glibc.close(fd) } }
         let recorder = try BtsnoopRecorder(path: path, wait: WriteWait(interrupt: signal[0]))
         for (packet, direction, time) in samplePackets(500) {
-            try recorder.record(packet, direction: direction, timestamp: time)
+            try packet.withView { try recorder.record($0, direction: direction, timestamp: time) }
         }
         let error = try #require(throws: TransportError.self) { try recorder.close() }
         #expect(error.category == .io)

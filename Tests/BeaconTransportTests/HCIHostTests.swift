@@ -11,8 +11,9 @@ final class ScriptedTransport: PacketTransport {
     private(set) var sent: [HCIOpcode] = []
     /// Written to the pipe, not yet read.
     private var queue: [HCIPacket] = []
-    /// Taken by the last read, not yet returned.
-    private var ready: [HCIPacket] = []
+    /// Taken by the last read, not yet returned: their kinds and lengths, and their bytes in `readBytes`.
+    private var ready: [(kind: HCIPacketKind, length: Int)] = []
+    private var readBytes = ReadBuffer()
     private let readEnd: Int32
     private let writeEnd: Int32
 
@@ -39,13 +40,21 @@ final class ScriptedTransport: PacketTransport {
     func read() throws(TransportError) -> Bool {
         var byte: UInt8 = 0
         _ = Glibc.read(readEnd, &byte, 1)
-        ready += queue
+        // As a real transport's buffer: packets stay in place until the next read.
+        for packet in queue {
+            readBytes.append(packet.payload)
+            ready.append((packet.kind, packet.payload.count))
+        }
         queue.removeAll()
         return true
     }
 
     func nextPacket() throws(TransportError) -> TransportPacket? {
-        ready.isEmpty ? nil : TransportPacket(ready.removeFirst(), .received)
+        guard !ready.isEmpty else { return nil }
+        let (kind, length) = ready.removeFirst()
+        let bytes = UnsafeRawBufferPointer(rebasing: readBytes.unconsumedBytes.prefix(length))
+        readBytes.consume(length)
+        return TransportPacket(HCIPacketView(kind: kind, payload: bytes), .received)
     }
 
     func send(_ packet: HCIPacket) throws(TransportError) {
