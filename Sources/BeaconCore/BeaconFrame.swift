@@ -42,9 +42,9 @@ public enum BeaconFrame: Hashable, Sendable {
         data.withUnsafeBytes { find(inAdvertisingData: $0) }
     }
 
-    /// The same for advertising data read in place.
+    /// The same for advertising data read in place; nil also when `admits` turns the first frame away.
     @inline(__always)
-    static func find(inAdvertisingData raw: UnsafeRawBufferPointer) -> BeaconFrame? {
+    static func find(inAdvertisingData raw: UnsafeRawBufferPointer, admitting admits: (BeaconFrame) -> Bool = { _ in true }) -> BeaconFrame? {
         var offset = 0
         while case .structure(let type, let value) = ADWalker.step(raw, at: offset) {
             offset = value.upperBound
@@ -58,7 +58,9 @@ public enum BeaconFrame: Hashable, Sendable {
             default:
                 frame = nil
             }
-            if let frame { return frame }
+            if let frame {
+                return admits(frame) ? frame : nil
+            }
         }
         // The end of the data, or a malformed structure, which ends the search.
         return nil

@@ -28,7 +28,9 @@ public struct RangeSession {
     public func isFinished(at now: Timestamp) -> Bool { feed.isFinished(at: now) }
 
     /// Feeds one packet. A packet that cannot be decoded throws after being counted; the session stays usable.
-    /// `heard` sees every sighting the monitor is given (`beacon calibrate` keeps their readings).
+    /// `heard` sees every sighting until a region is first entered (what a hint that no beacon matches
+    /// needs), then those that may match a region (`beacon calibrate` keeps their readings): from then on
+    /// the others are dropped where they are found, since they cannot change the monitor.
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
                                 emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
         try packet.withView { view throws(DecodeError) in
@@ -39,7 +41,7 @@ public struct RangeSession {
     /// The same for a packet read in place.
     public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
                                 emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
-        try feed.packet(packet, direction: direction, at: rawTime,
+        try feed.packet(packet, direction: direction, at: rawTime, admitting: { monitor.mayMatch($0) },
                         start: { monitor.start(at: $0, emit: emit) },
                         advance: { monitor.tick(now: $0, emit: emit) },
                         sighting: { sighting in

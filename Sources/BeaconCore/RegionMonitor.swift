@@ -91,6 +91,10 @@ public struct RegionMonitor: Sendable {
         }
     }
 
+    /// The regions' first identifiers, for `mayMatch`.
+    private let filter: RegionFilter
+    /// Whether a region was ever entered: some sighting matched.
+    public private(set) var hasEntered = false
     private let distance: PreparedDistanceModel
     /// Telemetry is kept only when some region can range an Eddystone beacon.
     private let hasEddystoneRegion: Bool
@@ -122,6 +126,7 @@ public struct RegionMonitor: Sendable {
         self.estimator = estimator
         distance = PreparedDistanceModel(estimator.distance)
         hasEddystoneRegion = regions.contains { $0.format == .eddystoneUID }
+        filter = RegionFilter(regions)
         phases = Array(repeating: .outside, count: regions.count)
     }
 
@@ -162,6 +167,7 @@ public struct RegionMonitor: Sendable {
                 // Ranging ticks start (from the next one after now): they are deadlines now.
                 if !anyInside { skipRangeTicks(past: now) }
                 deadlineMoved = true
+                hasEntered = true
                 emit(.enter(regions[i], now))
                 emit(.state(regions[i], .inside, now))
             }
@@ -172,6 +178,13 @@ public struct RegionMonitor: Sendable {
         let key = BeaconKey(identity: identity, address: s.address)
         let index = beacons.index(of: key) { TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now) }
         beacons.values[index].record(s, at: now)
+    }
+
+    /// Whether a sighting of `frame` may change anything once deadlines are processed: false when a
+    /// region was entered and the frame can match none (`RangeSession` then makes no sighting of it).
+    @inline(__always)
+    public func mayMatch(_ frame: BeaconFrame) -> Bool {
+        !hasEntered || filter.admits(frame)
     }
 
     /// Processes every deadline up to `now`, in time order: state changes, then ranging ticks when

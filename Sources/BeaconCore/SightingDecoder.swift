@@ -6,12 +6,13 @@ public enum SightingDecoder {
     /// reports before it have been delivered. Fragments of an extended advertisement are skipped,
     /// `chains` carrying which advertisers are mid-chain from one event to the next.
     ///
-    /// `payload` is the event from its code on, read in place.
+    /// `payload` is the event from its code on, read in place. Only the frames `admits` takes are
+    /// made sightings of.
     @inline(__always)
     public static func forEachSighting(inEvent payload: UnsafeRawBufferPointer, at time: Timestamp, chains: inout FragmentChains,
-                                       _ body: (Sighting) -> Void) throws(DecodeError) {
+                                       admitting admits: (BeaconFrame) -> Bool = { _ in true }, _ body: (Sighting) -> Void) throws(DecodeError) {
         let walk = AdvertisingReportView.walk(inEvent: payload) { report in
-            guard chains.isWhole(report), let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return }
+            guard chains.isWhole(report), let frame = BeaconFrame.find(inAdvertisingData: report.data, admitting: admits) else { return }
             body(report.sighting(frame, at: time))
         }
         if case .malformed = walk { try explainMalformed(payload) }

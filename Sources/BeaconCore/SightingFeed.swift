@@ -47,11 +47,11 @@ public struct SightingFeed {
     }
 
     /// Feeds one packet, read in place: `start` when it is the anchor, then for an advertising report
-    /// `advance` to its time and `sighting` once per beacon it carries. A packet that cannot be decoded
-    /// throws after being counted; the feed stays usable.
+    /// `advance` to its time and `sighting` once per beacon it carries (whose frame `admits` takes). A packet that cannot be decoded throws after being counted; the feed
+    /// stays usable.
     @inline(__always)
     public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
-                                start: (Timestamp) -> Void, advance: (Timestamp) -> Void,
+                                admitting admits: (BeaconFrame) -> Bool = { _ in true }, start: (Timestamp) -> Void, advance: (Timestamp) -> Void,
                                 sighting: (Sighting) -> Void) throws(DecodeError) {
         // Far-off times are clamped first: the deadline arithmetic must not wrap around.
         let clamped = rawTime.clampedToSupportedRange
@@ -63,7 +63,7 @@ public struct SightingFeed {
             case (.command, .sent):
                 try noteCommand(packet.payload)
             case (.event, .received):
-                try event(packet.payload, at: time, start: start, advance: advance, sighting: sighting)
+                try event(packet.payload, at: time, admitting: admits, start: start, advance: advance, sighting: sighting)
             default:
                 break
             }
@@ -82,15 +82,16 @@ public struct SightingFeed {
     }
 
     @inline(__always)
-    private mutating func event(_ payload: UnsafeRawBufferPointer, at time: Timestamp, start: (Timestamp) -> Void,
-                                advance: (Timestamp) -> Void, sighting: (Sighting) -> Void) throws(DecodeError) {
+    private mutating func event(_ payload: UnsafeRawBufferPointer, at time: Timestamp, admitting admits: (BeaconFrame) -> Bool,
+                                start: (Timestamp) -> Void, advance: (Timestamp) -> Void,
+                                sighting: (Sighting) -> Void) throws(DecodeError) {
         if anchor == nil {
             guard try isAnchor(payload) else { return }
             anchor(at: time, start)
             if !Self.isAdvertisingReport(payload) { return }
         }
         advance(time)
-        try SightingDecoder.forEachSighting(inEvent: payload, at: time, chains: &chains, sighting)
+        try SightingDecoder.forEachSighting(inEvent: payload, at: time, chains: &chains, admitting: admits, sighting)
     }
 
     /// Whether an event before the anchor is it: the success of the pending scan enable (decoded from a

@@ -169,4 +169,35 @@ struct RangeSessionTests {
         #expect(lines(quietOut).filter { $0.contains("partial") }.isEmpty)
         #expect(lines(quietOut).filter { $0.hasPrefix(#"{"event":"range""#) }.count == 1)
     }
+
+    @Test("every sighting is heard until a region is entered; after that only those of the regions' UUIDs, and the lines stay the same")
+    func otherBeaconsDroppedOnceInside() throws {
+        let other = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A7100001")!
+        var packets: [(HCIPacket, Timestamp)] = []
+        for i in 0..<40 {
+            let beacon = SimulatedAir.beacon(i % 4, uuid: i % 2 == 0 ? other : uuid)
+            packets.append((SimulatedAir.legacyReport(beacon, rssi: -60), t0 + .milliseconds(Int64(100 * i))))
+        }
+        var s = session()
+        var heard: [BeaconUUID] = []
+        var out: [MonitorOutput] = []
+        for (packet, time) in packets {
+            try s.packet(packet, direction: .received, at: time, emit: { out.append($0) }) { sighting in
+                if case .iBeacon(let beacon) = sighting.frame { heard.append(beacon.identity.uuid) }
+            }
+        }
+        // Report 0 is the other UUID's, report 1 enters the region; from then on only the region's are heard.
+        #expect(heard.first == other)
+        #expect(Array(heard.dropFirst()) == Array(repeating: uuid, count: 20))
+
+        // The monitor, given every sighting, prints the same lines.
+        var monitor = RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: .seconds(2), interval: .seconds(1))
+        var direct: [MonitorOutput] = []
+        monitor.start(at: t0) { direct.append($0) }
+        for (packet, time) in packets {
+            try SightingDecoder.forEachSighting(inEvent: packet.payload, at: time) { monitor.sighting($0) { direct.append($0) } }
+        }
+        #expect(lines(out) == lines(direct))
+        #expect(lines(out).contains { $0.hasPrefix(#"{"event":"range""#) })
+    }
 }
