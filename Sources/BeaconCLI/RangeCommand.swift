@@ -31,7 +31,10 @@ struct RangeCommand: ControllerCommand {
         var hint = NoMatchHint(regions: options.regions)
         // Schedule times become wall-clock times only here, as each line is printed.
         try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.shifted(by: host.timeline.wallOffset)) },
-                              heard: { sighting in hint.note(sighting).map(output.console.diagnose) },
+                              heard: { sighting in
+                                  // Once it has spoken or a region matched, the hint is not called again.
+                                  if !hint.isFinished { hint.note(sighting).map(output.console.diagnose) }
+                              },
                               idle: { time in hint.check(at: time).map(output.console.diagnose) })
         return nil
     }

@@ -79,6 +79,38 @@ struct ByteSink {
         }
     }
 
+    /// `value` in decimal with a point `places` digits from its right and at least one digit before the
+    /// point (`1234`, 2: `12.34`; `5`, 2: `0.05`); no point for `places` 0. The digits are taken off from
+    /// the right by constant divisions, one pass.
+    @inline(__always)
+    mutating func putFixed(_ value: UInt64, places: Int) {
+        var digits = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        digits = max(digits, places + 1)
+        let length = places > 0 ? digits + 1 : digits
+        let text = claim(length)
+        rest = value
+        var i = length - 1
+        for _ in 0..<places {
+            text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            i -= 1
+        }
+        if places > 0 {
+            text[i] = UInt8(ascii: ".")
+            i -= 1
+        }
+        while i >= 0 {
+            text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            i -= 1
+        }
+    }
+
     /// `text` between double quotes.
     @inline(__always)
     mutating func putQuoted(_ text: some ASCIIText) {

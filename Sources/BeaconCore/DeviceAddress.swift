@@ -78,11 +78,16 @@ public enum AddressType: Hashable, Sendable {
 
     /// Name used in JSON output.
     public var name: String {
+        knownName.map { $0.description } ?? "unknown(0x\(Hex.encode([raw])))"
+    }
+
+    /// The name of a known type as constant text, written without a scan for escapes; nil for `unknown`.
+    var knownName: StaticString? {
         switch self {
         case .publicDevice, .publicIdentity: "public"
         case .randomDevice, .randomIdentity: "random"
         case .anonymous: "anonymous"
-        case .unknown(let raw): "unknown(0x\(Hex.encode([raw])))"
+        case .unknown: nil
         }
     }
 }

@@ -39,6 +39,19 @@ public struct JSONMembers {
         sink.putEscaped(value)
     }
 
+    /// A name of the schema's own (a proximity, an address type) between quotes: it needs no escapes.
+    public mutating func field(_ name: StaticString, name value: StaticString) {
+        guard begin(name, valueLength: value.utf8CodeUnitCount + 2) else { return }
+        sink.put(UInt8(ascii: "\""))
+        sink.put(value)
+        sink.put(UInt8(ascii: "\""))
+    }
+
+    /// An address type's name.
+    public mutating func field(_ name: StaticString, _ value: AddressType) {
+        if let known = value.knownName { field(name, name: known) } else { field(name, value.name) }
+    }
+
     /// An identifier, address or time (ISO-8601, `Timestamp.iso8601`), between quotes.
     public mutating func field(_ name: StaticString, _ value: some ASCIIText) {
         guard begin(name, valueLength: type(of: value).textLength + 2) else { return }
@@ -137,8 +150,8 @@ enum JSONNumber {
 /// bits (magnitudes below 10^15): the form JSON numbers are written in, in place.
 struct FixedPoint {
     let isNegative: Bool
+    /// The value times 10^`places`, rounded.
     let units: UInt64
-    let scale: UInt64
     let places: Int
 
     /// A sign, 19 digits and a point.
@@ -150,7 +163,6 @@ struct FixedPoint {
         places = max(0, min(decimals, 9))
         var scale: UInt64 = 1
         for _ in 0..<places { scale &*= 10 }
-        self.scale = scale
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
         guard abs(scaled) < 9e18 else { return nil }
         let units = Int64(scaled)
@@ -161,10 +173,7 @@ struct FixedPoint {
     @inline(__always)
     func put(into sink: inout ByteSink) {
         if isNegative { sink.put(UInt8(ascii: "-")) }
-        sink.putDecimal(units / scale)
-        guard places > 0 else { return }
-        sink.put(UInt8(ascii: "."))
-        sink.putDigits(units % scale, width: places)
+        sink.putFixed(units, places: places)
     }
 
     /// The text `put(into:)` writes.

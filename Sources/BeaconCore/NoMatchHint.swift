@@ -12,7 +12,8 @@ public struct NoMatchHint {
 
     private let regions: [BeaconRegion]
     private var firstHeard: Timestamp?
-    private var finished = false
+    /// Spoken, or a region matched: nothing more to note.
+    public private(set) var isFinished = false
     private var beacons: Set<Beacon> = []
 
     private struct Beacon: Hashable {
@@ -23,14 +24,14 @@ public struct NoMatchHint {
 
     public init(regions: [BeaconRegion]) {
         self.regions = regions
-        finished = regions.isEmpty
+        isFinished = regions.isEmpty
     }
 
     /// Notes one sighting; returns the hint when it is due (once).
     public mutating func note(_ s: Sighting) -> String? {
-        guard !finished else { return nil }
+        guard !isFinished else { return nil }
         if let identity = s.identity, regions.contains(where: { $0.matches(identity) }) {
-            finished = true
+            isFinished = true
             return nil
         }
         if firstHeard == nil { firstHeard = s.time }
@@ -43,8 +44,8 @@ public struct NoMatchHint {
 
     /// Returns the hint when it is due at `now` (once).
     public mutating func check(at now: Timestamp) -> String? {
-        guard !finished, let first = firstHeard, now - first >= Self.patience else { return nil }
-        finished = true
+        guard !isFinished, let first = firstHeard, now - first >= Self.patience else { return nil }
+        isFinished = true
         return message(heardFor: now - first)
     }
 

@@ -115,9 +115,9 @@ public enum OutputLine {
         o.field("measuredPowerValid", beacon.measuredPowerValid)
         if let txPower = beacon.txPower { o.field("txPowerAt0m", txPower) }
         o.field("accuracy", beacon.accuracy >= 0 ? beacon.accuracy : -1, decimals: accuracyDecimals)
-        o.field("proximity", beacon.proximity.rawValue)
+        o.field("proximity", name: beacon.proximity.name)
         o.field("address", beacon.address)
-        o.field("addressType", beacon.addressType.name)
+        o.field("addressType", beacon.addressType)
         o.field("samples", beacon.samples)
         o.field("lastSeen", beacon.lastSeen)
         if let telemetry = beacon.telemetry { write(telemetry, to: &o) }

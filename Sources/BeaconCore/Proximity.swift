@@ -8,6 +8,16 @@ public enum Proximity: String, Hashable, Sendable, CaseIterable {
     case far
     /// No usable RSSI reading in the interval.
     case unknown
+
+    /// The JSON name (the raw value) as constant text, written without a scan for escapes.
+    var name: StaticString {
+        switch self {
+        case .immediate: "immediate"
+        case .near: "near"
+        case .far: "far"
+        case .unknown: "unknown"
+        }
+    }
 }
 
 /// Turns an estimated distance into a proximity class, with hysteresis in distance and in time: a

@@ -134,6 +134,10 @@ struct JSONWriterTests {
         (-0.004, 2, "0.00"),       // never -0
         (0.005, 2, "0.01"),
         (123456.789, 0, "123457"),
+        (0.05, 2, "0.05"),         // zeros between the point and the first digit
+        (-0.5, 3, "-0.500"),
+        (7.0, 0, "7"),
+        (1.000000001, 9, "1.000000001"),
         (3.0e20, 2, "3e+20"),      // beyond fixed-point range: shortest form
     ])
     func fixedDecimals(value: Double, decimals: Int, expected: String) {
