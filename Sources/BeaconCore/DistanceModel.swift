@@ -102,6 +102,9 @@ public struct RoomPrior: Hashable, Sendable {
         self.spread = spread
     }
 
+    /// Whether the parameters describe a distribution: scatters and the typical distance positive.
+    var isValid: Bool { shadowing > 0 && spread > 0 && typicalDistance > 0 }
+
     /// Posterior median distance (m) for `attenuation = measuredPower - rssi` (dB).
     public func medianDistance(attenuation: Double) -> Double {
         guard let log = medianLogDistance(attenuation: attenuation, near: nil) else { return -1 }
@@ -112,7 +115,7 @@ public struct RoomPrior: Hashable, Sendable {
     /// function, started at `near` when given (a neighbouring attenuation's answer); nil when the
     /// parameters are out of range.
     func medianLogDistance(attenuation: Double, near: Double?) -> Double? {
-        guard attenuation.isFinite, shadowing > 0, spread > 0, typicalDistance > 0 else { return nil }
+        guard attenuation.isFinite, isValid else { return nil }
         let priorMean = log(typicalDistance)
         let priorPrecision = 1 / (spread * spread)
         let noise = shadowing * shadowing
@@ -165,50 +168,54 @@ public struct RoomPrior: Hashable, Sendable {
     }
 }
 
-/// A distance model ready for ranging ticks. The room model's posterior median is tabulated once
-/// over every attenuation a controller and a plausible calibration can produce (0.25 dB steps,
-/// interpolated in log distance: the curve is smooth, the error far below a centimetre); the
-/// closed-form models are evaluated directly.
+/// A distance model ready for ranging ticks. The room model's posterior median is tabulated over every
+/// attenuation a controller and a plausible calibration can produce (0.25 dB steps, interpolated in log
+/// distance: the curve is smooth, the error far below a centimetre), each step worked out the first
+/// time a tick needs it: a run meets a few dozen dB of them, and the whole table would cost a start of
+/// milliseconds. The closed-form models are evaluated directly.
 public struct PreparedDistanceModel: Sendable {
     public let model: DistanceModel
-    private let logDistances: [Double]
+    /// The room model's prior, when its parameters are in range.
+    private let prior: RoomPrior?
+    /// The posterior median of ln d at each step, NaN until it is first needed; empty without `prior`.
+    private var logDistances: [Double]
     private static let lowest = -160.0
     private static let step = 0.25
     private static let steps = 1280
 
     public init(_ model: DistanceModel) {
         self.model = model
-        if case .room(let prior) = model {
-            logDistances = prior == RoomPrior() ? Self.standardTable : Self.tabulate(prior)
+        if case .room(let prior) = model, prior.isValid {
+            self.prior = prior
+            logDistances = Array(repeating: .nan, count: Self.steps + 1)
         } else {
+            prior = nil
             logDistances = []
         }
     }
 
-    /// The default model's table, computed once per process.
-    private static let standardTable = tabulate(RoomPrior())
-
-    private static func tabulate(_ prior: RoomPrior) -> [Double] {
-        var table: [Double] = []
-        table.reserveCapacity(steps + 1)
-        var previous: Double?
-        for i in 0...steps {
-            guard let log = prior.medianLogDistance(attenuation: lowest + Double(i) * step, near: previous) else { return [] }
-            table.append(log)
-            previous = log
-        }
-        return table
-    }
-
     /// Estimated distance in metres; -1 when unknown.
-    public func distance(rssi: Double, measuredPower: Double) -> Double {
+    public mutating func distance(rssi: Double, measuredPower: Double) -> Double {
         let position = (measuredPower - rssi - Self.lowest) / Self.step
-        guard !logDistances.isEmpty, position >= 0, position < Double(Self.steps) else {
+        guard let prior, position >= 0, position < Double(Self.steps) else {
             return model.distance(rssi: rssi, measuredPower: measuredPower)
         }
         let i = Int(position)
         let fraction = position - Double(i)
-        let estimate = exp(logDistances[i] + fraction * (logDistances[i + 1] - logDistances[i]))
+        let (low, high) = (logDistance(at: i, prior), logDistance(at: i + 1, prior))
+        let estimate = exp(low + fraction * (high - low))
         return estimate.isFinite ? estimate : -1
+    }
+
+    /// Step `i`'s posterior median of ln d, worked out from a neighbouring step's when there is one.
+    private mutating func logDistance(at i: Int, _ prior: RoomPrior) -> Double {
+        let known = logDistances[i]
+        guard known.isNaN else { return known }
+        let before = i > 0 ? logDistances[i - 1] : .nan
+        let after = i + 1 < logDistances.count ? logDistances[i + 1] : .nan
+        let near: Double? = !before.isNaN ? before : !after.isNaN ? after : nil
+        let value = prior.medianLogDistance(attenuation: Self.lowest + Double(i) * Self.step, near: near) ?? .nan
+        logDistances[i] = value
+        return value
     }
 }

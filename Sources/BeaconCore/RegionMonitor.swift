@@ -66,7 +66,7 @@ public struct RegionMonitor: Sendable {
         /// The entry a ranging tick lists: the beacon was heard in the interval or within the tracking age
         /// (nil otherwise). Starts the next interval either way.
         mutating func report(key: BeaconKey, at time: Timestamp, estimator: RangingEstimator,
-                             distance: PreparedDistanceModel, telemetry: EddystoneTLM?) -> RangedBeacon? {
+                             distance: inout PreparedDistanceModel, telemetry: EddystoneTLM?) -> RangedBeacon? {
             defer {
                 readings.endInterval()
                 filter.endInterval()
@@ -95,7 +95,7 @@ public struct RegionMonitor: Sendable {
     private let filter: RegionFilter
     /// Whether a region was ever entered: some sighting matched.
     public private(set) var hasEntered = false
-    private let distance: PreparedDistanceModel
+    private var distance: PreparedDistanceModel
     /// Telemetry is kept only when some region can range an Eddystone beacon.
     private let hasEddystoneRegion: Bool
     private var phases: [Phase]
@@ -303,7 +303,7 @@ public struct RegionMonitor: Sendable {
                time - latest.time <= estimator.trackingAge {
                 tlm = latest.tlm
             }
-            if let report = beacons.values[index].report(key: key, at: time, estimator: estimator, distance: distance,
+            if let report = beacons.values[index].report(key: key, at: time, estimator: estimator, distance: &distance,
                                                          telemetry: tlm) {
                 reports.append(report)
             }
@@ -314,15 +314,33 @@ public struct RegionMonitor: Sendable {
 
     /// Sorts `reports` nearest first through a list of their indices, then moves each entry once into
     /// place, cycle by cycle: an entry is large, and a sort that moves entries moves each many times.
-    /// The list carries each entry's order as plain numbers, `RangedBeacon.nearerFirst`'s: distance
-    /// (unknown ones last), identity (`BeaconID.orderKey`), address. Equal distances are common.
+    /// `RangedBeacon.nearerFirst`'s order: the list is sorted by distance alone (unknown ones last), as
+    /// the bits of a distance that is not negative, which order as the numbers do; then each run of equal
+    /// distances, which are common (beacons not heard, equal readings), by identity
+    /// (`BeaconID.orderKey`) and address.
     private static func sortNearestFirst(_ reports: inout [RangedBeacon]) {
         var keyed = reports.indices.map { i in
-            let identity = reports[i].identity.orderKey
-            return (order: (reports[i].accuracy >= 0 ? reports[i].accuracy : .infinity,
-                            identity.0, identity.1, identity.2, identity.3, reports[i].address.value), index: i)
+            let accuracy = reports[i].accuracy
+            // +0 for both zeros; NaN and unknown (-1) as infinity.
+            let distance = accuracy > 0 ? accuracy : accuracy == 0 ? 0 : Double.infinity
+            return (distance: distance.bitPattern, index: i)
         }
-        keyed.sort { a, b in a.order < b.order }
+        keyed.sort { a, b in a.distance < b.distance }
+        var runStart = 0
+        while runStart < keyed.count {
+            var runEnd = runStart + 1
+            while runEnd < keyed.count, keyed[runEnd].distance == keyed[runStart].distance { runEnd += 1 }
+            if runEnd - runStart > 1 {
+                reports.withUnsafeBufferPointer { entries in
+                    keyed[runStart..<runEnd].sort { a, b in
+                        let (x, y) = (entries[a.index], entries[b.index])
+                        let (p, q) = (x.identity.orderKey, y.identity.orderKey)
+                        return (p.0, p.1, p.2, p.3, x.address.value) < (q.0, q.1, q.2, q.3, y.address.value)
+                    }
+                }
+            }
+            runStart = runEnd
+        }
         // keyed[i].index is the index of the entry that belongs at i; a position done points at itself.
         for start in keyed.indices where keyed[start].index != start {
             let first = reports[start]

@@ -28,7 +28,7 @@ public enum ResearchPlotData {
             var seen: [DistanceModel] = []
             for model in result.models where !seen.contains(model.estimator.distance) {
                 seen.append(model.estimator.distance)
-                let prepared = PreparedDistanceModel(model.estimator.distance)
+                var prepared = PreparedDistanceModel(model.estimator.distance)
                 let label = model.name == EvalModel.fittedLogDistanceName ? model.name : "\(model.name) (\(model.estimator.distance))"
                 let fitted = result.fittedExponent.map { Fixed.text($0, decimals: 2) } ?? ""
                 for step in 0...(2 * (high - low + 4)) {

@@ -52,7 +52,7 @@ struct DistanceModelTests {
 
     @Test func preparedModelMatchesTheDirectOne() {
         for model in [DistanceModel.standard, .logDistance(exponent: 2.5), .altBeacon, .bleacon] {
-            let prepared = PreparedDistanceModel(model)
+            var prepared = PreparedDistanceModel(model)
             for rssi in stride(from: -127.0, through: 20, by: 0.37) {
                 let direct = model.distance(rssi: rssi, measuredPower: -59)
                 #expect(abs(prepared.distance(rssi: rssi, measuredPower: -59) - direct) <= 1e-4 * direct)
@@ -66,7 +66,8 @@ struct DistanceModelTests {
         for model in [DistanceModel.standard, .logDistance(exponent: 2), .altBeacon, .bleacon] {
             #expect(model.distance(rssi: .nan, measuredPower: -59) == -1)
             #expect(model.distance(rssi: -70, measuredPower: .infinity) == -1)
-            #expect(PreparedDistanceModel(model).distance(rssi: .nan, measuredPower: -59) == -1)
+            var prepared = PreparedDistanceModel(model)
+            #expect(prepared.distance(rssi: .nan, measuredPower: -59) == -1)
         }
         #expect(DistanceModel.logDistance(exponent: 0).distance(rssi: -70, measuredPower: -59) == -1)
         #expect(DistanceModel.altBeacon.distance(rssi: -70, measuredPower: 0) == -1)
