@@ -112,6 +112,11 @@ public final class HCIHost {
     private let poller = Poller()
     private let clock: () -> ClockReading
     private let warn: (String) -> Void
+    /// The event codes `controllerEvent` looks for on every live packet, kept here: another module's
+    /// static constants cost a call each time they are read.
+    private let controllerEventCodes = (complete: HCIEventCode.commandComplete.rawValue,
+                                        status: HCIEventCode.commandStatus.rawValue,
+                                        hardwareError: HCIEventCode.hardwareError.rawValue)
     /// Malformed Command Complete or Command Status events that arrived while no command was pending:
     /// skipped, the first `skippedEventWarningLimit` of them with a warning each.
     public private(set) var skippedEventCount = 0
@@ -441,8 +446,8 @@ public final class HCIHost {
     @inline(__always)
     private func controllerEvent(_ packet: HCIPacketView, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
         guard isLive, direction == .received, packet.kind == .event, let code = packet.payload.first,
-              code == HCIEventCode.commandComplete.rawValue || code == HCIEventCode.commandStatus.rawValue
-                || code == HCIEventCode.hardwareError.rawValue else { return nil }
+              code == controllerEventCodes.complete || code == controllerEventCodes.status
+                || code == controllerEventCodes.hardwareError else { return nil }
         return try controllerAnswer(packet)
     }
 
