@@ -51,4 +51,17 @@ struct TimelineTests {
         #expect(schedules == schedules.sorted())
         #expect(schedules.last.map { Timestamp.supportedRange.upperBound - $0 <= Micros(1) } == true)
     }
+
+    @Test("replay: forward jumps carry the schedule up to the range's end and stop there")
+    func captureSaturatesAtTheEnd() {
+        let (low, high) = (Timestamp.supportedRange.lowerBound, Timestamp.supportedRange.upperBound)
+        var timeline = Timeline()
+        #expect(timeline.capture(high + .seconds(-10)).schedule == high + .seconds(-10))
+        // A step back to the start of the range: the schedule carries on from where it was.
+        #expect(timeline.capture(low).schedule == high + .seconds(-10))
+        #expect(timeline.capture(low + .seconds(5)) == (high + .seconds(-5), nil))
+        #expect(timeline.capture(low + .seconds(20)) == (high, nil))
+        #expect(timeline.capture(low + .seconds(21)) == (high, nil))
+        #expect(timeline.capture(low + .seconds(21)) == (high, nil))
+    }
 }
