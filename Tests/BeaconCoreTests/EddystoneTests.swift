@@ -1,3 +1,4 @@
+import BeaconSimulation
 import Testing
 @testable import BeaconCore
 
@@ -194,5 +195,37 @@ import Testing
                 #expect(frame == nil || cut >= 18)
             }
         }
+    }
+
+    @Test("read in place, service data gives exactly the frames the checked decoder gives, and nothing where it throws")
+    func inPlaceReadingAgreesWithTheDecoder() throws {
+        let frames = try [
+            "AAFE00E700112233445566778899AABBCCDDEEFF0000", // UID with its RFU bytes
+            "AAFE00E700112233445566778899AABBCCDDEEFF",     // UID without them
+            "AAFE10F403676F6F676C6507",                     // URL https://google.com
+            "AAFE200000000000000000000000000000",           // TLM
+            "AAFE2001" + String(repeating: "AB", count: 16), // encrypted TLM
+            "AAFE30F60123456789ABCDEF",                     // EID
+        ].map { try #require(Hex.decode($0)) }
+        var generator = SplitMix64(seed: 11)
+        var checked = 0
+        for frame in frames {
+            // Every truncation, and single-byte changes all through the frame.
+            var variants = (0...frame.count).map { Array(frame.prefix($0)) }
+            for _ in 0..<300 {
+                var changed = frame
+                changed[Int(generator.next() % UInt64(frame.count))] = UInt8(truncatingIfNeeded: generator.next())
+                if generator.next() % 4 == 0 { changed += [UInt8(truncatingIfNeeded: generator.next())] }
+                variants.append(changed)
+            }
+            for data in variants {
+                let decoded = (try? EddystoneFrame.decode(serviceData: data[...])) ?? nil
+                let inPlace = data.withUnsafeBytes { EddystoneFrame(serviceData: $0) }
+                #expect(inPlace == decoded, "\(Hex.encode(data))")
+                checked += decoded == nil ? 0 : 1
+            }
+        }
+        // Most variants still decode: the comparison is not only of nils.
+        #expect(checked > frames.count * 150)
     }
 }
