@@ -10,9 +10,11 @@
 public struct Timeline: Sendable {
     /// Wall-clock time minus schedule time, as of the latest step.
     public private(set) var wallOffset = Micros(0)
-    /// A wall clock that differs from `schedule + wallOffset` by more than this has stepped. Smaller
-    /// differences are reading jitter: CLOCK_REALTIME and CLOCK_MONOTONIC are slewed alike by NTP, so
-    /// only steps move one against the other.
+    /// Live runs: a wall clock that differs from `schedule + wallOffset` by more than this has been set
+    /// (stepped). CLOCK_REALTIME and CLOCK_MONOTONIC are slewed alike by NTP, so only setting the clock
+    /// moves one against the other; NTP daemons set it only for offsets well above this (ntpd beyond
+    /// 128 ms, chrony by its makestep limit, usually a second). Smaller differences, such as the
+    /// few-millisecond corrections a virtual machine's host makes, are neither followed nor told.
     public let stepThreshold: Micros
     /// Replays: a forward jump in capture time larger than this is a step, not a silence.
     public let maximumGap: Micros?
@@ -46,8 +48,10 @@ public struct Timeline: Sendable {
         }
     }
 
-    /// Steps below 10 ms are not told apart from the time between reading the two clocks.
-    public static let defaultStepThreshold = Micros.milliseconds(10)
+    public static let defaultStepThreshold = Micros.milliseconds(100)
+
+    /// Replays: a capture's time going back by at most this is its writer's timestamp jitter, not a step.
+    public static let captureJitter = Micros.milliseconds(10)
 
     public init(stepThreshold: Micros = defaultStepThreshold, maximumGap: Micros? = nil) {
         self.stepThreshold = stepThreshold
@@ -78,7 +82,7 @@ public struct Timeline: Sendable {
     }
 
     /// A capture's timestamp: the schedule time it stands for, and the step it revealed. Small
-    /// backward jitter (below `stepThreshold`) is treated as no time passing.
+    /// backward jitter (at most `captureJitter`) is treated as no time passing.
     public mutating func capture(_ time: Timestamp) -> (schedule: Timestamp, step: Step?) {
         let time = time.clampedToSupportedRange
         guard let previous = latestCapture, let schedule = latestSchedule else {
@@ -90,7 +94,7 @@ public struct Timeline: Sendable {
         // Only a forward jump across the whole supported range overflows.
         let (difference, jumpOverflows) = time.microseconds.subtractingReportingOverflow(previous.microseconds)
         let jump = Micros(jumpOverflows ? .max : difference)
-        if jump.value < 0, jump.value.magnitude <= stepThreshold.value.magnitude {
+        if jump.value < 0, jump.value.magnitude <= Self.captureJitter.value.magnitude {
             return (schedule, nil)
         }
         latestCapture = time

@@ -64,4 +64,16 @@ struct TimelineTests {
         #expect(timeline.capture(low + .seconds(21)) == (high, nil))
         #expect(timeline.capture(low + .seconds(21)) == (high, nil))
     }
+
+    @Test("live: the clocks moving apart by up to 100 ms is no step (neither followed nor told); by more, it is")
+    func liveSmallCorrectionsAreNoStep() {
+        var timeline = Timeline()
+        #expect(timeline.live(monotonic: .seconds(5), wall: t0) == (t0, nil))
+        #expect(timeline.live(monotonic: .seconds(6), wall: t0 + .seconds(1) + .milliseconds(20)) == (t0 + .seconds(1), nil))
+        #expect(timeline.live(monotonic: .seconds(7), wall: t0 + .seconds(2) + .milliseconds(-100)) == (t0 + .seconds(2), nil))
+        #expect(timeline.wallTime(at: t0 + .seconds(2)) == t0 + .seconds(2))
+        let step = timeline.live(monotonic: .seconds(8), wall: t0 + .seconds(3) + .milliseconds(101))
+        #expect(step.step == Timeline.Step(by: .milliseconds(101), wallTime: t0 + .seconds(3) + .milliseconds(101)))
+        #expect(timeline.wallTime(at: t0 + .seconds(3)) == t0 + .seconds(3) + .milliseconds(101))
+    }
 }
