@@ -49,6 +49,13 @@ public struct H4Framer {
     public mutating func nextView() throws(DecodeError) -> HCIPacketView? {
         let pending = buffer.unconsumedBytes
         guard let indicator = pending.first else { return nil }
+        // Events, nearly every packet a scan reads, first: indicator, code, one length byte.
+        if indicator == HCIPacketKind.event.rawValue, pending.count >= 3 {
+            let end = 3 + Int(pending[2])
+            guard pending.count >= end else { return nil }
+            buffer.consume(end)
+            return HCIPacketView(kind: .event, payload: UnsafeRawBufferPointer(rebasing: pending[1..<end]))
+        }
         guard let kind = HCIPacketKind(rawValue: indicator) else {
             throw DecodeError(offset: 0, field: "H4 packet indicator", needed: 1, available: pendingByteCount,
                               reason: "unknown packet indicator 0x\(Hex.encode([indicator]))")
