@@ -225,10 +225,14 @@ private final class BrokerSession {
         return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : describe(rc)
     }
 
-    /// `online`, and the latest retained messages, which a restarted broker may have lost.
+    /// `online`, and the latest retained messages, which a restarted broker may have lost; not those
+    /// whose latest message is still queued (sent before the first connection, or unacknowledged): the
+    /// queue sends it, and a subscriber gets it once.
     private func sendSessionMessages() {
         _ = send(MQTTMessage(topic: publisher.statusTopic, payload: "online", retain: true))
-        let retained = publisher.withShared { shared in shared.retainedOrder.map { ($0, shared.retained[$0] ?? "") } }
+        let retained = publisher.withShared { shared in
+            shared.retainedOrder.filter { !shared.queue.holds(topic: $0) }.map { ($0, shared.retained[$0] ?? "") }
+        }
         for (topic, payload) in retained {
             _ = send(MQTTMessage(topic: topic, payload: payload, retain: true))
         }

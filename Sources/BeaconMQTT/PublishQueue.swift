@@ -30,6 +30,12 @@ struct PublishQueue {
         entries.append(Entry(message: message))
     }
 
+    /// Whether a message of `topic` waits here. The newest message of a topic is always among them
+    /// then: the oldest are the ones dropped.
+    func holds(topic: String) -> Bool {
+        entries.contains { $0.message.topic == topic }
+    }
+
     /// The oldest message not yet sent, and its position for `sent(at:messageID:)`.
     func nextUnsent() -> (index: Int, message: MQTTMessage)? {
         guard let index = entries.firstIndex(where: { $0.messageID == nil }) else { return nil }

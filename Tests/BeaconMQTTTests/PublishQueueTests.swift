@@ -33,6 +33,22 @@ struct PublishQueueTests {
         #expect(queue.nextUnsent()?.message == message(2))
     }
 
+    @Test("a topic is held while a message of it waits, unsent or unacknowledged, and not once it is delivered or dropped")
+    func holdsTopic() {
+        var queue = PublishQueue(capacity: 2)
+        queue.append(MQTTMessage(topic: "site/desk/state", payload: "inside", retain: true))
+        #expect(queue.holds(topic: "site/desk/state"))
+        #expect(!queue.holds(topic: "site/desk/range"))
+        queue.sent(at: 0, messageID: 3)
+        #expect(queue.holds(topic: "site/desk/state"))
+        queue.acknowledged(3)
+        #expect(!queue.holds(topic: "site/desk/state"))
+        queue.append(MQTTMessage(topic: "site/desk/state", payload: "outside", retain: true))
+        queue.append(message(1))
+        queue.append(message(2))
+        #expect(!queue.holds(topic: "site/desk/state"))
+    }
+
     @Test("an acknowledgement for a message dropped meanwhile is ignored")
     func droppedInFlight() {
         var queue = PublishQueue(capacity: 1)
