@@ -100,6 +100,7 @@ public enum ConfiguredRSSIFilter: RSSIFilter, Sendable {
         }
     }
 
+    @inline(__always)
     public mutating func add(_ rssi: Double, at time: Timestamp) {
         switch self {
         case .mean(var f): f.add(rssi, at: time); self = .mean(f)

@@ -55,6 +55,7 @@ public struct RegionMonitor: Sendable {
         /// This interval's readings.
         var readings = IntervalSamples()
 
+        @inline(__always)
         mutating func record(_ s: Sighting, at now: Timestamp) {
             lastSeen = now
             measuredPower = s.measuredPower ?? 0
