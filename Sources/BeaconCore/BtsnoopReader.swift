@@ -46,8 +46,16 @@ public struct BtsnoopReader {
         try nextView().map(BtsnoopRecord.init)
     }
 
+    /// Hands the HCI packets of the selected controller read so far to `body` in place, in order, until
+    /// it returns false (after taking that one) or more bytes are needed: what a replay reads every
+    /// record with, a read's records in one call.
+    public mutating func forEachView(_ body: (BtsnoopRecordView) -> Bool) throws(DecodeError) {
+        while let record = try nextView(), body(record) {}
+    }
+
     /// The next HCI packet of the selected controller in place (valid until the next `append` or
-    /// `fill`), nil when more bytes are needed: what a replay reads every record with.
+    /// `fill`), nil when more bytes are needed.
+    @inline(__always)
     public mutating func nextView() throws(DecodeError) -> BtsnoopRecordView? {
         while let raw = try nextRawRecord() {
             if let record = try interpret(raw) { return record }

@@ -43,9 +43,16 @@ public struct H4Framer {
         try nextView()?.packet
     }
 
+    /// Hands the complete packets received so far to `body` in place, in order, until it returns false
+    /// (after taking that one) or more bytes are needed: a read's packets in one call.
+    public mutating func forEachView(_ body: (HCIPacketView) -> Bool) throws(DecodeError) {
+        while let packet = try nextView(), body(packet) {}
+    }
+
     /// The next complete packet in place (valid until the next `append` or `fill`), nil when more bytes
     /// are needed. An unknown indicator throws: an H4 stream cannot resynchronise after it, so the
     /// caller ends the stream.
+    @inline(__always)
     public mutating func nextView() throws(DecodeError) -> HCIPacketView? {
         let pending = buffer.unconsumedBytes
         guard let indicator = pending.first else { return nil }

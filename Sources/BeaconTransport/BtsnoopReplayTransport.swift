@@ -93,9 +93,18 @@ public final class BtsnoopReplayTransport: PacketTransport {
     }
 
     public func nextPacket() throws(TransportError) -> TransportPacket? {
+        var next: TransportPacket?
+        try forEachPacket { packet in
+            next = packet
+            return false
+        }
+        return next
+    }
+
+    /// The records read so far, straight from the reader.
+    public func forEachPacket(_ body: (TransportPacket) -> Bool) throws(TransportError) {
         do throws(DecodeError) {
-            guard let record = try reader.nextView() else { return nil }
-            return TransportPacket(record.packet, record.direction, captureTime: record.timestamp)
+            try reader.forEachView { body(TransportPacket($0.packet, $0.direction, captureTime: $0.timestamp)) }
         } catch {
             atEnd = true
             throw TransportError.badCapture(error, path: path)

@@ -99,10 +99,8 @@ public final class HCIHost {
     public let transport: PacketTransport
     /// The transport's `isLive`, asked once: every packet goes the live or the replay way.
     private let isLive: Bool
-    /// The transport as a capture replay, called directly rather than through the protocol: a replay
-    /// takes millions of packets. Unmanaged: `transport` is the same object and keeps it alive, so a
-    /// call through it needs no retain and release around it.
-    private let replay: Unmanaged<BtsnoopReplayTransport>?
+    /// The transport as a capture replay, for the descriptor of one that arrives as a stream.
+    private let replay: BtsnoopReplayTransport?
     private let recorder: BtsnoopRecorder?
     private var recording: Bool
     private let signals: SignalWatcher?
@@ -156,7 +154,7 @@ public final class HCIHost {
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
         self.isLive = transport.isLive
-        self.replay = (transport as? BtsnoopReplayTransport).map(Unmanaged.passUnretained)
+        self.replay = transport as? BtsnoopReplayTransport
         self.recorder = recorder
         self.recording = recorder != nil
         self.signals = signals
@@ -200,21 +198,7 @@ public final class HCIHost {
                               _ handle: (HCIPacketView, PacketDirection, Timestamp) -> PacketHandling) throws(HostError) -> HostPause {
         var deadline = deadline
         while true {
-            while backlogStart == backlog.count {
-                var next = heldBack.take()
-                if next == nil { next = try takePacket() }
-                guard let next else { break }
-                if isLive {
-                    _ = try controllerEvent(next.packet, next.direction)
-                } else if let due = deadline, next.time > due {
-                    heldBack = next
-                    return .deadline(due)
-                }
-                switch handle(next.packet, next.direction, next.time) {
-                case .proceed(let due): deadline = due
-                case .stop: return .stopped
-                }
-            }
+            if backlogStart == backlog.count, let pause = try handleRead(until: &deadline, handle) { return pause }
             switch try self.next(until: deadline) {
             case .packet(let packet, let direction, let time):
                 switch handle(packet, direction, time) {
@@ -226,6 +210,45 @@ public final class HCIHost {
             case .end(let end): return .end(end)
             }
         }
+    }
+
+    /// `forEachPacket`'s run over the packets already read, the one held back first, taken from the
+    /// transport in one call: the pause, or nil once they are all handled.
+    private func handleRead(until deadline: inout Timestamp?,
+                            _ handle: (HCIPacketView, PacketDirection, Timestamp) -> PacketHandling) throws(HostError) -> HostPause? {
+        /// The packet's pause, nil to go on.
+        func take(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) -> HostPause? {
+            if isLive {
+                _ = try controllerEvent(packet, direction)
+            } else if let due = deadline, time > due {
+                heldBack = (packet, direction, time)
+                return .deadline(due)
+            }
+            switch handle(packet, direction, time) {
+            case .proceed(let due):
+                deadline = due
+                return nil
+            case .stop:
+                return .stopped
+            }
+        }
+        if let (packet, direction, time) = heldBack.take(), let pause = try take(packet, direction, time) { return pause }
+        var outcome: Result<HostPause?, HostError> = .success(nil)
+        do {
+            try transport.forEachPacket { next in
+                do throws(HostError) {
+                    let (packet, direction, time) = try stamped(next)
+                    guard let pause = try take(packet, direction, time) else { return true }
+                    outcome = .success(pause)
+                } catch {
+                    outcome = .failure(error)
+                }
+                return false
+            }
+        } catch {
+            throw .transport(error)
+        }
+        return try outcome.get()
     }
 
     private func nextLive(until deadline: Timestamp?) throws(HostError) -> HostEvent {
@@ -267,7 +290,7 @@ public final class HCIHost {
                 receivedSignal = signal
                 return .signal(signal)
             }
-            if let stream = replay?.takeUnretainedValue().streamDescriptor, let signal = try waitForStream(stream) {
+            if let stream = replay?.streamDescriptor, let signal = try waitForStream(stream) {
                 receivedSignal = signal
                 return .signal(signal)
             }
@@ -282,19 +305,21 @@ public final class HCIHost {
     }
 
     /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
-    @inline(__always)
     private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
         let next: TransportPacket?
         do {
-            if let replay {
-                next = try replay._withUnsafeGuaranteedRef { replay in Result { () throws(TransportError) in try replay.nextPacket() } }.get()
-            } else {
-                next = try transport.nextPacket()
-            }
+            next = try transport.nextPacket()
         } catch {
             throw .transport(error)
         }
         guard let next else { return nil }
+        return try stamped(next)
+    }
+
+    /// A packet from the transport with its schedule time (the capture's, less its steps; or the read's),
+    /// recorded.
+    @inline(__always)
+    private func stamped(_ next: TransportPacket) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
         let time: Timestamp
         if let captured = next.captureTime {
             let (schedule, step) = timeline.capture(captured)

@@ -13,11 +13,20 @@ public protocol PacketTransport: AnyObject {
     /// The next packet of what was read so far, nil when `read()` must run first. Its bytes are in place
     /// in the transport's buffer, valid until the next `read()`.
     func nextPacket() throws(TransportError) -> TransportPacket?
+    /// Hands the packets of what was read so far to `body` in order, until it returns false (after
+    /// taking that one) or none is left: a whole read's packets in one call.
+    func forEachPacket(_ body: (TransportPacket) -> Bool) throws(TransportError)
     /// Performs one read into the transport's buffer (blocking only when nothing is readable); false
     /// at end of stream (peer closed, end of capture).
     func read() throws(TransportError) -> Bool
     func send(_ packet: HCIPacket) throws(TransportError)
     func close()
+}
+
+extension PacketTransport {
+    public func forEachPacket(_ body: (TransportPacket) -> Bool) throws(TransportError) {
+        while let packet = try nextPacket(), body(packet) {}
+    }
 }
 
 /// One packet from a transport, in place in its buffer.

@@ -117,8 +117,21 @@ public class StreamTransport: PacketTransport {
         do throws(DecodeError) {
             return try framer.nextView().map { TransportPacket($0, .received) }
         } catch {
-            throw TransportError(.badStream, "\(description): not an H4 stream: \(error.reason ?? error.description)")
+            throw notH4(error)
         }
+    }
+
+    /// The packets framed so far, straight from the framer.
+    public func forEachPacket(_ body: (TransportPacket) -> Bool) throws(TransportError) {
+        do throws(DecodeError) {
+            try framer.forEachView { body(TransportPacket($0, .received)) }
+        } catch {
+            throw notH4(error)
+        }
+    }
+
+    private func notH4(_ error: DecodeError) -> TransportError {
+        TransportError(.badStream, "\(description): not an H4 stream: \(error.reason ?? error.description)")
     }
 
     public func send(_ packet: HCIPacket) throws(TransportError) {

@@ -1,4 +1,5 @@
 import BeaconCore
+import Foundation
 import Glibc
 import Testing
 @testable import BeaconTransport
@@ -163,6 +164,73 @@ struct HCIHostLoopTests {
             Issue.record("the run went on without its reader")
             return
         }
+    }
+
+    /// What a listening loop sees of a replay: each packet's bytes and time, and each deadline.
+    enum Seen: Equatable {
+        case packet([UInt8], Timestamp)
+        case deadline(Timestamp)
+    }
+
+    /// A capture of `count` advertising reports 7 ms apart, replayed by a new host.
+    func replayHost(count: Int) throws -> (HCIHost, path: String) {
+        let path = temporaryPath("loop.btsnoop")
+        let t0 = Timestamp(microseconds: 1_800_000_000_000_000)
+        var file = BtsnoopWriter().header
+        for i in 0..<count {
+            let event = HCIPacket(kind: .event, payload: [0x3E, 0x03, 0x02, 0x00, UInt8(truncatingIfNeeded: i)])
+            BtsnoopWriter().appendRecord(event, direction: .received, timestamp: t0 + .milliseconds(Int64(7 * i)), to: &file)
+        }
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        return (HCIHost(transport: try openTransport(.btsnoop(path: path)), recorder: nil, signals: nil), path)
+    }
+
+    @Test("packets handed on in runs are the packets and deadlines next(until:) returns one by one, held back at each deadline")
+    func runsOfPacketsAreTheEvents() throws {
+        let step = Micros.milliseconds(100)
+        var oneByOne: [Seen] = []
+        let (single, singlePath) = try replayHost(count: 3000)
+        defer { unlink(singlePath) }
+        var deadline: Timestamp?
+        loop: while true {
+            switch try single.next(until: deadline) {
+            case .packet(let packet, _, let time):
+                oneByOne.append(.packet(Array(packet.payload), time))
+                if deadline == nil { deadline = time + step }
+            case .deadline(let time):
+                oneByOne.append(.deadline(time))
+                deadline = time + step
+            case .signal, .end:
+                break loop
+            }
+        }
+        var inRuns: [Seen] = []
+        let (runs, runsPath) = try replayHost(count: 3000)
+        defer { unlink(runsPath) }
+        deadline = nil
+        var stops = 0
+        loop: while true {
+            let pause = try runs.forEachPacket(until: deadline) { packet, _, time in
+                inRuns.append(.packet(Array(packet.payload), time))
+                if deadline == nil { deadline = time + step }
+                // Stopping now and then hands the rest on from the next call.
+                if inRuns.count % 500 == 0 {
+                    stops += 1
+                    return .stop
+                }
+                return .proceed(until: deadline)
+            }
+            switch pause {
+            case .stopped: continue
+            case .deadline(let time):
+                inRuns.append(.deadline(time))
+                deadline = time + step
+            case .signal, .end: break loop
+            }
+        }
+        #expect(oneByOne.count > 3000 + 200)
+        #expect(stops > 0)
+        #expect(inRuns == oneByOne)
     }
 
     @Test func aFailedRecordingStillLetsCleanupReachTheController() {
