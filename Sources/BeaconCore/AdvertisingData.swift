@@ -125,8 +125,8 @@ public struct ADWalker {
         case .end:
             offset = data.count
             return nil
-        case .malformed(let error):
-            throw error
+        case .malformed:
+            throw data.withUnsafeBytes { Self.fault($0, at: offset) }
         }
     }
 
@@ -136,25 +136,32 @@ public struct ADWalker {
         case structure(type: ADType, value: Range<Int>)
         /// The end of the data, or a zero length byte (padding follows).
         case end
-        case malformed(DecodeError)
+        /// The structure's length runs past the data (`fault` names how). No error is made here: the
+        /// search that steps through every advertisement only stops at it.
+        case malformed
     }
 
     /// The structure at `offset`, read in place: the per-advertisement search steps through the data
     /// with this alone, making no views.
+    @inline(__always)
     static func step(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Step {
         guard offset < bytes.count else { return .end }
         let length = Int(bytes[offset])
         guard length > 0 else { return .end }
+        let valueEnd = offset + 1 + length
+        // The type byte (length 1 or more) and the value lie inside the data.
+        guard valueEnd <= bytes.count else { return .malformed }
+        return .structure(type: ADType(bytes[offset + 1]), value: offset + 2..<valueEnd)
+    }
+
+    /// What is wrong with the structure at `offset`, where `step` found it malformed.
+    static func fault(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> DecodeError {
+        let length = Int(bytes[offset])
         let valueStart = offset + 2
         guard valueStart <= bytes.count else {
-            return .malformed(DecodeError(offset: offset + 1, field: "AD structure type", needed: 1, available: 0))
+            return DecodeError(offset: offset + 1, field: "AD structure type", needed: 1, available: 0)
         }
-        let valueEnd = offset + 1 + length
-        guard valueEnd <= bytes.count else {
-            return .malformed(DecodeError(offset: valueStart, field: "AD structure value", needed: length - 1,
-                                          available: bytes.count - valueStart))
-        }
-        return .structure(type: ADType(bytes[offset + 1]), value: valueStart..<valueEnd)
+        return DecodeError(offset: valueStart, field: "AD structure value", needed: length - 1, available: bytes.count - valueStart)
     }
 }
 
