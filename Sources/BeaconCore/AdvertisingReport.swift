@@ -87,32 +87,34 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// Event type, address type, address and data length: the fixed part of a legacy report.
     static let legacyFixedLength = 9
     /// Event type to data length: the fixed part of an extended report.
-    private static let extendedFixedLength = 24
+    static let extendedFixedLength = 24
 
     /// Reads one legacy report. When its fixed part is all there it is read in place by offset (this
     /// runs per advertisement); when it is not, field by field, so that the error names the field that
     /// ran out.
     static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard let fixed = r.fixed(legacyFixedLength, { LegacyFixedPart($0, at: 0) }) else {
+        guard let fixed = r.fixed(legacyFixedLength, LegacyFixedPart.init) else {
             return try readLegacyFields(&r)
         }
         let data = try r.bytes(Int(fixed.dataLength), "LE Advertising Report data")
         return fixed.report(data: data, rssi: try r.i8("LE Advertising Report RSSI"))
     }
 
-    /// The fixed part of a legacy report, read in place.
+    /// The fixed part of a legacy report, read in place: the checked decoder and the in-place walk
+    /// (`AdvertisingReportView`) both read it through this.
     struct LegacyFixedPart {
         let eventType: UInt8
         let addressType: UInt8
         let address: UInt64
         let dataLength: UInt8
 
-        /// The `legacyFixedLength` bytes at `offset` in `f`.
-        init(_ f: FixedLayout, at offset: Int) {
-            eventType = f.u8(offset)
-            addressType = f.u8(offset + 1)
-            address = f.u48(offset + 2)
-            dataLength = f.u8(offset + 8)
+        /// The `legacyFixedLength` bytes of `f`.
+        @inline(__always)
+        init(_ f: FixedLayout) {
+            eventType = f.u8(0)
+            addressType = f.u8(1)
+            address = f.u48(2)
+            dataLength = f.u8(8)
         }
 
         func report(data: ArraySlice<UInt8>, rssi: Int8) -> AdvertisingReport {
@@ -121,13 +123,33 @@ public struct AdvertisingReport: Hashable, Sendable {
         }
     }
 
+    /// The fixed part of an extended report, read in place, as `LegacyFixedPart`.
+    struct ExtendedFixedPart {
+        let eventType: UInt16
+        let addressType: UInt8
+        let address: UInt64
+        let primaryPHY: UInt8
+        let secondaryPHY: UInt8
+        let sid: UInt8
+        let txPower: UInt8
+        let rssi: UInt8
+        let periodicInterval: UInt16
+        let directAddressType: UInt8
+        let directAddress: UInt64
+        let length: UInt8
+
+        /// The `extendedFixedLength` bytes of `f`.
+        @inline(__always)
+        init(_ f: FixedLayout) {
+            (eventType, addressType, address) = (f.u16(0), f.u8(2), f.u48(3))
+            (primaryPHY, secondaryPHY, sid, txPower, rssi) = (f.u8(9), f.u8(10), f.u8(11), f.u8(12), f.u8(13))
+            (periodicInterval, directAddressType, directAddress, length) = (f.u16(14), f.u8(16), f.u48(17), f.u8(23))
+        }
+    }
+
     /// The same for an extended report.
     static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard let f = r.fixed(extendedFixedLength, { f in
-            (eventType: f.u16(0), addressType: f.u8(2), address: f.u48(3), primaryPHY: f.u8(9), secondaryPHY: f.u8(10),
-             sid: f.u8(11), txPower: f.u8(12), rssi: f.u8(13), periodicInterval: f.u16(14), directAddressType: f.u8(16),
-             directAddress: f.u48(17), length: f.u8(23))
-        }) else {
+        guard let f = r.fixed(extendedFixedLength, ExtendedFixedPart.init) else {
             return try readExtendedFields(&r)
         }
         let data = try r.bytes(Int(f.length), "LE Extended Advertising Report data")

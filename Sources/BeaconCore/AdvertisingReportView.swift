@@ -31,7 +31,7 @@ struct AdvertisingReportView {
     /// Event code and parameter length, then the subevent code and Num_Reports.
     private static let eventHeaderLength = 4
     private static let legacyFixedLength = AdvertisingReport.legacyFixedLength
-    private static let extendedFixedLength = 24
+    private static let extendedFixedLength = AdvertisingReport.extendedFixedLength
 
     /// Visits the reports of `payload` (an event from its code on) in order, each as soon as its own
     /// lengths are checked: the same reports, and the same faults, as
@@ -55,19 +55,21 @@ struct AdvertisingReportView {
         for _ in 0..<count {
             let rest = UnsafeRawBufferPointer(rebasing: payload[at..<end])
             if extended {
-                guard let f = FixedLayout(rest, length: extendedFixedLength) else { return .malformed }
-                let length = Int(f.u8(23))
+                guard let layout = FixedLayout(rest, length: extendedFixedLength) else { return .malformed }
+                let f = AdvertisingReport.ExtendedFixedPart(layout)
+                let length = Int(f.length)
                 guard rest.count - extendedFixedLength >= length else { return .malformed }
-                body(AdvertisingReportView(eventType: f.u16(0), isExtended: true, addressType: f.u8(2), address: f.u48(3),
-                                           sid: f.u8(11), rssi: Int8(bitPattern: f.u8(13)),
+                body(AdvertisingReportView(eventType: f.eventType, isExtended: true, addressType: f.addressType, address: f.address,
+                                           sid: f.sid, rssi: Int8(bitPattern: f.rssi),
                                            data: UnsafeRawBufferPointer(rebasing: rest[extendedFixedLength..<extendedFixedLength + length])))
                 at += extendedFixedLength + length
             } else {
-                guard let f = FixedLayout(rest, length: legacyFixedLength) else { return .malformed }
-                let length = Int(f.u8(8))
+                guard let layout = FixedLayout(rest, length: legacyFixedLength) else { return .malformed }
+                let f = AdvertisingReport.LegacyFixedPart(layout)
+                let length = Int(f.dataLength)
                 // The data, then the RSSI.
                 guard rest.count - legacyFixedLength > length else { return .malformed }
-                body(AdvertisingReportView(eventType: UInt16(f.u8(0)), isExtended: false, addressType: f.u8(1), address: f.u48(2),
+                body(AdvertisingReportView(eventType: UInt16(f.eventType), isExtended: false, addressType: f.addressType, address: f.address,
                                            sid: 0xFF, rssi: Int8(bitPattern: rest[legacyFixedLength + length]),
                                            data: UnsafeRawBufferPointer(rebasing: rest[legacyFixedLength..<legacyFixedLength + length])))
                 at += legacyFixedLength + length + 1
