@@ -10,7 +10,8 @@ public struct H4Framer {
         let lengthMask: Int
     }
 
-    /// The one table of H4 packet kinds.
+    /// The one table of H4 packet kinds (inlined into the framing of every packet).
+    @inline(__always)
     static func layout(_ kind: HCIPacketKind) -> Layout {
         switch kind {
         case .command: Layout(headerLength: 3, lengthOffset: 2, lengthIsTwoBytes: false, lengthMask: 0xFF)
@@ -56,13 +57,6 @@ public struct H4Framer {
     public mutating func nextView() throws(DecodeError) -> HCIPacketView? {
         let pending = buffer.unconsumedBytes
         guard let indicator = pending.first else { return nil }
-        // Events, nearly every packet a scan reads, first: indicator, code, one length byte.
-        if indicator == HCIPacketKind.event.rawValue, pending.count >= 3 {
-            let end = 3 + Int(pending[2])
-            guard pending.count >= end else { return nil }
-            buffer.consume(end)
-            return HCIPacketView(kind: .event, payload: UnsafeRawBufferPointer(rebasing: pending[1..<end]))
-        }
         guard let kind = HCIPacketKind(rawValue: indicator) else {
             throw DecodeError(offset: 0, field: "H4 packet indicator", needed: 1, available: pendingByteCount,
                               reason: "unknown packet indicator 0x\(Hex.encode([indicator]))")

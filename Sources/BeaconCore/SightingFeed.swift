@@ -47,8 +47,8 @@ public struct SightingFeed {
     }
 
     /// Feeds one packet, read in place: `start` when it is the anchor, then for an advertising report
-    /// `advance` to its time and `sighting` once per beacon it carries (whose frame `admits` takes). A packet that cannot be decoded throws after being counted; the feed
-    /// stays usable.
+    /// `advance` to its time and `sighting` once per beacon it carries (whose frame `admits` takes). A
+    /// packet that cannot be decoded throws after being counted; the feed stays usable.
     @inline(__always)
     public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
                                 admitting admits: (BeaconFrame) -> Bool = { _ in true }, start: (Timestamp) -> Void, advance: (Timestamp) -> Void,
