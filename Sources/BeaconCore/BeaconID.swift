@@ -35,7 +35,7 @@ public enum BeaconID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The order `<` sorts in, as integers compared left to right: the format, then the identity's
     /// fields, most significant first (an Eddystone namespace and instance packed into two words).
     /// Ranging sorts thousands of entries by it every second.
-    public var orderKey: (UInt8, UInt64, UInt64, UInt64) {
+    var orderKey: (UInt8, UInt64, UInt64, UInt64) {
         switch self {
         case .iBeacon(let identity):
             (0, identity.uuid.high, identity.uuid.low, UInt64(identity.major) << 16 | UInt64(identity.minor))

@@ -95,7 +95,7 @@ public struct RegionMonitor: Sendable {
     /// The regions' first identifiers, for `mayMatch`.
     private let filter: RegionFilter
     /// Whether a region was ever entered: some sighting matched.
-    public private(set) var hasEntered = false
+    private var hasEntered = false
     private var distance: PreparedDistanceModel
     /// Telemetry is kept only when some region can range an Eddystone beacon.
     private let hasEddystoneRegion: Bool
@@ -317,8 +317,7 @@ public struct RegionMonitor: Sendable {
     /// place, cycle by cycle: an entry is large, and a sort that moves entries moves each many times.
     /// `RangedBeacon.nearerFirst`'s order: the list is sorted by distance alone (unknown ones last), as
     /// the bits of a distance that is not negative, which order as the numbers do; then each run of equal
-    /// distances, which are common (beacons not heard, equal readings), by identity
-    /// (`BeaconID.orderKey`) and address.
+    /// distances, which are common (beacons not heard, equal readings), by `nearerFirst` itself.
     private static func sortNearestFirst(_ reports: inout [RangedBeacon]) {
         var keyed = reports.indices.map { i in
             let accuracy = reports[i].accuracy
@@ -333,11 +332,7 @@ public struct RegionMonitor: Sendable {
             while runEnd < keyed.count, keyed[runEnd].distance == keyed[runStart].distance { runEnd += 1 }
             if runEnd - runStart > 1 {
                 reports.withUnsafeBufferPointer { entries in
-                    keyed[runStart..<runEnd].sort { a, b in
-                        let (x, y) = (entries[a.index], entries[b.index])
-                        let (p, q) = (x.identity.orderKey, y.identity.orderKey)
-                        return (p.0, p.1, p.2, p.3, x.address.value) < (q.0, q.1, q.2, q.3, y.address.value)
-                    }
+                    keyed[runStart..<runEnd].sort { a, b in RangedBeacon.nearerFirst(entries[a.index], entries[b.index]) }
                 }
             }
             runStart = runEnd
