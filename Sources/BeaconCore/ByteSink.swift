@@ -52,8 +52,13 @@ struct ByteSink {
 
     @inline(__always)
     mutating func put(_ text: some ASCIIText) {
-        let length = type(of: text).textLength
-        text.write(into: UnsafeMutableBufferPointer(start: claim(length), count: length))
+        put(length: type(of: text).textLength, text.write)
+    }
+
+    /// `length` bytes that `write` fills in place.
+    @inline(__always)
+    mutating func put(length: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        write(UnsafeMutableBufferPointer(start: claim(length), count: length))
     }
 
     /// The decimal digits of `value`, as many as it has.

@@ -10,10 +10,13 @@ public struct JSONMembers {
     private(set) var needsComma: Bool
     /// A member did not fit in the room given.
     private(set) var overflowed = false
+    /// The writer's text of the latest second it wrote a time in.
+    private let times: UnsafeMutablePointer<TimeTextCache>
 
-    init(_ room: UnsafeMutableBufferPointer<UInt8>, needsComma: Bool) {
+    init(_ room: UnsafeMutableBufferPointer<UInt8>, needsComma: Bool, times: UnsafeMutablePointer<TimeTextCache>) {
         sink = ByteSink(room)
         self.needsComma = needsComma
+        self.times = times
     }
 
     /// Bytes written.
@@ -40,6 +43,7 @@ public struct JSONMembers {
     }
 
     /// A name of the schema's own (a proximity, an address type) between quotes: it needs no escapes.
+    @inline(__always)
     public mutating func field(_ name: StaticString, name value: StaticString) {
         guard begin(name, valueLength: value.utf8CodeUnitCount + 2) else { return }
         sink.put(UInt8(ascii: "\""))
@@ -48,16 +52,28 @@ public struct JSONMembers {
     }
 
     /// An address type's name.
+    @inline(__always)
     public mutating func field(_ name: StaticString, _ value: AddressType) {
         if let known = value.knownName { field(name, name: known) } else { field(name, value.name) }
     }
 
     /// An identifier, address or time (ISO-8601, `Timestamp.iso8601`), between quotes.
+    @inline(__always)
     public mutating func field(_ name: StaticString, _ value: some ASCIIText) {
         guard begin(name, valueLength: type(of: value).textLength + 2) else { return }
         sink.putQuoted(value)
     }
 
+    /// A time (ISO-8601, `Timestamp.iso8601`), between quotes.
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ time: Timestamp) {
+        guard begin(name, valueLength: Timestamp.textLength + 2) else { return }
+        sink.put(UInt8(ascii: "\""))
+        sink.put(length: Timestamp.textLength) { times.pointee.write(time, into: $0) }
+        sink.put(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
     public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) {
         if let small = Int64(exactly: value) {
             guard begin(name, valueLength: ByteSink.integerLength) else { return }
@@ -81,12 +97,14 @@ public struct JSONMembers {
     }
 
     /// `value` as `JSONNumber` writes it; `null` for nil.
+    @inline(__always)
     public mutating func field(_ name: StaticString, _ value: Double?, decimals: Int) {
         let number = JSONNumber(value, decimals: decimals)
         guard begin(name, valueLength: number.maximumLength) else { return }
         number.put(into: &sink)
     }
 
+    @inline(__always)
     public mutating func field(_ name: StaticString, _ value: Bool) {
         guard begin(name, valueLength: 5) else { return }
         sink.put(value ? "true" : "false")
@@ -163,9 +181,13 @@ struct FixedPoint {
         places = max(0, min(decimals, 9))
         var scale: UInt64 = 1
         for _ in 0..<places { scale &*= 10 }
-        let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        let scaled = value * Double(scale)
         guard abs(scaled) < 9e18 else { return nil }
-        let units = Int64(scaled)
+        // Rounded half away from zero without a call to libm's round: the conversion truncates, and
+        // what it cut off is exact (a double's digits below the point).
+        let whole = Int64(scaled)
+        let cut = scaled - Double(whole)
+        let units = cut >= 0.5 ? whole + 1 : cut <= -0.5 ? whole - 1 : whole
         // Never -0: a value that rounds to zero has no sign.
         (isNegative, self.units) = (units < 0, units.magnitude)
     }

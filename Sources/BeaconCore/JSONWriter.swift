@@ -20,6 +20,8 @@ public struct JSONWriter: Sendable {
     public private(set) var count = 0
     /// True after a value, so the next key or array element is preceded by a comma.
     private var needsComma = false
+    /// The text of the latest second a member's time was written in (see `TimeTextCache`).
+    private var times = TimeTextCache()
 
     public init(capacity: Int = 256) {
         storage = [UInt8](repeating: 0, count: max(capacity, 64))
@@ -124,10 +126,13 @@ public struct JSONWriter: Sendable {
         while true {
             if storage.count - count < room { grow(toHold: room) }
             let (start, comma) = (count, needsComma)
-            let (written, commaAfter, overflowed) = storage.withUnsafeMutableBufferPointer { all in
-                var members = JSONMembers(UnsafeMutableBufferPointer(rebasing: all[start...]), needsComma: comma)
-                body(&members)
-                return (members.count, members.needsComma, members.overflowed)
+            let (written, commaAfter, overflowed) = withUnsafeMutablePointer(to: &times) { times in
+                storage.withUnsafeMutableBufferPointer { all in
+                    var members = JSONMembers(UnsafeMutableBufferPointer(rebasing: all[start...]), needsComma: comma,
+                                              times: times)
+                    body(&members)
+                    return (members.count, members.needsComma, members.overflowed)
+                }
             }
             if !overflowed {
                 count += written
