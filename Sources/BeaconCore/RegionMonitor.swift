@@ -315,40 +315,48 @@ public struct RegionMonitor: Sendable {
 
     /// Sorts `reports` nearest first through a list of their indices, then moves each entry once into
     /// place, cycle by cycle: an entry is large, and a sort that moves entries moves each many times.
-    /// `RangedBeacon.nearerFirst`'s order: the list is sorted by distance alone (unknown ones last), as
-    /// the bits of a distance that is not negative, which order as the numbers do; then each run of equal
-    /// distances, which are common (beacons not heard, equal readings), by `nearerFirst` itself.
+    /// `RangedBeacon.nearerFirst`'s order: the list is of plain integers, each an entry's distance (unknown
+    /// ones last) as the bits of a number that is not negative, which order as the numbers do, with its
+    /// lowest bits replaced by the entry's index. Each run of entries whose distances agree in the bits kept
+    /// (equal distances are common: beacons not heard, equal readings) is then sorted by `nearerFirst`.
     private static func sortNearestFirst(_ reports: inout [RangedBeacon]) {
+        guard reports.count > 1 else { return }
+        let indexBits = Int.bitWidth - (reports.count - 1).leadingZeroBitCount
+        let indexMask = UInt64(1) << indexBits - 1
         var keyed = reports.indices.map { i in
             let accuracy = reports[i].accuracy
             // +0 for both zeros; NaN and unknown (-1) as infinity.
             let distance = accuracy > 0 ? accuracy : accuracy == 0 ? 0 : Double.infinity
-            return (distance: distance.bitPattern, index: i)
+            return distance.bitPattern & ~indexMask | UInt64(i)
         }
-        keyed.sort { a, b in a.distance < b.distance }
+        keyed.sort()
         var runStart = 0
         while runStart < keyed.count {
+            let distance = keyed[runStart] & ~indexMask
             var runEnd = runStart + 1
-            while runEnd < keyed.count, keyed[runEnd].distance == keyed[runStart].distance { runEnd += 1 }
+            while runEnd < keyed.count, keyed[runEnd] & ~indexMask == distance { runEnd += 1 }
             if runEnd - runStart > 1 {
                 reports.withUnsafeBufferPointer { entries in
-                    keyed[runStart..<runEnd].sort { a, b in RangedBeacon.nearerFirst(entries[a.index], entries[b.index]) }
+                    keyed[runStart..<runEnd].sort { a, b in
+                        RangedBeacon.nearerFirst(entries[Int(a & indexMask)], entries[Int(b & indexMask)])
+                    }
                 }
             }
             runStart = runEnd
         }
-        // keyed[i].index is the index of the entry that belongs at i; a position done points at itself.
-        for start in keyed.indices where keyed[start].index != start {
+        // keyed[i]'s index is that of the entry that belongs at i; a position done points at itself.
+        var order = keyed.map { Int($0 & indexMask) }
+        for start in order.indices where order[start] != start {
             let first = reports[start]
             var at = start
-            while keyed[at].index != start {
-                let from = keyed[at].index
+            while order[at] != start {
+                let from = order[at]
                 reports[at] = reports[from]
-                keyed[at].index = at
+                order[at] = at
                 at = from
             }
             reports[at] = first
-            keyed[at].index = at
+            order[at] = at
         }
     }
 
