@@ -207,10 +207,17 @@ public struct PreparedDistanceModel: Sendable {
         return estimate.isFinite ? estimate : -1
     }
 
-    /// Step `i`'s posterior median of ln d, worked out from a neighbouring step's when there is one.
+    /// Step `i`'s posterior median of ln d: looked up twice per ranged beacon and tick, and worked out
+    /// only the first time.
+    @inline(__always)
     private mutating func logDistance(at i: Int, _ prior: RoomPrior) -> Double {
         let known = logDistances[i]
-        guard known.isNaN else { return known }
+        return known.isNaN ? workOutLogDistance(at: i, prior) : known
+    }
+
+    /// Step `i`'s posterior median of ln d, worked out from a neighbouring step's when there is one.
+    @inline(never)
+    private mutating func workOutLogDistance(at i: Int, _ prior: RoomPrior) -> Double {
         let before = i > 0 ? logDistances[i - 1] : .nan
         let after = i + 1 < logDistances.count ? logDistances[i + 1] : .nan
         let near: Double? = !before.isNaN ? before : !after.isNaN ? after : nil
