@@ -46,11 +46,12 @@ public struct BtsnoopReader {
         try nextView().map(BtsnoopRecord.init)
     }
 
-    /// Hands the HCI packets of the selected controller read so far to `body` in place, in order, until
-    /// it returns false (after taking that one) or more bytes are needed: what a replay reads every
-    /// record with, a read's records in one call.
-    public mutating func forEachView(_ body: (BtsnoopRecordView) -> Bool) throws(DecodeError) {
-        while let record = try nextView(), body(record) {}
+    /// Hands the HCI packets of the selected controller read so far to `body` in place, with their
+    /// capture times, in order, until it returns false (after taking that one) or more bytes are needed:
+    /// what a replay reads every record with, a read's records in one call.
+    public mutating func forEachPacket(_ body: (TransportPacket) -> Bool) throws(DecodeError) {
+        while let record = try nextView(),
+              body(TransportPacket(record.packet, record.direction, captureTime: record.timestamp)) {}
     }
 
     /// The next HCI packet of the selected controller in place (valid until the next `append` or

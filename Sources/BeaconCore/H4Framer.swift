@@ -44,10 +44,11 @@ public struct H4Framer {
         try nextView()?.packet
     }
 
-    /// Hands the complete packets received so far to `body` in place, in order, until it returns false
-    /// (after taking that one) or more bytes are needed: a read's packets in one call.
-    public mutating func forEachView(_ body: (HCIPacketView) -> Bool) throws(DecodeError) {
-        while let packet = try nextView(), body(packet) {}
+    /// Hands the complete packets received so far to `body` in place, as packets received from the
+    /// stream's far end, in order, until it returns false (after taking that one) or more bytes are
+    /// needed: a read's packets in one call.
+    public mutating func forEachReceived(_ body: (TransportPacket) -> Bool) throws(DecodeError) {
+        while let packet = try nextView(), body(TransportPacket(packet, .received)) {}
     }
 
     /// The next complete packet in place (valid until the next `append` or `fill`), nil when more bytes

@@ -104,7 +104,7 @@ public final class BtsnoopReplayTransport: PacketTransport {
     /// The records read so far, straight from the reader.
     public func forEachPacket(_ body: (TransportPacket) -> Bool) throws(TransportError) {
         do throws(DecodeError) {
-            try reader.forEachView { body(TransportPacket($0.packet, $0.direction, captureTime: $0.timestamp)) }
+            try reader.forEachPacket(body)
         } catch {
             atEnd = true
             throw TransportError.badCapture(error, path: path)

@@ -29,20 +29,6 @@ extension PacketTransport {
     }
 }
 
-/// One packet from a transport, in place in its buffer.
-public struct TransportPacket {
-    public var packet: HCIPacketView
-    public var direction: PacketDirection
-    /// The capture's time (replay); nil for live packets, which the host stamps with its clock.
-    public var captureTime: Timestamp?
-
-    public init(_ packet: HCIPacketView, _ direction: PacketDirection, captureTime: Timestamp? = nil) {
-        self.packet = packet
-        self.direction = direction
-        self.captureTime = captureTime
-    }
-}
-
 /// Opens the transport a spec names. `btsnoopIndex` picks the controller of a Linux monitor capture
 /// (nil: the first one that carries packets).
 public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil) throws(TransportError) -> PacketTransport {

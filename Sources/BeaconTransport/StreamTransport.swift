@@ -124,7 +124,7 @@ public class StreamTransport: PacketTransport {
     /// The packets framed so far, straight from the framer.
     public func forEachPacket(_ body: (TransportPacket) -> Bool) throws(TransportError) {
         do throws(DecodeError) {
-            try framer.forEachView { body(TransportPacket($0, .received)) }
+            try framer.forEachReceived(body)
         } catch {
             throw notH4(error)
         }
