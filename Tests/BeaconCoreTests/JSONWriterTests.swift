@@ -139,9 +139,26 @@ struct JSONWriterTests {
         (7.0, 0, "7"),
         (1.000000001, 9, "1.000000001"),
         (3.0e20, 2, "3e+20"),      // beyond fixed-point range: shortest form
+        (0.49999999999999994, 0, "0"),  // just below a half: adding 0.5 would round it up
+        (2.5, 0, "3"),
+        (-2.5, 0, "-3"),
+        (100_000_000_000_000.5, 0, "100000000000001"),
     ])
     func fixedDecimals(value: Double, decimals: Int, expected: String) {
         #expect(written { $0.number(value, decimals: decimals) } == expected)
+    }
+
+    @Test("times in members print as Timestamp.iso8601 does, in the same second, across seconds and days, before 1970 and clamped")
+    func timesInMembers() {
+        let times = [1_790_000_000_000_000, 1_790_000_000_123_456, 1_790_000_000_999_999, 1_790_000_001_000_000,
+                     1_790_000_000_500_000, 1_790_006_400_000_000, -1, -1_000, -999_999, -1_000_000, 0,
+                     Int64.min, Int64.max, 1_790_000_000_000_000].map { Timestamp(microseconds: $0) }
+        var w = JSONWriter()
+        for time in times {
+            w.object { $0.members { $0.field("time", time) } }
+            w.endLine()
+        }
+        #expect(w.text == times.map { #"{"time":"\#($0.iso8601)"}"# + "\n" }.joined())
     }
 
     @Test func nonFiniteIsNull() {
