@@ -57,6 +57,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
     }
 
     /// `value / divisor` rounded towards negative infinity, for any value (a capture may hold Int64.min).
+    @inline(__always)
     static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         value >= 0 ? value / divisor : (value + 1) / divisor - 1
     }
