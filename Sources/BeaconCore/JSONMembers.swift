@@ -57,7 +57,7 @@ public struct JSONMembers {
         if let known = value.knownName { field(name, name: known) } else { field(name, value.name) }
     }
 
-    /// An identifier, address or time (ISO-8601, `Timestamp.iso8601`), between quotes.
+    /// An identifier or address, between quotes (a time takes the member below).
     @inline(__always)
     public mutating func field(_ name: StaticString, _ value: some ASCIIText) {
         guard begin(name, valueLength: type(of: value).textLength + 2) else { return }
