@@ -96,9 +96,17 @@ public struct JSONMembers {
         sink.put("null")
     }
 
-    /// `value` as `JSONNumber` writes it; `null` for nil.
+    /// `value` as `JSONNumber` writes it; `null` for nil. Fixed decimals are written inline; the other
+    /// forms, which ranged beacons rarely need, are a call.
     @inline(__always)
     public mutating func field(_ name: StaticString, _ value: Double?, decimals: Int) {
+        guard let value, let fixed = FixedPoint(value, decimals: decimals) else { return number(name, value, decimals: decimals) }
+        guard begin(name, valueLength: FixedPoint.maximumLength) else { return }
+        fixed.put(into: &sink)
+    }
+
+    @inline(never)
+    private mutating func number(_ name: StaticString, _ value: Double?, decimals: Int) {
         let number = JSONNumber(value, decimals: decimals)
         guard begin(name, valueLength: number.maximumLength) else { return }
         number.put(into: &sink)
@@ -107,7 +115,8 @@ public struct JSONMembers {
     @inline(__always)
     public mutating func field(_ name: StaticString, _ value: Bool) {
         guard begin(name, valueLength: 5) else { return }
-        sink.put(value ? "true" : "false")
+        // Two constant texts rather than a choice of one: each is then stored in place, not copied by a call.
+        if value { sink.put("true") } else { sink.put("false") }
     }
 
     /// An object whose members `body` writes.
