@@ -95,12 +95,13 @@ extension CalibrateCommand {
                 case .packet(let packet, let direction, let time):
                     do {
                         try session.packet(packet, direction: direction, at: time, emit: { _ in }) { sighting in
-                            // Calibration measures iBeacons: its region is one.
+                            // Calibration measures iBeacons: its region is one. It wants every reading.
                             guard case .iBeacon(let identity) = sighting.frame, region.matches(identity.identity),
-                                  let rssi = sighting.rssi else { return }
+                                  let rssi = sighting.rssi else { return true }
                             let beacon = Beacon(identity: identity.identity, address: sighting.address)
                             readings[beacon, default: Readings()].rssi.append(Double(rssi))
                             readings[beacon]?.advertisedPower = identity.measuredPower
+                            return true
                         }
                     } catch {
                         // Counted by the session and reported at the end.

@@ -8,7 +8,7 @@ protocol ListeningSession {
     var nextDeadline: Timestamp? { get }
     func isFinished(at now: Timestamp) -> Bool
     mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
-                         emit: (Output) -> Void, heard: (Sighting) -> Void) throws(DecodeError)
+                         emit: (Output) -> Void, heard: (Sighting) -> Bool) throws(DecodeError)
     mutating func advance(to now: Timestamp, emit: (Output) -> Void)
     mutating func finish(at now: Timestamp, emit: (Output) -> Void)
 }
@@ -20,10 +20,11 @@ extension ScanSession: ListeningSession {}
 /// signal, the end of a replayed capture or stdout going away. Malformed packets are warned about and
 /// skipped; a replay shows its progress.
 enum ListeningLoop {
-    /// `heard` sees every sighting, and `idle` each deadline, with the packet's or deadline's time.
+    /// `heard` sees every sighting (see the sessions' `packet`) until it returns false, and `idle` each
+    /// deadline, with the packet's or deadline's time.
     static func run<Session: ListeningSession>(_ host: HCIHost, _ session: inout Session, output: LineOutput,
                                                emit: (Session.Output) -> Void,
-                                               heard: (Sighting) -> Void = { _ in },
+                                               heard: (Sighting) -> Bool = { _ in false },
                                                idle: (Timestamp) -> Void = { _ in }) throws(HostError) {
         let progress = ReplayProgress(host.transport, console: output.console)
         defer { progress?.finish() }

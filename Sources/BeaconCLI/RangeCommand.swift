@@ -32,8 +32,9 @@ struct RangeCommand: ControllerCommand {
         // Schedule times become wall-clock times only here, as each line is printed.
         try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.shifted(by: host.timeline.wallOffset)) },
                               heard: { sighting in
-                                  // Once it has spoken or a region matched, the hint is not called again.
-                                  if !hint.isFinished { hint.note(sighting).map(output.console.diagnose) }
+                                  // Once it has spoken or a region matched, the hint wants no more sightings.
+                                  hint.note(sighting).map(output.console.diagnose)
+                                  return !hint.isFinished
                               },
                               idle: { time in hint.check(at: time).map(output.console.diagnose) })
         return nil

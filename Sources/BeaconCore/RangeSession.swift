@@ -7,6 +7,8 @@
 public struct RangeSession {
     public private(set) var monitor: RegionMonitor
     private var feed: SightingFeed
+    /// Whether `heard` still wants sightings: false once it said it has had enough.
+    private var tellsHeard = true
 
     public init(monitor: RegionMonitor, duration: Micros?) {
         self.monitor = monitor
@@ -30,9 +32,10 @@ public struct RangeSession {
     /// Feeds one packet. A packet that cannot be decoded throws after being counted; the session stays usable.
     /// `heard` sees every sighting until a region is first entered (what a hint that no beacon matches
     /// needs), then those that may match a region (`beacon calibrate` keeps their readings): from then on
-    /// the others are dropped where they are found, since they cannot change the monitor.
+    /// the others are dropped where they are found, since they cannot change the monitor. It returns
+    /// whether it wants more: once it returns false, the session does not call it again.
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
-                                emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
+                                emit: (MonitorOutput) -> Void, heard: (Sighting) -> Bool = { _ in false }) throws(DecodeError) {
         try packet.withView { view throws(DecodeError) in
             try self.packet(view, direction: direction, at: rawTime, emit: emit, heard: heard)
         }
@@ -40,12 +43,12 @@ public struct RangeSession {
 
     /// The same for a packet read in place.
     public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
-                                emit: (MonitorOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
+                                emit: (MonitorOutput) -> Void, heard: (Sighting) -> Bool = { _ in false }) throws(DecodeError) {
         try feed.packet(packet, direction: direction, at: rawTime, admitting: { monitor.mayMatch($0) },
                         start: { monitor.start(at: $0, emit: emit) },
                         advance: { monitor.tick(now: $0, emit: emit) },
                         sighting: { sighting in
-                            heard(sighting)
+                            if tellsHeard { tellsHeard = heard(sighting) }
                             monitor.sighting(sighting, emit: emit)
                         })
     }

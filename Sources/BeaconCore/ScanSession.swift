@@ -4,6 +4,8 @@ public struct ScanSession {
     public private(set) var aggregator: ScanAggregator
     public let filter: ScanFilter
     private var feed: SightingFeed
+    /// Whether `heard` still wants sightings: false once it said it has had enough.
+    private var tellsHeard = true
 
     public init(aggregator: ScanAggregator, filter: ScanFilter = ScanFilter(), duration: Micros?) {
         self.aggregator = aggregator
@@ -21,9 +23,10 @@ public struct ScanSession {
 
     public func isFinished(at now: Timestamp) -> Bool { feed.isFinished(at: now) }
 
-    /// Feeds one packet; `heard` sees every sighting before the filter.
+    /// Feeds one packet; `heard` sees every sighting before the filter, until it returns false (it is
+    /// not called again after that).
     public mutating func packet(_ packet: HCIPacket, direction: PacketDirection, at rawTime: Timestamp,
-                                emit: (ScanOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
+                                emit: (ScanOutput) -> Void, heard: (Sighting) -> Bool = { _ in false }) throws(DecodeError) {
         try packet.withView { view throws(DecodeError) in
             try self.packet(view, direction: direction, at: rawTime, emit: emit, heard: heard)
         }
@@ -31,13 +34,13 @@ public struct ScanSession {
 
     /// The same for a packet read in place.
     public mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
-                                emit: (ScanOutput) -> Void, heard: (Sighting) -> Void = { _ in }) throws(DecodeError) {
+                                emit: (ScanOutput) -> Void, heard: (Sighting) -> Bool = { _ in false }) throws(DecodeError) {
         let filter = filter
         try feed.packet(packet, direction: direction, at: rawTime,
                         start: { aggregator.start(at: $0) },
                         advance: { aggregator.tick(now: $0, emit: emit) },
                         sighting: { sighting in
-                            heard(sighting)
+                            if tellsHeard { tellsHeard = heard(sighting) }
                             if filter.admits(sighting) { aggregator.sighting(sighting, emit: emit) }
                         })
     }

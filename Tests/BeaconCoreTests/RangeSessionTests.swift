@@ -184,6 +184,7 @@ struct RangeSessionTests {
         for (packet, time) in packets {
             try s.packet(packet, direction: .received, at: time, emit: { out.append($0) }) { sighting in
                 if case .iBeacon(let beacon) = sighting.frame { heard.append(beacon.identity.uuid) }
+                return true
             }
         }
         // Report 0 is the other UUID's, report 1 enters the region; from then on only the region's are heard.
@@ -199,5 +200,28 @@ struct RangeSessionTests {
         }
         #expect(lines(out) == lines(direct))
         #expect(lines(out).contains { $0.hasPrefix(#"{"event":"range""#) })
+    }
+
+    @Test("once heard says it wants no more sightings it is not called again, and the lines do not change")
+    func heardStopsWhenItHasEnough() throws {
+        let packets = (0..<30).map { i in
+            (SimulatedAir.legacyReport(SimulatedAir.beacon(i % 3, uuid: uuid), rssi: -60), t0 + .milliseconds(Int64(100 * i)))
+        }
+        var told = 0, all = 0
+        var s = session(), counting = session()
+        var out: [MonitorOutput] = [], countingOut: [MonitorOutput] = []
+        for (packet, time) in packets {
+            try s.packet(packet, direction: .received, at: time, emit: { out.append($0) }) { _ in
+                told += 1
+                return told < 5
+            }
+            try counting.packet(packet, direction: .received, at: time, emit: { countingOut.append($0) }) { _ in
+                all += 1
+                return true
+            }
+        }
+        #expect(told == 5)
+        #expect(all == 30)
+        #expect(lines(out) == lines(countingOut))
     }
 }
