@@ -12,7 +12,7 @@ BENCH_STAMP := $(BENCH_VENV)/.requirements-installed
 BENCH_REQUIREMENTS := tools/bench/requirements.txt
 BENCH_OUT := .build/bench
 BENCH_CC ?= cc
-BENCH_RUNS ?= 5
+BENCH_RUNS ?= 7
 # Reports the Python peers and btmon read (the first ones of the capture): they are slow.
 BENCH_PEER_REPORTS ?= 20000
 # valgrind: callgrind counts instructions per report, the figure that repeats on a shared machine;

@@ -46,7 +46,7 @@ def parse_arguments():
     parser.add_argument('--instruction-reports', type=int, default=100_000,
                         help='reports of the longer prefix whose instructions are counted')
     parser.add_argument('--startup-runs', type=int, default=21)
-    parser.add_argument('--live-runs', type=int, default=3)
+    parser.add_argument('--live-runs', type=int, default=5)
     return parser.parse_args()
 
 
@@ -57,7 +57,7 @@ class Run:
 
 def run(command, stdout_to_null=False):
     """Runs `command` to completion: wall seconds, CPU seconds (user + system), peak RSS, stdout."""
-    started, steal_before = time.perf_counter(), cpu_times()
+    started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL if stdout_to_null else subprocess.PIPE,
                                stderr=subprocess.PIPE)
     stdout, stderr = process.communicate()
@@ -287,7 +287,7 @@ def main():
     counted_beacon = without_debug_information(args.beacon, args.work)
     for title, path, prefix, longer_prefix in captures:
         reports = 1_000_000
-        (beacon_row, _), (loop_row, loop_runs) = taking_turns([
+        (beacon_row, beacon_runs), (loop_row, loop_runs) = taking_turns([
             ('beacon range', beacon_on(path), True, 'whole process, release build, stdout to /dev/null'),
             ('C reference loop', loop_on(path), False, 'whole process, cc -O2; its RSS counts the mapped capture'),
         ], reports, args.runs)
@@ -299,6 +299,10 @@ def main():
         rows = [beacon_row, loop_row] + peers + [btmon]
         matched = int(re.search(r'matched=(\d+)', loop_runs[0].stdout).group(1))
         print_table(f'replay: {title}; {matched:,} reports in the region', rows, peers)
+        # Each beacon run against the loop run next to it: the two saw the machine in the same state.
+        turns = sorted(loop.wall / beacon.wall for beacon, loop in zip(beacon_runs, loop_runs))
+        print(f'beacon range against the C loop run by run: median {ratio(statistics.median(turns))}, '
+              f'from {ratio(turns[0])} to {ratio(turns[-1])}')
         counted = [instructions_per_report(command_on, longer_prefix, args.instruction_reports, prefix, args.peer_reports)
                    for command_on in (lambda path: beacon_on(path, counted_beacon), loop_on)]
         print(f'instructions per report (callgrind, from report {args.peer_reports:,} to {args.instruction_reports:,}): '
