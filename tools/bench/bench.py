@@ -12,8 +12,12 @@ whole process's.
 
 Live: tools/bench/fake_controller answers beacon's setup over a unix socket, then streams the
 capture's advertising reports as fast as beacon reads them. beacon's CPU time over the stream comes
-from /proc/PID/stat, its read and write calls from /proc/PID/io, and all its system calls from
-strace -c in a separate run (strace slows it down, so that run is not timed).
+from its threads' /proc/PID/task/*/schedstat (nanoseconds; /proc/PID/stat's clock ticks where there is
+none), its read and write calls from /proc/PID/io, and all its system calls from strace -c in a
+separate run (strace slows it down, so that run is not timed).
+
+Load: beside each replay table, the ratio of each beacon run to the C loop run next to it (median and
+range); at the end, the share of CPU time the hypervisor took while the bench ran (/proc/stat steal).
 
 Instructions: valgrind's callgrind counts the instructions beacon and the C loop execute on the
 capture's first INSTRUCTION_REPORTS reports and on its first PEER_REPORTS; the difference, per report
