@@ -63,13 +63,19 @@ struct ByteSink {
 
     /// The decimal digits of `value`, as many as it has.
     mutating func putDecimal(_ value: UInt64) {
+        putDigits(value, width: Self.decimalDigitCount(value))
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    @inline(__always)
+    static func decimalDigitCount(_ value: UInt64) -> Int {
         var digits = 1
         var rest = value
         while rest >= 10 {
             rest /= 10
             digits += 1
         }
-        putDigits(value, width: digits)
+        return digits
     }
 
     /// The last `width` decimal digits of `value`, zero-padded: for a value below 10^width (a time's
@@ -89,16 +95,10 @@ struct ByteSink {
     /// the right by constant divisions, one pass.
     @inline(__always)
     mutating func putFixed(_ value: UInt64, places: Int) {
-        var digits = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        digits = max(digits, places + 1)
+        let digits = max(Self.decimalDigitCount(value), places + 1)
         let length = places > 0 ? digits + 1 : digits
         let text = claim(length)
-        rest = value
+        var rest = value
         var i = length - 1
         for _ in 0..<places {
             text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)

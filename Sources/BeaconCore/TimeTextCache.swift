@@ -12,7 +12,7 @@ struct TimeTextCache {
     /// Writes `time`'s `Timestamp.iso8601` text into `text`, which holds exactly `Timestamp.textLength` bytes.
     @inline(__always)
     mutating func write(_ time: Timestamp, into text: UnsafeMutableBufferPointer<UInt8>) {
-        let printed = min(max(time, Timestamp.printableRange.lowerBound), Timestamp.printableRange.upperBound)
+        let printed = time.clampedToPrintableRange
         let milliseconds = Timestamp.floorDivide(printed.microseconds, 1000)
         let second = Timestamp.floorDivide(milliseconds, 1000)
         let start = UnsafeMutableRawPointer(text.baseAddress!)

@@ -23,6 +23,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
     /// `iso8601` prints a time outside them as the nearest end, so every printed time keeps its format.
     public static let printableRange = Timestamp(microseconds: -62_167_219_200_000_000)...Timestamp(microseconds: 253_402_300_799_999_999)
 
+    /// This time moved into `printableRange`: the time `iso8601` prints.
+    var clampedToPrintableRange: Timestamp {
+        min(max(self, Self.printableRange.lowerBound), Self.printableRange.upperBound)
+    }
+
     /// ISO-8601 UTC with millisecond precision, e.g. `2026-11-29T12:00:00.000Z`; clamped to `printableRange`.
     public var iso8601: String { description }
 
@@ -31,7 +36,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
 
     /// Writes `iso8601`'s text in place: every output line carries times.
     public func write(into text: UnsafeMutableBufferPointer<UInt8>) {
-        let printed = min(max(self, Self.printableRange.lowerBound), Self.printableRange.upperBound)
+        let printed = clampedToPrintableRange
         let ms = Self.floorDivide(printed.microseconds, 1000)
         let secs = Self.floorDivide(ms, 1000)
         let milli = ms - secs * 1000
