@@ -33,4 +33,18 @@ struct IdentityTextTests {
         }
         #expect(BeaconUUID(high: .max, low: .max).description == "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")
     }
+
+    @Test("the constant names JSON lines write are the schema's names: proximities and address types")
+    func constantNames() {
+        for proximity in Proximity.allCases {
+            #expect(proximity.name.description == proximity.rawValue)
+        }
+        #expect(AddressType.publicDevice.knownName?.description == "public")
+        #expect(AddressType.publicIdentity.knownName?.description == "public")
+        #expect(AddressType.randomDevice.knownName?.description == "random")
+        #expect(AddressType.randomIdentity.knownName?.description == "random")
+        #expect(AddressType.anonymous.knownName?.description == "anonymous")
+        #expect(AddressType.unknown(0x07).knownName == nil)
+        #expect(AddressType.unknown(0x07).name == "unknown(0x07)")
+    }
 }
