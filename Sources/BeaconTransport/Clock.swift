@@ -17,14 +17,18 @@ public struct ClockReading: Hashable, Sendable {
 
 /// The machine's clocks. BeaconCore never reads a clock; times are read here and passed in.
 ///
-/// Tests of the whole program cannot set the system clock, so the wall clock can be shifted:
-/// with `BEACON_TEST_WALL_CLOCK_SHIFT_FILE` set, the file's content (a signed number of
-/// microseconds; missing or empty is 0) is added to every wall-clock reading. The file is read again
-/// at most every 50 ms; a test writes it (atomically, by rename) to step the wall clock of a live run.
+/// Tests of the whole program cannot set the system clock, so the wall clock can be replaced: with
+/// `BEACON_TEST_WALL_CLOCK_FILE` set, the wall clock reads CLOCK_MONOTONIC plus the file's content
+/// (a signed number of microseconds; missing or empty is 0). The file is read again at most every
+/// 50 ms; a test writes it (atomically, by rename) to step the wall clock of a live run. Built on the
+/// monotonic clock, the test's wall clock moves only when the file changes: the few-millisecond
+/// corrections a virtual machine's host makes to CLOCK_REALTIME do not reach it.
 public enum Clock {
     /// Wall-clock time (CLOCK_REALTIME).
     public static func now() -> Timestamp {
-        Timestamp(microseconds: read(CLOCK_REALTIME) &+ (shift?.current() ?? 0))
+        guard let testWallClock else { return Timestamp(microseconds: read(CLOCK_REALTIME)) }
+        let monotonic = read(CLOCK_MONOTONIC)
+        return Timestamp(microseconds: monotonic &+ testWallClock.offset(at: monotonic))
     }
 
     /// Time since an arbitrary start that never jumps (CLOCK_MONOTONIC), for timeouts and schedules.
@@ -58,23 +62,21 @@ public enum Clock {
         return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
     }
 
-    /// The test shift of the wall clock, when the environment asks for one.
-    private static let shift: WallClockShift? = getenv("BEACON_TEST_WALL_CLOCK_SHIFT_FILE")
-        .map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : WallClockShift(path: $0) }
+    /// The test's wall clock, when the environment asks for one.
+    private static let testWallClock: TestWallClock? = getenv("BEACON_TEST_WALL_CLOCK_FILE")
+        .map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : TestWallClock(path: $0) }
 }
 
-/// Reads the wall-clock shift file of `BEACON_TEST_WALL_CLOCK_SHIFT_FILE`, at most every 50 ms.
-private final class WallClockShift: Sendable {
+/// Reads the offset file of `BEACON_TEST_WALL_CLOCK_FILE`, at most every 50 ms.
+private final class TestWallClock: Sendable {
     let path: String
     private let state = Mutex<(value: Int64, readAt: Int64?)>((0, nil))
 
     init(path: String) { self.path = path }
 
-    func current() -> Int64 {
-        var spec = timespec()
-        _ = clock_gettime(CLOCK_MONOTONIC, &spec)
-        let now = Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
-        return state.withLock { state in
+    /// The test's wall clock minus CLOCK_MONOTONIC, in microseconds, at monotonic time `now`.
+    func offset(at now: Int64) -> Int64 {
+        state.withLock { state in
             if let readAt = state.readAt, now - readAt < 50_000 { return state.value }
             state = (load(), now)
             return state.value
