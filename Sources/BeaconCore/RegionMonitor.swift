@@ -94,6 +94,8 @@ public struct RegionMonitor: Sendable {
 
     /// The regions' first identifiers, for `mayMatch`.
     private let filter: RegionFilter
+    /// Each region's constraint as masked words, by the same index as `regions`: what a sighting is matched with.
+    private let patterns: [IdentityPattern]
     /// Whether a region was ever entered: some sighting matched.
     private var hasEntered = false
     private var distance: PreparedDistanceModel
@@ -128,6 +130,7 @@ public struct RegionMonitor: Sendable {
         distance = PreparedDistanceModel(estimator.distance)
         hasEddystoneRegion = regions.contains { $0.format == .eddystoneUID }
         filter = RegionFilter(regions)
+        patterns = regions.map { IdentityPattern($0.constraint) }
         phases = Array(repeating: .outside, count: regions.count)
     }
 
@@ -154,13 +157,13 @@ public struct RegionMonitor: Sendable {
         if startTime == nil { start(at: s.time, emit: emit) }
         let now = max(s.time.clampedToSupportedRange, latest)
         processDeadlines(upTo: now, emit: emit)
-        guard let identity = s.identity else {
+        guard let identity = PackedIdentity(s.frame) else {
             if case .eddystone(.tlm(let tlm)) = s.frame, hasEddystoneRegion { telemetry[s.address] = (tlm, now) }
             return
         }
         var matched = false
         var deadlineMoved = false
-        for i in regions.indices where regions[i].matches(identity) {
+        for i in patterns.indices where patterns[i].matches(identity) {
             matched = true
             if case .inside(let lastSeen) = phases[i] {
                 deadlineMoved = deadlineMoved || lastSeen + exitAfter == pendingDeadline
@@ -176,7 +179,7 @@ public struct RegionMonitor: Sendable {
         }
         if deadlineMoved { pendingDeadline = earliestDeadline }
         guard matched else { return }
-        let key = BeaconKey(identity: identity, address: s.address)
+        let key = BeaconKey(identity, address: s.address)
         let index = beacons.index(of: key) { TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now) }
         beacons.values[index].record(s, at: now)
     }
