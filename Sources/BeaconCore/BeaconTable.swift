@@ -24,7 +24,9 @@ struct BeaconTable<Value> {
     /// Slots in the index: what it holds in memory, besides the entries.
     var slotCount: Int { slots.count }
 
-    /// The index of `key`'s entry, added with `make()` when there is none.
+    /// The index of `key`'s entry, added with `make()` when there is none. The search is inlined into
+    /// the caller, which runs it on every sighting; adding is not.
+    @inline(__always)
     mutating func index(of key: BeaconKey, addingIfAbsent make: () -> Value) -> Int {
         let mask = slots.count - 1
         var slot = key.slot(hash, bits: slotBits)
@@ -34,10 +36,16 @@ struct BeaconTable<Value> {
             if keys[stored - 1] == key { return stored - 1 }
             slot = (slot + 1) & mask
         }
+        return add(key, make(), emptySlot: slot)
+    }
+
+    /// Adds `key`'s entry, whose search ended at the empty `emptySlot`; returns its index.
+    @inline(never)
+    private mutating func add(_ key: BeaconKey, _ value: Value, emptySlot slot: Int) -> Int {
         // Entry indexes are stored in 32 bits: four billion beacons would not fit in memory anyway.
         precondition(keys.count < Int(UInt32.max), "BeaconTable: too many entries")
         keys.append(key)
-        values.append(make())
+        values.append(value)
         if keys.count * 2 > slots.count {
             reindex(slotBits: slotBits + 1)
         } else {
