@@ -14,7 +14,8 @@ Live: tools/bench/fake_controller answers beacon's setup over a unix socket, the
 capture's advertising reports as fast as beacon reads them. beacon's CPU time over the stream comes
 from its threads' /proc/PID/task/*/schedstat (nanoseconds; /proc/PID/stat's clock ticks where there is
 none), its read and write calls from /proc/PID/io, and all its system calls from strace -c in a
-separate run (strace slows it down, so that run is not timed).
+separate run (strace slows it down, so that run is not timed). The runs' range is printed with their
+median; callgrind counts the live path's instructions per report on the stream's first reports, as below.
 
 Load: beside each replay table, the ratio of each beacon run to the C loop run next to it (median and
 range); at the end, the share of CPU time the hypervisor took while the bench ran (/proc/stat steal).
@@ -131,11 +132,18 @@ def taking_turns(tools, reports, runs):
             for (tool, command, _, note), runs_of in zip(tools, results)]
 
 
+CALLGRIND = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null']
+
+
 def instructions(command):
     """Instructions `command` executes, counted by callgrind."""
-    result = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null'] + command,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
-    match = re.search(r'Collected : (\d+)', result.stderr.decode())
+    result = subprocess.run(CALLGRIND + command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
+    return collected(result.stderr.decode(), command)
+
+
+def collected(stderr, command):
+    """The instruction count callgrind printed."""
+    match = re.search(r'Collected : (\d+)', stderr)
     if not match:
         sys.exit(f'bench: no instruction count from callgrind for {" ".join(command)}')
     return int(match.group(1))
@@ -227,13 +235,14 @@ def wait_for_line(stream, prefix):
             return line.strip()
 
 
-def live_once(args, path, strace_output=None):
-    """One live run: (reports, CPU seconds over the stream, read and write calls over it)."""
+def live_once(args, path, strace_output=None, beacon_binary=None, wrapper=()):
+    """One live run: (reports, CPU seconds over the stream, read and write calls over it, beacon's stderr).
+    `wrapper` (callgrind) runs beacon under it."""
     socket = os.path.join(args.work, 'controller.sock')
     controller = subprocess.Popen([args.controller, socket, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         wait_for_line(controller.stdout, 'LISTENING')
-        beacon = subprocess.Popen([args.beacon, 'range', '--hci', f'unix:{socket}', '--uuid', UUID],
+        beacon = subprocess.Popen(list(wrapper) + [beacon_binary or args.beacon, 'range', '--hci', f'unix:{socket}', '--uuid', UUID],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         wait_for_line(controller.stdout, 'SCANNING')
         tracer = None
@@ -253,7 +262,7 @@ def live_once(args, path, strace_output=None):
         if tracer:
             tracer.wait(timeout=60)
         reports = int(re.search(r'reports=(\d+)', streamed).group(1))
-        return reports, cpu, io
+        return reports, cpu, io, stderr.decode(errors='replace')
     finally:
         controller.kill()
         controller.wait()
@@ -318,10 +327,15 @@ def main():
     startup = [measured([args.beacon, '--version']).wall for _ in range(args.startup_runs)]
     print(f'\nstartup: beacon --version, median of {args.startup_runs} runs: {statistics.median(startup) * 1000:.1f} ms')
 
-    live_path = captures[0][1]
+    live_path, live_prefix, live_longer_prefix = captures[0][1:]
     results = [live_once(args, live_path) for _ in range(args.live_runs)]
     reports = results[0][0]
     cpu = statistics.median(r[1] for r in results)
+    nanoseconds = sorted(r[1] / reports * 1e9 for r in results)
+    # The same stream's first reports under callgrind: the live path's instructions per report, as for replay.
+    live_counts = [collected(live_once(args, prefix, beacon_binary=counted_beacon, wrapper=CALLGRIND)[3], ['beacon (live)'])
+                   for prefix in (live_longer_prefix, live_prefix)]
+    live_instructions = (live_counts[0] - live_counts[1]) / (args.instruction_reports - args.peer_reports)
     reads = statistics.median(r[2][0] for r in results)
     writes = statistics.median(r[2][1] for r in results)
     strace_file = os.path.join(args.work, 'live.strace')
@@ -331,7 +345,10 @@ def main():
         syscalls = strace_total(strace_file)
     print(f'\nlive: beacon range --hci unix:SOCKET from the fake controller, {reports:,} reports streamed as fast as read '
           f'(median of {args.live_runs}):')
-    print(f'  CPU {cpu:.3f} s = {cpu / reports * 1e9:.0f} ns per report ({cpu / reports * 1e6:.3f} s per M reports)')
+    print(f'  CPU {cpu:.3f} s = {cpu / reports * 1e9:.0f} ns per report ({cpu / reports * 1e6:.3f} s per M reports); '
+          f'runs from {nanoseconds[0]:.0f} to {nanoseconds[-1]:.0f} ns')
+    print(f'  instructions per report (callgrind, from report {args.peer_reports:,} to {args.instruction_reports:,} '
+          f'of the stream): {live_instructions:,.0f}')
     print(f'  read calls {reads:,} ({reads / reports:.4f} per report), write calls {writes:,} ({writes / reports:.5f} per report)')
     if syscalls is not None:
         print(f'  all system calls (strace -c -f, a separate run): {syscalls:,} = {syscalls / reports:.4f} per report')
