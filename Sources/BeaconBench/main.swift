@@ -7,20 +7,6 @@ import Glibc
 
 // Throughput of the per-advertisement path: decoding, ranging, and a full capture replay.
 // Usage: beacon-bench [SECONDS_OF_SIMULATED_AIR]
-//        beacon-bench capture --out FILE ...   (the captures make bench compares tools on; see Capture.swift)
-
-if CommandLine.arguments.dropFirst().first == "capture" {
-    let capture = BenchCapture(arguments: Array(CommandLine.arguments.dropFirst(2)))
-    do {
-        let beaconReports = try capture.write()
-        print("\(capture.out): \(capture.reports) reports, \(beaconReports) of them iBeacons, \(capture.beacons) beacons, "
-            + "\(capture.uuids) UUID\(capture.uuids == 1 ? "" : "s")")
-        exit(0)
-    } catch {
-        _ = StandardStreams.writeLine("beacon-bench capture: \(error)", to: STDERR_FILENO)
-        exit(74)
-    }
-}
 
 let simulatedSeconds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 300
 let beaconCount = 200

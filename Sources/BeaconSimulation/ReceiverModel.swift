@@ -6,6 +6,8 @@ public struct ReceiverModel: Hashable, Sendable {
     public var sensitivity: Double
     /// Which report events the controller sends (default extended).
     public var reports: ReportFormat
+    /// With `reports` mixed, the fraction of reports sent as LE Extended Advertising Reports (default 0.5).
+    public var extendedShare: Double
     /// Active scanning: the receiver sends scan requests, so scannable beacons answer with scan responses.
     public var activeScanning: Bool
     /// Fraction of reports whose RSSI is 127, "not available" (default 0).
@@ -15,10 +17,12 @@ public struct ReceiverModel: Hashable, Sendable {
     /// Listening time at the start of each scan interval, at most the interval (default 100 ms: always).
     public var scanWindow: Micros
 
-    public init(sensitivity: Double = -100, reports: ReportFormat = .extended, activeScanning: Bool = false,
-                rssiUnavailable: Double = 0, scanInterval: Micros = .milliseconds(100), scanWindow: Micros = .milliseconds(100)) {
+    public init(sensitivity: Double = -100, reports: ReportFormat = .extended, extendedShare: Double = 0.5,
+                activeScanning: Bool = false, rssiUnavailable: Double = 0, scanInterval: Micros = .milliseconds(100),
+                scanWindow: Micros = .milliseconds(100)) {
         self.sensitivity = sensitivity
         self.reports = reports
+        self.extendedShare = extendedShare
         self.activeScanning = activeScanning
         self.rssiUnavailable = rssiUnavailable
         self.scanInterval = scanInterval
@@ -31,7 +35,8 @@ public struct ReceiverModel: Hashable, Sendable {
         case legacy
         /// LE Extended Advertising Report, with extended scanning commands (a Bluetooth 5 controller).
         case extended
-        /// Extended scanning commands, and each report picked at random as extended or legacy: not what
+        /// Extended scanning commands, and each report picked at random as extended (`extendedShare` of
+        /// them) or legacy: not what
         /// one controller does within a session, but a decoder must take both (one host can see both
         /// kinds across controllers and sessions).
         case mixed

@@ -16,10 +16,12 @@ public struct Scene: Hashable, Sendable {
     public var receiver: ReceiverModel
     public var regions: [NamedRegion]
     public var beacons: [SceneBeacon]
+    /// The devices about the receiver that are not beacons.
+    public var neighbours: Neighbours
 
     public init(name: String, summary: String = "", duration: Micros, tick: Micros = .seconds(1),
                 radio: RadioModel = RadioModel(), receiver: ReceiverModel = ReceiverModel(),
-                regions: [NamedRegion], beacons: [SceneBeacon]) {
+                regions: [NamedRegion], beacons: [SceneBeacon], neighbours: Neighbours = Neighbours()) {
         self.name = name
         self.summary = summary
         self.duration = duration
@@ -28,6 +30,7 @@ public struct Scene: Hashable, Sendable {
         self.receiver = receiver
         self.regions = regions
         self.beacons = beacons
+        self.neighbours = neighbours
     }
 
     /// The longest scene: a year, as the longest duration `beacon` takes.
@@ -57,5 +60,6 @@ public struct Scene: Hashable, Sendable {
         for (i, beacon) in beacons.enumerated() {
             try beacon.validate(field: "beacons[\(i)]")
         }
+        try neighbours.validate()
     }
 }

@@ -4,7 +4,7 @@ import BeaconCore
 // duration has a default, and every member is written out when a scene is encoded.
 
 extension Scene: Codable {
-    static let members = ["name", "description", "duration", "tick", "radio", "receiver", "regions", "beacons"]
+    static let members = ["name", "description", "duration", "tick", "radio", "receiver", "regions", "beacons", "neighbours"]
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder, members: Self.members)
@@ -17,7 +17,8 @@ extension Scene: Codable {
                   radio: try fields.decodeIfPresent("radio") ?? RadioModel(),
                   receiver: try fields.decodeIfPresent("receiver") ?? ReceiverModel(),
                   regions: try fields.decodeIfPresent("regions") ?? Self.defaultRegions(for: beacons),
-                  beacons: beacons)
+                  beacons: beacons,
+                  neighbours: try fields.decodeIfPresent("neighbours") ?? Neighbours())
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -30,6 +31,22 @@ extension Scene: Codable {
         try fields.encode(receiver, "receiver")
         try fields.encode(regions, "regions")
         try fields.encode(beacons, "beacons")
+        try fields.encode(neighbours, "neighbours")
+    }
+}
+
+extension Neighbours: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["count", "interval"])
+        let defaults = Neighbours()
+        self.init(count: try fields.integer("count", in: Self.countRange) ?? defaults.count,
+                  interval: try fields.duration("interval") ?? defaults.interval)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(count, "count")
+        try fields.encode(interval, "interval")
     }
 }
 
@@ -123,11 +140,12 @@ extension RadioModel.InterferenceBursts: Codable {
 
 extension ReceiverModel: Codable {
     public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder, members: ["sensitivity", "reports", "activeScanning", "rssiUnavailable",
-                                                        "scanInterval", "scanWindow"])
+        let fields = try FieldReader(decoder, members: ["sensitivity", "reports", "extendedShare", "activeScanning",
+                                                        "rssiUnavailable", "scanInterval", "scanWindow"])
         let defaults = ReceiverModel()
         self.init(sensitivity: try fields.decodeIfPresent("sensitivity") ?? defaults.sensitivity,
                   reports: try fields.choice("reports", as: ReportFormat.self) ?? defaults.reports,
+                  extendedShare: try fields.decodeIfPresent("extendedShare") ?? defaults.extendedShare,
                   activeScanning: try fields.decodeIfPresent("activeScanning") ?? defaults.activeScanning,
                   rssiUnavailable: try fields.decodeIfPresent("rssiUnavailable") ?? defaults.rssiUnavailable,
                   scanInterval: try fields.duration("scanInterval") ?? defaults.scanInterval,
@@ -138,6 +156,7 @@ extension ReceiverModel: Codable {
         var fields = FieldWriter(encoder)
         try fields.encode(sensitivity, "sensitivity")
         try fields.encode(reports.rawValue, "reports")
+        try fields.encode(extendedShare, "extendedShare")
         try fields.encode(activeScanning, "activeScanning")
         try fields.encode(rssiUnavailable, "rssiUnavailable")
         try fields.encode(scanInterval, "scanInterval")

@@ -30,9 +30,10 @@ public struct SimulatedPacket: Hashable, Sendable {
 /// end of the scene, scanning turned off. Nothing is held beyond the next packet of each beacon, so a
 /// scene of hours streams.
 ///
-/// Every scene also has a neighbour: a device that is not a beacon, close to the receiver, advertising
-/// its name once a second, as some device always does in a place people work. Real captures are never
-/// silent for long, and a replay takes a long silence for a step of the recording machine's clock.
+/// Every scene also has neighbours (`Scene.neighbours`, one by default): devices that are not beacons,
+/// close to the receiver, advertising their name, as some device always does in a place people work.
+/// Real captures are never silent for long, and a replay takes a long silence for a step of the
+/// recording machine's clock.
 public struct SceneSimulator: Sendable {
     public let scene: Scene
     public let seed: UInt64
@@ -67,15 +68,14 @@ public struct SceneSimulator: Sendable {
 
         for (command, direction) in scanning(on: true) { try packet(SimulatedPacket(time: start, packet: command, direction: direction)) }
         var tick: Int64 = 0
-        var neighbour = Self.neighbourPeriod.value / 2
+        var neighbours = NeighbourTurns(scene: scene, seed: seed)
         while let (time, index) = queue.removeFirst(), time < duration {
             while tick <= time {
                 for row in GroundTruth.rows(scene, at: Micros(tick), start: start) { try truth(row) }
                 tick += scene.tick.value
             }
-            while neighbour < time {
-                try packet(SimulatedPacket(time: start + Micros(neighbour), packet: neighbourReport, direction: .received))
-                neighbour += Self.neighbourPeriod.value
+            while neighbours.time < time {
+                try packet(SimulatedPacket(time: start + Micros(neighbours.time), packet: neighbours.next(), direction: .received))
             }
             if let reception = transmitters[index].emit(to: &receiver) {
                 try packet(SimulatedPacket(time: start + Micros(reception.time), packet: transmitters[index].report(reception),
@@ -83,29 +83,16 @@ public struct SceneSimulator: Sendable {
             }
             if let next = transmitters[index].nextEmission { queue.insert(time: next, index: index) }
         }
-        while tick < duration || neighbour < duration {
-            if tick <= neighbour, tick < duration {
+        while tick < duration || neighbours.time < duration {
+            if tick <= neighbours.time, tick < duration {
                 for row in GroundTruth.rows(scene, at: Micros(tick), start: start) { try truth(row) }
                 tick += scene.tick.value
             } else {
-                try packet(SimulatedPacket(time: start + Micros(neighbour), packet: neighbourReport, direction: .received))
-                neighbour += Self.neighbourPeriod.value
+                try packet(SimulatedPacket(time: start + Micros(neighbours.time), packet: neighbours.next(), direction: .received))
             }
         }
         let end = start + scene.duration
         for (command, direction) in scanning(on: false) { try packet(SimulatedPacket(time: end, packet: command, direction: direction)) }
-    }
-
-    /// How often the neighbour advertises.
-    static let neighbourPeriod = Micros.seconds(1)
-    /// The neighbour's address (a static random address, top bits 11).
-    public static let neighbourAddress = DeviceAddress(value: 0xD0_5E_00_00_00_01)
-
-    /// The neighbour's advertisement as this scene's receiver reports it: its name, at -70 dBm.
-    var neighbourReport: HCIPacket {
-        SimulatedAir.report(.nonConnectable, data: AdvertisingData.build([(.flags, [0x06]), (.completeLocalName, Array("neighbour".utf8))]),
-                            address: Self.neighbourAddress, addressType: .randomDevice, rssi: -70,
-                            extended: scene.receiver.reports != .legacy)
     }
 
     /// The host's commands turning scanning on (parameters, then enable) or off, each followed by the

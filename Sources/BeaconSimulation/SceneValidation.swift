@@ -51,6 +51,7 @@ extension ReceiverModel {
     func validate() throws(SceneError) {
         try check(sensitivity, in: -127...20, "receiver.sensitivity")
         try check(rssiUnavailable, in: 0...1, "receiver.rssiUnavailable")
+        try check(extendedShare, in: 0...1, "receiver.extendedShare")
         // Core Vol 4 Part E 7.8.10: 0x0004...0x4000 slots of 0.625 ms.
         try check(scanInterval >= Micros(2500) && scanInterval <= .milliseconds(10_240), "receiver.scanInterval",
                   "must be 2.5ms...10.24s")

@@ -89,6 +89,42 @@ struct SceneSimulatorTests {
         #expect(reports.allSatisfy { $0.report.eventType == ($0.report.isExtended ? 0x0010 : 0x03) })
     }
 
+    @Test("a mixed receiver sends its extended share of the beacons' and the neighbours' reports as extended ones",
+          arguments: [0.0, 0.1, 0.5, 1.0])
+    func extendedShare(share: Double) throws {
+        var scene = oneBeaconScene(duration: .seconds(300), receiver: ReceiverModel(reports: .mixed, extendedShare: share))
+        scene.neighbours = Neighbours(count: 3, interval: .milliseconds(100))
+        let record = try simulate(scene)
+        for reports in [try record.reports, try record.neighbourReports] {
+            let extended = Double(reports.filter(\.report.isExtended).count) / Double(reports.count)
+            #expect(reports.count > 2500)
+            #expect(abs(extended - share) < 0.03, "\(extended) of \(reports.count)")
+        }
+    }
+
+    @Test("neighbours: each at its own address, every interval, their turns spread evenly from half an interval in")
+    func neighbours() throws {
+        var scene = oneBeaconScene(duration: .seconds(10))
+        scene.neighbours = Neighbours(count: 4, interval: .milliseconds(200))
+        let reports = try simulate(scene).neighbourReports
+        // Turns at 100 ms + k × 50 ms before the end at 10 s.
+        #expect(reports.count == 198)
+        let start = SceneSimulator.defaultStart
+        for (turn, (time, report)) in reports.enumerated() {
+            #expect(time == start + Micros(100_000 + Int64(turn) * 50_000))
+            #expect(report.address == Neighbours.address(index: turn % 4))
+            #expect(report.rssi == -70 && report.eventType == 0x0010)
+            #expect(BeaconFrame.find(inAdvertisingData: report.data) == nil)
+        }
+    }
+
+    @Test("one neighbour by default, once a second from half a second in, at D0:5E:00:00:00:01")
+    func defaultNeighbour() throws {
+        let reports = try simulate(oneBeaconScene(duration: .seconds(5))).neighbourReports
+        #expect(reports.map(\.time) == (0..<5).map { SceneSimulator.defaultStart + Micros(500_000 + Int64($0) * 1_000_000) })
+        #expect(reports.allSatisfy { $0.report.address == DeviceAddress(value: 0xD0_5E_00_00_00_01) })
+    }
+
     @Test("scannable beacons answer an active scanner with scan responses half a millisecond later",
           arguments: SceneBeacon.ScanResponse.allCases)
     func scanResponses(response: SceneBeacon.ScanResponse) throws {

@@ -9,17 +9,22 @@ struct SimulationRecord {
     var truth: [GroundTruth] = []
 
     /// Every advertising report of the scene's beacons with its time and whether it came in an extended
-    /// report event (the neighbour's are in `neighbourReports`).
+    /// report event (the neighbours' are in `neighbourReports`).
     var reports: [(time: Timestamp, report: AdvertisingReport)] {
-        get throws { try allReports.filter { $0.report.address != SceneSimulator.neighbourAddress } }
+        get throws { try allReports.filter { !Self.isNeighbour($0.report.address) } }
     }
 
-    /// The reports of the neighbour every scene has.
+    /// The reports of the neighbours every scene has.
     var neighbourReports: [(time: Timestamp, report: AdvertisingReport)] {
-        get throws { try allReports.filter { $0.report.address == SceneSimulator.neighbourAddress } }
+        get throws { try allReports.filter { Self.isNeighbour($0.report.address) } }
     }
 
-    private var allReports: [(time: Timestamp, report: AdvertisingReport)] {
+    /// Whether `address` is one of the neighbours' (D0:5E:00:00:00:01 onwards; beacons' default addresses start C0).
+    static func isNeighbour(_ address: DeviceAddress) -> Bool {
+        (0..<Neighbours.countRange.upperBound).contains(Int(address.value) - Int(Neighbours.address(index: 0).value))
+    }
+
+    var allReports: [(time: Timestamp, report: AdvertisingReport)] {
         get throws {
             var found: [(time: Timestamp, report: AdvertisingReport)] = []
             for packet in packets where packet.direction == .received {

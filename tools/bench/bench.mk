@@ -39,8 +39,7 @@ bench-tools: $(BENCH_STAMP) $(BENCH_OUT)/ibeacon_loop $(BENCH_OUT)/fake_controll
 bench: apt-deps bench-tools
 	@$(call apt_install,$(BENCH_APT_PACKAGES))
 	$(RELEASE_BUILD) --product beacon
-	swift build -c release --product beacon-bench
-	$(PYTHON3) tools/bench/bench.py --beacon .build/release/beacon --bench-tool .build/release/beacon-bench \
+	$(PYTHON3) tools/bench/bench.py --beacon .build/release/beacon \
 	  --loop $(BENCH_OUT)/ibeacon_loop --controller $(BENCH_OUT)/fake_controller --python $(BENCH_PYTHON) \
 	  --work $(BENCH_OUT)/captures --runs $(BENCH_RUNS) --peer-reports $(BENCH_PEER_REPORTS)
 

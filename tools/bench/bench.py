@@ -2,11 +2,15 @@
 """make bench: beacon's replay and live paths against a C reference loop, its Python peers and btmon,
 on the same captures, in one run. Prints the tables; every figure comes from this run.
 
+Captures: `beacon simulate` writes them from bench scenes (bench_scene): standing beacons and, a tenth
+of the reports, neighbours that are not beacons; legacy and extended reports mixed. A scene run for a
+shorter duration gives the first part of the same capture, whose reports the C loop counts.
+
 Replay: each tool runs several times on each capture as a whole process; the median wall time gives
 reports per second, wait4(2)'s rusage the CPU time and peak RSS. beacon and the C loop take turns, run
 by run, so a machine that slows down for a while slows both alike. The Python peers and btmon are one to
-three orders of magnitude slower, so they read the capture's first PEER_REPORTS reports (the same
-bytes: the generator is deterministic), and the peers' rates and CPU come from their own parse loop
+three orders of magnitude slower, so they read the capture's first PEER_REPORTS reports (about: the
+scene run for that many), and the peers' rates and CPU come from their own parse loop
 (process_time / perf_counter), leaving out the interpreter's start and imports; their RSS is the
 whole process's.
 
@@ -26,6 +30,7 @@ between them, leaves out everything a run does once (start, tables, exit). Unlik
 machine, these counts repeat exactly from run to run.
 """
 import argparse
+import json
 import os
 import re
 import signal
@@ -34,13 +39,17 @@ import subprocess
 import sys
 import time
 
-UUID = 'E2C56DB5-DFFB-48D2-B060-D0F5A7100000'  # UUID number 0 of beacon-bench capture
+UUID = 'E2C56DB5-DFFB-48D2-B060-D0F5A7100000'  # UUID number 0 of the bench scenes
+# A bench scene's beacons advertise every 100 ms plus a uniform 0...10 ms; its neighbours (other devices,
+# advertising their name) come at the same mean rate, a ninth as many: a tenth of all reports.
+MEAN_INTERVAL_S = 0.105
+NEIGHBOURS_PER_BEACON = 1 / 9
+EXTENDED_SHARE = 0.1
 
 
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--beacon', required=True)
-    parser.add_argument('--bench-tool', required=True, help='beacon-bench (writes the captures)')
     parser.add_argument('--loop', required=True, help='the C reference loop (ibeacon_loop)')
     parser.add_argument('--controller', required=True, help='the fake controller (fake_controller)')
     parser.add_argument('--python', required=True, help="the bench venv's python, with the peers")
@@ -93,13 +102,49 @@ def peak_rss_kib(command):
     return int(result.stderr.decode().strip().splitlines()[-1])
 
 
+def bench_scene(beacons, uuids):
+    """The scene of a bench capture: `beacons` standing 1 to 15 m from the receiver, beacon i of UUID number
+    i % uuids (the bench UUID with its last two bytes replaced by the number), and their neighbours; mixed
+    reports, a tenth of them extended."""
+    def uuid(k):
+        return f'{UUID[:-4]}{k:04X}'
+    return {
+        'name': f'bench-{beacons}-beacons-{uuids}-uuids',
+        'duration': 1,
+        'receiver': {'reports': 'mixed', 'extendedShare': EXTENDED_SHARE},
+        'neighbours': {'count': round(beacons * NEIGHBOURS_PER_BEACON), 'interval': f'{MEAN_INTERVAL_S * 1000:.0f}ms'},
+        'beacons': [{'uuid': uuid(i % uuids), 'major': 0, 'minor': i, 'path': {'kind': 'standing', 'distance': 1 + i % 15}}
+                    for i in range(beacons)],
+    }
+
+
+class Capture:
+    """A capture `beacon simulate` wrote, and how many advertising reports it holds (the C loop counts them)."""
+    def __init__(self, path, reports):
+        self.path = path
+        self.reports = reports
+
+
 def capture(args, name, beacons, uuids, reports):
+    """The bench scene of `beacons` and `uuids` simulated for about `reports` reports; kept between runs while
+    the scene and beacon's simulator stay the same. The scene is deterministic: a shorter capture is the
+    first part of a longer one."""
     path = os.path.join(args.work, f'{name}.btsnoop')
-    if not os.path.exists(path):
-        subprocess.run([args.bench_tool, 'capture', '--out', path + '.tmp', '--beacons', str(beacons),
-                        '--uuids', str(uuids), '--reports', str(reports)], check=True, stdout=subprocess.DEVNULL)
-        os.rename(path + '.tmp', path)
-    return path
+    scene_path = os.path.join(args.work, f'{name}.scene.json')
+    rate = beacons * (1 + NEIGHBOURS_PER_BEACON) / MEAN_INTERVAL_S
+    scene = json.dumps(bench_scene(beacons, uuids))
+    simulator = subprocess.run([args.beacon, '--version'], check=True, capture_output=True, text=True).stdout
+    stamp = scene + simulator
+    if not (os.path.exists(path) and os.path.exists(scene_path + '.stamp') and open(scene_path + '.stamp').read() == stamp):
+        with open(scene_path, 'w') as file:
+            file.write(scene)
+        subprocess.run([args.beacon, 'simulate', '--scene', scene_path, '--out', path + '.tmp',
+                        '--duration', f'{reports / rate:.3f}'], check=True, stdout=subprocess.DEVNULL)
+        os.replace(path + '.tmp', path)
+        with open(scene_path + '.stamp', 'w') as file:
+            file.write(stamp)
+    summary = subprocess.run([args.loop, path], check=True, capture_output=True, text=True).stdout
+    return Capture(path, int(re.search(r'reports=(\d+)', summary).group(1)))
 
 
 class Row:
@@ -156,14 +201,16 @@ def without_debug_information(binary, work):
     return copy
 
 
-def instructions_per_report(command_on, longer, longer_reports, shorter, shorter_reports):
+def instructions_per_report(command_on, longer, shorter):
     """Instructions per report between two prefixes of one capture: what a run does once cancels out."""
-    return (instructions(command_on(longer)) - instructions(command_on(shorter))) / (longer_reports - shorter_reports)
+    return ((instructions(command_on(longer.path)) - instructions(command_on(shorter.path)))
+            / (longer.reports - shorter.reports))
 
 
-def peer(args, name, script, path, reports):
+def peer(args, name, script, capture):
     walls, cpus = [], []
-    command = [args.python, os.path.join(os.path.dirname(__file__), script), path, '--uuid', UUID]
+    reports = capture.reports
+    command = [args.python, os.path.join(os.path.dirname(__file__), script), capture.path, '--uuid', UUID]
     for _ in range(args.peer_runs):
         result = measured(command)
         fields = dict(field.split('=') for field in result.stdout.splitlines()[0].split())
@@ -284,41 +331,41 @@ def main():
     print(f'make bench: {os.cpu_count()} CPUs; beacon and the C loop {args.runs} runs each, peers and btmon '
           f'{args.peer_runs} on the first {args.peer_reports:,} reports; medians')
 
-    # Each capture, and its first reports for the peers (the generator is deterministic: the same bytes).
-    kinds = [('1M reports, 1,000 beacons, all in the region (--uuid U)', 'r1m-b1k', 1000, 1),
-             ('1M reports, 1,000 beacons of 100 UUIDs, region of one UUID', 'r1m-b1k-u100', 1000, 100),
-             ('1M reports, 10,000 beacons, all in the region', 'r1m-b10k', 10_000, 1)]
+    # Each capture, and its first reports for the peers and for callgrind (shorter runs of the same scene).
+    kinds = [('1,000 beacons, all in the region (--uuid U)', 'b1k', 1000, 1),
+             ('1,000 beacons of 100 UUIDs, region of one UUID', 'b1k-u100', 1000, 100),
+             ('10,000 beacons, all in the region', 'b10k', 10_000, 1)]
     captures = [(title, capture(args, name, beacons, uuids, 1_000_000),
                  capture(args, f'{name}-first', beacons, uuids, args.peer_reports),
                  capture(args, f'{name}-first-{args.instruction_reports}', beacons, uuids, args.instruction_reports))
                 for title, name, beacons, uuids in kinds]
-    print('captures: 10 % non-iBeacon noise, 10 % LE Extended Advertising Reports, the rest legacy; '
-          f'written by beacon-bench capture into {args.work}')
+    print(f'captures: beacon simulate scenes of standing beacons (1 to 15 m) and neighbours that are not beacons '
+          f'({1 - 1 / (1 + NEIGHBOURS_PER_BEACON):.0%} of the reports), mixed reports ({EXTENDED_SHARE:.0%} LE Extended '
+          f'Advertising Reports, the rest legacy); scenes and captures in {args.work}')
 
     beacon_on = lambda path, beacon=args.beacon: [beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID]
     loop_on = lambda path: [args.loop, path, '--uuid', UUID]
     counted_beacon = without_debug_information(args.beacon, args.work)
-    for title, path, prefix, longer_prefix in captures:
-        reports = 1_000_000
+    for title, whole, prefix, longer_prefix in captures:
         (beacon_row, beacon_runs), (loop_row, loop_runs) = taking_turns([
-            ('beacon range', beacon_on(path), True, 'whole process, release build, stdout to /dev/null'),
-            ('C reference loop', loop_on(path), False, 'whole process, cc -O2; its RSS counts the mapped capture'),
-        ], reports, args.runs)
-        peers = [peer(args, 'beacontools', 'peer_beacontools.py', prefix, args.peer_reports),
-                 peer(args, 'aioblescan', 'peer_aioblescan.py', prefix, args.peer_reports),
-                 peer(args, 'bumble', 'peer_bumble.py', prefix, args.peer_reports)]
-        btmon, _ = whole_process('btmon -r', ['btmon', '-r', prefix], args.peer_reports, args.peer_runs,
-                                 stdout_to_null=True, note=f'whole process, first {args.peer_reports:,} reports, output to /dev/null')
+            ('beacon range', beacon_on(whole.path), True, 'whole process, release build, stdout to /dev/null'),
+            ('C reference loop', loop_on(whole.path), False, 'whole process, cc -O2; its RSS counts the mapped capture'),
+        ], whole.reports, args.runs)
+        peers = [peer(args, 'beacontools', 'peer_beacontools.py', prefix),
+                 peer(args, 'aioblescan', 'peer_aioblescan.py', prefix),
+                 peer(args, 'bumble', 'peer_bumble.py', prefix)]
+        btmon, _ = whole_process('btmon -r', ['btmon', '-r', prefix.path], prefix.reports, args.peer_runs,
+                                 stdout_to_null=True, note=f'whole process, first {prefix.reports:,} reports, output to /dev/null')
         rows = [beacon_row, loop_row] + peers + [btmon]
         matched = int(re.search(r'matched=(\d+)', loop_runs[0].stdout).group(1))
-        print_table(f'replay: {title}; {matched:,} reports in the region', rows, peers)
+        print_table(f'replay: {whole.reports:,} reports, {title}; {matched:,} reports in the region', rows, peers)
         # Each beacon run against the loop run next to it: the two saw the machine in the same state.
         turns = sorted(loop.wall / beacon.wall for beacon, loop in zip(beacon_runs, loop_runs))
         print(f'beacon range against the C loop run by run: median {ratio(statistics.median(turns))}, '
               f'from {ratio(turns[0])} to {ratio(turns[-1])}')
-        counted = [instructions_per_report(command_on, longer_prefix, args.instruction_reports, prefix, args.peer_reports)
+        counted = [instructions_per_report(command_on, longer_prefix, prefix)
                    for command_on in (lambda path: beacon_on(path, counted_beacon), loop_on)]
-        print(f'instructions per report (callgrind, from report {args.peer_reports:,} to {args.instruction_reports:,}): '
+        print(f'instructions per report (callgrind, from report {prefix.reports:,} to {longer_prefix.reports:,}): '
               f'beacon range {counted[0]:,.0f}, C reference loop {counted[1]:,.0f}; vs C loop {ratio(counted[1] / counted[0])}')
     print()
     for row in rows:
@@ -328,26 +375,26 @@ def main():
     print(f'\nstartup: beacon --version, median of {args.startup_runs} runs: {statistics.median(startup) * 1000:.1f} ms')
 
     live_path, live_prefix, live_longer_prefix = captures[0][1:]
-    results = [live_once(args, live_path) for _ in range(args.live_runs)]
+    results = [live_once(args, live_path.path) for _ in range(args.live_runs)]
     reports = results[0][0]
     cpu = statistics.median(r[1] for r in results)
     nanoseconds = sorted(r[1] / reports * 1e9 for r in results)
     # The same stream's first reports under callgrind: the live path's instructions per report, as for replay.
-    live_counts = [collected(live_once(args, prefix, beacon_binary=counted_beacon, wrapper=CALLGRIND)[3], ['beacon (live)'])
+    live_counts = [collected(live_once(args, prefix.path, beacon_binary=counted_beacon, wrapper=CALLGRIND)[3], ['beacon (live)'])
                    for prefix in (live_longer_prefix, live_prefix)]
-    live_instructions = (live_counts[0] - live_counts[1]) / (args.instruction_reports - args.peer_reports)
+    live_instructions = (live_counts[0] - live_counts[1]) / (live_longer_prefix.reports - live_prefix.reports)
     reads = statistics.median(r[2][0] for r in results)
     writes = statistics.median(r[2][1] for r in results)
     strace_file = os.path.join(args.work, 'live.strace')
     syscalls = None
     if subprocess.run(['sh', '-c', 'command -v strace'], stdout=subprocess.DEVNULL).returncode == 0:
-        live_once(args, live_path, strace_output=strace_file)
+        live_once(args, live_path.path, strace_output=strace_file)
         syscalls = strace_total(strace_file)
     print(f'\nlive: beacon range --hci unix:SOCKET from the fake controller, {reports:,} reports streamed as fast as read '
           f'(median of {args.live_runs}):')
     print(f'  CPU {cpu:.3f} s = {cpu / reports * 1e9:.0f} ns per report ({cpu / reports * 1e6:.3f} s per M reports); '
           f'runs from {nanoseconds[0]:.0f} to {nanoseconds[-1]:.0f} ns')
-    print(f'  instructions per report (callgrind, from report {args.peer_reports:,} to {args.instruction_reports:,} '
+    print(f'  instructions per report (callgrind, from report {live_prefix.reports:,} to {live_longer_prefix.reports:,} '
           f'of the stream): {live_instructions:,.0f}')
     print(f'  read calls {reads:,} ({reads / reports:.4f} per report), write calls {writes:,} ({writes / reports:.5f} per report)')
     if syscalls is not None:
