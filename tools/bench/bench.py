@@ -375,10 +375,15 @@ def main():
     print(f'\nstartup: beacon --version, median of {args.startup_runs} runs: {statistics.median(startup) * 1000:.1f} ms')
 
     live_path, live_prefix, live_longer_prefix = captures[0][1:]
-    results = [live_once(args, live_path.path) for _ in range(args.live_runs)]
+    # Each live run followed by a run of the C loop on the same capture: the machine's speed in that moment.
+    results, loop_cpus = [], []
+    for _ in range(args.live_runs):
+        results.append(live_once(args, live_path.path))
+        loop_cpus.append(measured(loop_on(live_path.path)).cpu)
     reports = results[0][0]
     cpu = statistics.median(r[1] for r in results)
     nanoseconds = sorted(r[1] / reports * 1e9 for r in results)
+    against_loop = statistics.median(r[1] / loop for r, loop in zip(results, loop_cpus))
     # The same stream's first reports under callgrind: the live path's instructions per report, as for replay.
     live_counts = [collected(live_once(args, prefix.path, beacon_binary=counted_beacon, wrapper=CALLGRIND)[3], ['beacon (live)'])
                    for prefix in (live_longer_prefix, live_prefix)]
@@ -394,6 +399,8 @@ def main():
           f'(median of {args.live_runs}):')
     print(f'  CPU {cpu:.3f} s = {cpu / reports * 1e9:.0f} ns per report ({cpu / reports * 1e6:.3f} s per M reports); '
           f'runs from {nanoseconds[0]:.0f} to {nanoseconds[-1]:.0f} ns')
+    print(f'  the C reference loop on the same capture, run after each: {statistics.median(loop_cpus) / live_path.reports * 1e9:.0f} ns '
+          f'of CPU per report; the live path costs {against_loop:.2f}× the loop run next to it (median)')
     print(f'  instructions per report (callgrind, from report {live_prefix.reports:,} to {live_longer_prefix.reports:,} '
           f'of the stream): {live_instructions:,.0f}')
     print(f'  read calls {reads:,} ({reads / reports:.4f} per report), write calls {writes:,} ({writes / reports:.5f} per report)')
