@@ -30,9 +30,8 @@ public struct JSONMembers {
             overflowed = true
             return false
         }
-        if needsComma { sink.put(UInt8(ascii: ",")) }
+        sink.putKey(name, comma: needsComma)
         needsComma = true
-        sink.putKey(name)
         return true
     }
 
@@ -46,9 +45,8 @@ public struct JSONMembers {
     @inline(__always)
     public mutating func field(_ name: StaticString, name value: StaticString) {
         guard begin(name, valueLength: value.utf8CodeUnitCount + 2) else { return }
-        sink.put(UInt8(ascii: "\""))
-        sink.put(value)
-        sink.put(UInt8(ascii: "\""))
+        let length = value.utf8CodeUnitCount
+        sink.putQuoted(length: length) { UnsafeMutableRawBufferPointer($0).copyMemory(from: UnsafeRawBufferPointer(start: value.utf8Start, count: length)) }
     }
 
     /// An address type's name.
@@ -68,9 +66,7 @@ public struct JSONMembers {
     @inline(__always)
     public mutating func field(_ name: StaticString, _ time: Timestamp) {
         guard begin(name, valueLength: Timestamp.textLength + 2) else { return }
-        sink.put(UInt8(ascii: "\""))
-        sink.put(length: Timestamp.textLength) { times.pointee.write(time, into: $0) }
-        sink.put(UInt8(ascii: "\""))
+        sink.putQuoted(length: Timestamp.textLength) { times.pointee.write(time, into: $0) }
     }
 
     @inline(__always)

@@ -24,9 +24,9 @@ median; callgrind counts the live path's instructions per report on the stream's
 Load: beside each replay table, the ratio of each beacon run to the C loop run next to it (median and
 range); at the end, the share of CPU time the hypervisor took while the bench ran (/proc/stat steal).
 
-Instructions: valgrind's callgrind counts the instructions beacon and the C loop execute on the
-capture's first INSTRUCTION_REPORTS reports and on its first PEER_REPORTS; the difference, per report
-between them, leaves out everything a run does once (start, tables, exit). Unlike rates on a shared
+Instructions: valgrind's callgrind counts the instructions beacon and the C loop execute on the whole
+capture and on its first PEER_REPORTS reports; the difference, per report between them, leaves out
+everything a run does once (start, tables, exit) and keeps every range line. Unlike rates on a shared
 machine, these counts repeat exactly from run to run.
 """
 import argparse
@@ -57,8 +57,6 @@ def parse_arguments():
     parser.add_argument('--runs', type=int, default=5, help='runs of beacon and the C loop per capture')
     parser.add_argument('--peer-runs', type=int, default=3)
     parser.add_argument('--peer-reports', type=int, default=20000)
-    parser.add_argument('--instruction-reports', type=int, default=100_000,
-                        help='reports of the longer prefix whose instructions are counted')
     parser.add_argument('--startup-runs', type=int, default=21)
     parser.add_argument('--live-runs', type=int, default=5)
     return parser.parse_args()
@@ -335,9 +333,7 @@ def main():
     kinds = [('1,000 beacons, all in the region (--uuid U)', 'b1k', 1000, 1),
              ('1,000 beacons of 100 UUIDs, region of one UUID', 'b1k-u100', 1000, 100),
              ('10,000 beacons, all in the region', 'b10k', 10_000, 1)]
-    captures = [(title, capture(args, name, beacons, uuids, 1_000_000),
-                 capture(args, f'{name}-first', beacons, uuids, args.peer_reports),
-                 capture(args, f'{name}-first-{args.instruction_reports}', beacons, uuids, args.instruction_reports))
+    captures = [(title, capture(args, name, beacons, uuids, 1_000_000), capture(args, f'{name}-first', beacons, uuids, args.peer_reports))
                 for title, name, beacons, uuids in kinds]
     print(f'captures: beacon simulate scenes of standing beacons (1 to 15 m) and neighbours that are not beacons '
           f'({1 - 1 / (1 + NEIGHBOURS_PER_BEACON):.0%} of the reports), mixed reports ({EXTENDED_SHARE:.0%} LE Extended '
@@ -346,7 +342,7 @@ def main():
     beacon_on = lambda path, beacon=args.beacon: [beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID]
     loop_on = lambda path: [args.loop, path, '--uuid', UUID]
     counted_beacon = without_debug_information(args.beacon, args.work)
-    for title, whole, prefix, longer_prefix in captures:
+    for title, whole, prefix in captures:
         (beacon_row, beacon_runs), (loop_row, loop_runs) = taking_turns([
             ('beacon range', beacon_on(whole.path), True, 'whole process, release build, stdout to /dev/null'),
             ('C reference loop', loop_on(whole.path), False, 'whole process, cc -O2; its RSS counts the mapped capture'),
@@ -363,9 +359,9 @@ def main():
         turns = sorted(loop.wall / beacon.wall for beacon, loop in zip(beacon_runs, loop_runs))
         print(f'beacon range against the C loop run by run: median {ratio(statistics.median(turns))}, '
               f'from {ratio(turns[0])} to {ratio(turns[-1])}')
-        counted = [instructions_per_report(command_on, longer_prefix, prefix)
+        counted = [instructions_per_report(command_on, whole, prefix)
                    for command_on in (lambda path: beacon_on(path, counted_beacon), loop_on)]
-        print(f'instructions per report (callgrind, from report {prefix.reports:,} to {longer_prefix.reports:,}): '
+        print(f'instructions per report (callgrind, from report {prefix.reports:,} to the end): '
               f'beacon range {counted[0]:,.0f}, C reference loop {counted[1]:,.0f}; vs C loop {ratio(counted[1] / counted[0])}')
     print()
     for row in rows:
@@ -374,7 +370,7 @@ def main():
     startup = [measured([args.beacon, '--version']).wall for _ in range(args.startup_runs)]
     print(f'\nstartup: beacon --version, median of {args.startup_runs} runs: {statistics.median(startup) * 1000:.1f} ms')
 
-    live_path, live_prefix, live_longer_prefix = captures[0][1:]
+    live_path, live_prefix = captures[0][1:]
     # Each live run followed by a run of the C loop on the same capture: the machine's speed in that moment.
     results, loop_cpus = [], []
     for _ in range(args.live_runs):
@@ -386,8 +382,8 @@ def main():
     against_loop = statistics.median(r[1] / loop for r, loop in zip(results, loop_cpus))
     # The same stream's first reports under callgrind: the live path's instructions per report, as for replay.
     live_counts = [collected(live_once(args, prefix.path, beacon_binary=counted_beacon, wrapper=CALLGRIND)[3], ['beacon (live)'])
-                   for prefix in (live_longer_prefix, live_prefix)]
-    live_instructions = (live_counts[0] - live_counts[1]) / (live_longer_prefix.reports - live_prefix.reports)
+                   for prefix in (live_path, live_prefix)]
+    live_instructions = (live_counts[0] - live_counts[1]) / (live_path.reports - live_prefix.reports)
     reads = statistics.median(r[2][0] for r in results)
     writes = statistics.median(r[2][1] for r in results)
     strace_file = os.path.join(args.work, 'live.strace')
@@ -401,7 +397,7 @@ def main():
           f'runs from {nanoseconds[0]:.0f} to {nanoseconds[-1]:.0f} ns')
     print(f'  the C reference loop on the same capture, run after each: {statistics.median(loop_cpus) / live_path.reports * 1e9:.0f} ns '
           f'of CPU per report; the live path costs {against_loop:.2f}× the loop run next to it (median)')
-    print(f'  instructions per report (callgrind, from report {live_prefix.reports:,} to {live_longer_prefix.reports:,} '
+    print(f'  instructions per report (callgrind, from report {live_prefix.reports:,} to the end '
           f'of the stream): {live_instructions:,.0f}')
     print(f'  read calls {reads:,} ({reads / reports:.4f} per report), write calls {writes:,} ({writes / reports:.5f} per report)')
     if syscalls is not None:
