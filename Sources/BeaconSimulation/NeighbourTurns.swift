@@ -1,11 +1,10 @@
 import BeaconCore
 
 /// The neighbours' advertisements of a running simulation, in time order, as the scene's receiver
-/// reports them: a mixed receiver picks each one's report kind with its own random draw.
+/// reports them: each one's report kind comes from its own random draw, as a beacon's does.
 struct NeighbourTurns {
     private let neighbours: Neighbours
-    private let reports: ReceiverModel.ReportFormat
-    private let extendedShare: Double
+    private let receiver: ReceiverModel
     private var rng: SplitMix64
     private var turn: Int64 = 0
     /// When the next advertisement goes out, µs after the start of the scene.
@@ -13,8 +12,7 @@ struct NeighbourTurns {
 
     init(scene: Scene, seed: UInt64) {
         neighbours = scene.neighbours
-        reports = scene.receiver.reports
-        extendedShare = scene.receiver.extendedShare
+        receiver = scene.receiver
         // A stream no beacon uses (theirs are 1 + 2i and 2 + 2i, the interference's 0).
         rng = .stream(seed: seed, index: 1 + 2 * UInt64(scene.beacons.count))
         time = neighbours.advertisement(turn: 0).time
@@ -25,12 +23,7 @@ struct NeighbourTurns {
         let index = neighbours.advertisement(turn: turn).index
         turn += 1
         time = neighbours.advertisement(turn: turn).time
-        let extended = switch reports {
-        case .legacy: false
-        case .extended: true
-        case .mixed: ScanningReceiver.isExtended(draw: rng.unit(), share: extendedShare)
-        }
         return SimulatedAir.report(.nonConnectable, data: Neighbours.advertisingData, address: Neighbours.address(index: index),
-                                   addressType: .randomDevice, rssi: Neighbours.rssi, extended: extended)
+                                   addressType: .randomDevice, rssi: Neighbours.rssi, extended: receiver.sendsExtended(draw: rng.unit()))
     }
 }

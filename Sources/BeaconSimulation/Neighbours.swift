@@ -33,9 +33,4 @@ public struct Neighbours: Hashable, Sendable {
     func advertisement(turn: Int64) -> (time: Int64, index: Int) {
         (interval.value / 2 + turn * interval.value / Int64(count), Int(turn % Int64(count)))
     }
-
-    func validate() throws(SceneError) {
-        try check(Self.countRange.contains(count), "neighbours.count", "must be a whole number in 1...10000")
-        try check(interval >= .milliseconds(20) && interval <= .milliseconds(10_240), "neighbours.interval", "must be 20ms...10.24s")
-    }
 }

@@ -36,10 +36,19 @@ public struct ReceiverModel: Hashable, Sendable {
         /// LE Extended Advertising Report, with extended scanning commands (a Bluetooth 5 controller).
         case extended
         /// Extended scanning commands, and each report picked at random as extended (`extendedShare` of
-        /// them) or legacy: not what
-        /// one controller does within a session, but a decoder must take both (one host can see both
-        /// kinds across controllers and sessions).
+        /// them) or legacy: not what one controller does within a session, but a decoder must take both
+        /// (one host can see both kinds across controllers and sessions).
         case mixed
+    }
+
+    /// Whether a report whose uniform random draw (0 ..< 1) is `draw` goes out as an LE Extended
+    /// Advertising Report: always, never, or with `mixed` for `extendedShare` of the draws.
+    func sendsExtended(draw: Double) -> Bool {
+        switch reports {
+        case .legacy: false
+        case .extended: true
+        case .mixed: draw >= 1 - extendedShare
+        }
     }
 
     /// The commands that turn scanning on and off in the capture.

@@ -40,18 +40,9 @@ struct ScanningReceiver {
         return Int8(min(max(received.rounded(), -127), 20))
     }
 
-    /// Whether a report of a mixed receiver whose uniform draw is `draw` goes out extended: `share` of them.
-    static func isExtended(draw: Double, share: Double) -> Bool {
-        draw >= 1 - share
-    }
-
     /// Whether a report goes out as an LE Extended Advertising Report.
     func isExtended(_ draws: PacketDraws) -> Bool {
-        switch model.reports {
-        case .legacy: false
-        case .extended: true
-        case .mixed: Self.isExtended(draw: draws.format, share: model.extendedShare)
-        }
+        model.sendsExtended(draw: draws.format)
     }
 }
 

@@ -60,10 +60,21 @@ extension ReceiverModel {
     }
 }
 
+/// An advertising interval: Core Vol 6 Part B 4.4.2.2.1, advInterval 20 ms...10.24 s.
+func checkAdvertisingInterval(_ interval: Micros, _ field: String) throws(SceneError) {
+    try check(interval >= .milliseconds(20) && interval <= .milliseconds(10_240), field, "must be 20ms...10.24s")
+}
+
+extension Neighbours {
+    func validate() throws(SceneError) {
+        try check(Self.countRange.contains(count), "neighbours.count", "must be a whole number in 1...10000")
+        try checkAdvertisingInterval(interval, "neighbours.interval")
+    }
+}
+
 extension SceneBeacon {
     func validate(field: String) throws(SceneError) {
-        // Core Vol 6 Part B 4.4.2.2.1: advInterval 20 ms...10.24 s.
-        try check(interval >= .milliseconds(20) && interval <= .milliseconds(10_240), "\(field).interval", "must be 20ms...10.24s")
+        try checkAdvertisingInterval(interval, "\(field).interval")
         try check(jitter.value >= 0 && jitter <= interval, "\(field).jitter", "must be 0...the interval")
         try check(start.value >= 0, "\(field).start", "must not be negative")
         if let stop { try check(stop > start, "\(field).stop", "must be after start") }

@@ -24,7 +24,7 @@ struct SimulationRecord {
         (0..<Neighbours.countRange.upperBound).contains(Int(address.value) - Int(Neighbours.address(index: 0).value))
     }
 
-    var allReports: [(time: Timestamp, report: AdvertisingReport)] {
+    private var allReports: [(time: Timestamp, report: AdvertisingReport)] {
         get throws {
             var found: [(time: Timestamp, report: AdvertisingReport)] = []
             for packet in packets where packet.direction == .received {

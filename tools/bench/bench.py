@@ -19,7 +19,7 @@ capture's advertising reports as fast as beacon reads them. beacon's CPU time ov
 from its threads' /proc/PID/task/*/schedstat (nanoseconds; /proc/PID/stat's clock ticks where there is
 none), its read and write calls from /proc/PID/io, and all its system calls from strace -c in a
 separate run (strace slows it down, so that run is not timed). The runs' range is printed with their
-median; callgrind counts the live path's instructions per report on the stream's first reports, as below.
+median; callgrind counts the live path's instructions per report as below, on the stream.
 
 Load: beside each replay table, the ratio of each beacon run to the C loop run next to it (median and
 range); at the end, the share of CPU time the hypervisor took while the bench ran (/proc/stat steal).
@@ -53,7 +53,7 @@ def parse_arguments():
     parser.add_argument('--loop', required=True, help='the C reference loop (ibeacon_loop)')
     parser.add_argument('--controller', required=True, help='the fake controller (fake_controller)')
     parser.add_argument('--python', required=True, help="the bench venv's python, with the peers")
-    parser.add_argument('--work', required=True, help='where the captures go (kept between runs)')
+    parser.add_argument('--work', required=True, help='where the scenes and captures go')
     parser.add_argument('--runs', type=int, default=5, help='runs of beacon and the C loop per capture')
     parser.add_argument('--peer-runs', type=int, default=3)
     parser.add_argument('--peer-reports', type=int, default=20000)
@@ -108,7 +108,7 @@ def bench_scene(beacons, uuids):
         return f'{UUID[:-4]}{k:04X}'
     return {
         'name': f'bench-{beacons}-beacons-{uuids}-uuids',
-        'duration': 1,
+        'duration': 1,  # required by a scene file; capture() passes the run's --duration
         'receiver': {'reports': 'mixed', 'extendedShare': EXTENDED_SHARE},
         'neighbours': {'count': round(beacons * NEIGHBOURS_PER_BEACON), 'interval': f'{MEAN_INTERVAL_S * 1000:.0f}ms'},
         'beacons': [{'uuid': uuid(i % uuids), 'major': 0, 'minor': i, 'path': {'kind': 'standing', 'distance': 1 + i % 15}}
@@ -124,23 +124,17 @@ class Capture:
 
 
 def capture(args, name, beacons, uuids, reports):
-    """The bench scene of `beacons` and `uuids` simulated for about `reports` reports; kept between runs while
-    the scene and beacon's simulator stay the same. The scene is deterministic: a shorter capture is the
-    first part of a longer one."""
+    """The bench scene of `beacons` and `uuids` simulated for about `reports` reports, written anew by the
+    beacon under test (a few seconds) so a capture never outlives the simulator that made it. The scene is
+    deterministic: a shorter capture is the first part of a longer one."""
     path = os.path.join(args.work, f'{name}.btsnoop')
     scene_path = os.path.join(args.work, f'{name}.scene.json')
     rate = beacons * (1 + NEIGHBOURS_PER_BEACON) / MEAN_INTERVAL_S
-    scene = json.dumps(bench_scene(beacons, uuids))
-    simulator = subprocess.run([args.beacon, '--version'], check=True, capture_output=True, text=True).stdout
-    stamp = scene + simulator
-    if not (os.path.exists(path) and os.path.exists(scene_path + '.stamp') and open(scene_path + '.stamp').read() == stamp):
-        with open(scene_path, 'w') as file:
-            file.write(scene)
-        subprocess.run([args.beacon, 'simulate', '--scene', scene_path, '--out', path + '.tmp',
-                        '--duration', f'{reports / rate:.3f}'], check=True, stdout=subprocess.DEVNULL)
-        os.replace(path + '.tmp', path)
-        with open(scene_path + '.stamp', 'w') as file:
-            file.write(stamp)
+    with open(scene_path, 'w') as file:
+        json.dump(bench_scene(beacons, uuids), file)
+    subprocess.run([args.beacon, 'simulate', '--scene', scene_path, '--out', path + '.tmp',
+                    '--duration', f'{reports / rate:.3f}'], check=True, stdout=subprocess.DEVNULL)
+    os.replace(path + '.tmp', path)
     summary = subprocess.run([args.loop, path], check=True, capture_output=True, text=True).stdout
     return Capture(path, int(re.search(r'reports=(\d+)', summary).group(1)))
 
