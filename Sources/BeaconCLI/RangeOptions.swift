@@ -60,7 +60,7 @@ struct RangeOptions {
             if minor != nil, major == nil { throw UsageError("'--minor' needs '--major' (a region constrains minor only within a major)") }
             let name = parsed.value("name")
             if let name, !BeaconRegion.isValidName(name) {
-                throw UsageError("Invalid value '\(name)' for '--name <name>': expected 1 to 64 characters without control characters, '=', '/', '+' or '#'")
+                throw UsageError("Invalid value '\(name)' for '--name <name>': expected 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'")
             }
             regions.append(BeaconRegion(name: name, uuid: uuid, major: major, minor: minor))
         } else if parsed.value("major") != nil || parsed.value("minor") != nil || parsed.value("name") != nil {

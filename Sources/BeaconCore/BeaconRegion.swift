@@ -98,7 +98,7 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
         if let equals = text.firstIndex(of: "=") {
             let given = String(text[..<equals])
             guard isValidName(given) else {
-                return .failure(.init("region name '\(given)' must be 1 to 64 characters without control characters, '=', '/', '+' or '#'"))
+                return .failure(.init("region name '\(given)' must be 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'"))
             }
             name = given
             constraint = text[text.index(after: equals)...]
@@ -114,7 +114,10 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
 
     public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.unicodeScalars.count <= 64
-            && name.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control && !"=/+#".unicodeScalars.contains($0) }
+            && name.unicodeScalars.allSatisfy {
+                $0.properties.generalCategory != .control && !$0.properties.isNoncharacterCodePoint
+                    && !"=/+#".unicodeScalars.contains($0)
+            }
     }
 
     /// The format prefixes `parse` reads; a UUID alone is an iBeacon's.

@@ -41,6 +41,9 @@ public struct BrokerAddress: Equatable, Sendable, CustomStringConvertible {
                 guard !trimmed.contains("+"), !trimmed.contains("#"), !trimmed.split(separator: "/", omittingEmptySubsequences: false).contains("") else {
                     return .failure(BrokerAddressError("topic prefix '\(trimmed)' must not contain '+', '#' or empty levels"))
                 }
+                if let problem = MQTTText.problem(in: trimmed, limit: maximumPrefixBytes) {
+                    return .failure(BrokerAddressError("the topic prefix \(problem)"))
+                }
                 prefix = String(trimmed)
             }
         }
@@ -53,10 +56,14 @@ public struct BrokerAddress: Equatable, Sendable, CustomStringConvertible {
             guard let user = percentDecoded(parts[0]), !user.isEmpty else {
                 return .failure(BrokerAddressError("user name '\(parts[0])' is empty or badly percent-encoded"))
             }
+            if let problem = MQTTText.problem(in: user) {
+                return .failure(BrokerAddressError("the user name \(problem)"))
+            }
             username = user
             if parts.count == 2 {
-                guard let secret = percentDecoded(parts[1]) else {
-                    return .failure(BrokerAddressError("the password is badly percent-encoded"))
+                // libmosquitto takes the password as a C string: a NUL would cut it short.
+                guard let secret = percentDecoded(parts[1]), !secret.utf8.contains(0) else {
+                    return .failure(BrokerAddressError("the password is badly percent-encoded or has a NUL (%00)"))
                 }
                 password = secret
             }
@@ -76,6 +83,9 @@ public struct BrokerAddress: Equatable, Sendable, CustomStringConvertible {
         } else if let colon = rest.lastIndex(of: ":") {
             host = rest[..<colon]
             portText = rest[rest.index(after: colon)...]
+            guard !host.contains(":") else {
+                return .failure(BrokerAddressError("host '\(host)' has a ':'; an IPv6 host goes in brackets, [::1]:1883"))
+            }
         } else {
             host = rest
         }
@@ -90,6 +100,10 @@ public struct BrokerAddress: Equatable, Sendable, CustomStringConvertible {
         return .success(BrokerAddress(tls: tls, host: String(host), port: port, username: username, password: password,
                                       prefix: prefix))
     }
+
+    /// The longest topic prefix: room left in MQTT's 65,535 bytes for `/`, a region's name or key (at
+    /// most 256 bytes) and the longest leaf.
+    public static let maximumPrefixBytes = MQTTText.maximumBytes - 512
 
     private static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []

@@ -77,10 +77,13 @@ public final class MQTTPublisher: Sendable {
         shared.withLock { $0.stopDeadline = Micros(Clock.monotonic().value + PublishBounds.flushLimit.value) }
         wakeup.signal()
         thread.withLock { $0 }?.join()
-        let (dropped, left, capacity) = shared.withLock { ($0.queue.dropped, $0.queue.count, $0.queue.capacity) }
+        let (dropped, refused, left, capacity) = shared.withLock {
+            ($0.queue.dropped, $0.queue.refused, $0.queue.count, $0.queue.capacity)
+        }
         var losses: [String] = []
         if left > 0 { losses.append("\(left) lines not delivered at exit") }
         if dropped > 0 { losses.append("\(dropped) dropped when \(capacity) were waiting") }
+        if refused > 0 { losses.append("\(refused) refused by libmosquitto") }
         if !losses.isEmpty { warn("Warning: MQTT: \(address): " + losses.joined(separator: "; ")) }
     }
 
@@ -159,8 +162,11 @@ private final class BrokerSession {
         while true {
             let deadline = publisher.stopDeadline
             if let deadline {
-                // Not connected when asked to stop: nobody to deliver to.
-                if !connected || Clock.monotonic() >= deadline { return close() }
+                // A connection still being set up gets the rest of the deadline too: connecting is part of
+                // delivering what is queued. With nothing queued and no connection, nobody waits for us.
+                if Clock.monotonic() >= deadline || (!connected && publisher.withShared({ $0.queue.isEmpty })) {
+                    return close()
+                }
             }
             if connected {
                 if !announced {
@@ -245,20 +251,38 @@ private final class BrokerSession {
                 guard shared.queue.inFlight < MQTTPublisher.window else { return nil }
                 return shared.queue.nextUnsent()
             }
-            guard let (index, message) = next, let id = send(message) else { return }
-            publisher.withShared { $0.queue.sent(at: index, messageID: id) }
+            guard let (index, message) = next else { return }
+            switch publish(message) {
+            case .success(let id):
+                publisher.withShared { $0.queue.sent(at: index, messageID: id) }
+            case .failure(let failure) where BrokerSessionCodes.refusesForGood(failure.rc):
+                // Refused for what the message is, so refused on every try: dropped, it cannot hold up
+                // the messages behind it.
+                publisher.withShared { $0.queue.refused(at: index) }
+            case .failure:
+                return  // the connection's trouble: the loop finds it, and the message waits
+            }
         }
     }
 
-    /// Publishes one message at QoS 1; its message id, or nil when libmosquitto refused it.
-    private func send(_ message: MQTTMessage) -> Int32? {
+    struct PublishFailure: Error { let rc: Int32 }
+
+    /// Publishes one message at QoS 1; its message id, or libmosquitto's code when it refused it.
+    private func publish(_ message: MQTTMessage) -> Result<Int32, PublishFailure> {
         var id: Int32 = 0
         var payload = message.payload
         let rc = payload.withUTF8 { bytes in
             library.publish(handle, &id, message.topic, Int32(bytes.count), bytes.baseAddress, 1, message.retain)
         }
-        return rc == MOSQ_ERR_SUCCESS.rawValue ? id : nil
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? .success(id) : .failure(PublishFailure(rc: rc))
     }
+
+    /// The session's own messages (status, retained states): their id, or nil when refused.
+    private func send(_ message: MQTTMessage) -> Int32? {
+        guard case .success(let id) = publish(message) else { return nil }
+        return id
+    }
+
 
     private func lost(_ reason: String) -> End {
         publisher.withShared { $0.queue.connectionLost() }
@@ -277,5 +301,13 @@ private final class BrokerSession {
     private func describe(_ rc: Int32) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
         return library.strerror(rc).map { String(cString: $0) } ?? "libmosquitto error \(rc)"
+    }
+}
+
+enum BrokerSessionCodes {
+    /// The codes libmosquitto gives for the message itself (its topic or size), not for the connection.
+    static func refusesForGood(_ rc: Int32) -> Bool {
+        [MOSQ_ERR_INVAL, MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_MALFORMED_UTF8, MOSQ_ERR_OVERSIZE_PACKET]
+            .contains { $0.rawValue == rc }
     }
 }

@@ -42,6 +42,15 @@ struct PublishQueue {
         return (index, entries[index].message)
     }
 
+    /// Messages the client library refused to send (it will refuse them again), since the start.
+    private(set) var refused = 0
+
+    /// The message at `index` was refused by the client library: it leaves the queue, counted.
+    mutating func refused(at index: Int) {
+        entries.remove(at: index)
+        refused += 1
+    }
+
     mutating func sent(at index: Int, messageID: Int32) {
         entries[index].messageID = messageID
     }

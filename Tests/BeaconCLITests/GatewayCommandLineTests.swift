@@ -89,6 +89,14 @@ struct GatewayCommandLineTests {
         (["--mqtt", "http://h"], "Invalid value for '--mqtt <url>': 'http://h' does not start with mqtt://"),
         (["--mqtt", "mqtt://h", "--mqtt-ca", "/x.pem"], "'--mqtt-ca' applies only to an mqtts:// broker"),
         (["--mqtt", "mqtt://h", "--room", "a/b"], "Invalid value 'a/b' for '--room <room>'"),
+        (["--mqtt", "mqtts://h", "--mqtt-ca", "/nonexistent/ca.pem"], "Invalid value '/nonexistent/ca.pem' for '--mqtt-ca <file>'"),
+        (["--mqtt", "mqtt://h:1883:1883"], "host 'h:1883' has a ':'"),
+        (["--mqtt", "mqtt://u%00@h"], "the user name has the control character U+0000"),
+        (["--mqtt", "mqtt://h/a\u{1}b"], "the topic prefix has the control character U+0001"),
+        (["--mqtt", "mqtt://h/" + String(repeating: "p", count: 65_536)], "the topic prefix is 65536 bytes"),
+        (["--mqtt", "mqtt://h", "--name", "a" + String(Unicode.Scalar(0xFFFE)!) + "=" + appleUUID], "noncharacters"),
+        (["--mqtt", "mqtt://h", "--name", "a" + String(Unicode.Scalar(0xFDD0)!) + "=" + appleUUID], "noncharacters"),
+        (["--mqtt", "mqtt://h", "--room", "a" + String(Unicode.Scalar(0xFFFF)!)], "Invalid value"),
     ])
     func mqttUsage(arguments: [String], fragment: String) {
         let io = CapturedConsole()

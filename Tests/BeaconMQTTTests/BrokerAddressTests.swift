@@ -17,7 +17,7 @@ struct BrokerAddressTests {
         #expect(try BrokerAddress.parse("mqtt://u@h").get().password == nil)
     }
 
-    @Test("malformed URLs say what is wrong", arguments: [
+    @Test("malformed URLs say what is wrong", arguments: [(String, String)]([
         ("http://h/x", "does not start with mqtt://"),
         ("mqtt://", "the host is missing"),
         ("mqtt://h:0", "port '0' is not in 1...65535"),
@@ -27,7 +27,13 @@ struct BrokerAddressTests {
         ("mqtt://:pw@h", "user name"),
         ("mqtt://u:%zz@h", "badly percent-encoded"),
         ("mqtt://[::1/x", "closing ']'"),
-    ])
+        ("mqtt://h:1883:1883", "has a ':'; an IPv6 host goes in brackets"),
+        ("mqtt://u%00@h", "the user name has the control character U+0000"),
+        ("mqtt://u:p%00@h", "has a NUL"),
+        ("mqtt://h/a\u{7}", "the topic prefix has the control character U+0007"),
+        ("mqtt://h/a" + String(Unicode.Scalar(0xFDD0)!), "the topic prefix has the noncharacter U+FDD0"),
+        ("mqtt://h/" + String(repeating: "p", count: BrokerAddress.maximumPrefixBytes + 1), "more than 65023"),
+    ]))
     func refuses(text: String, fragment: String) {
         guard case .failure(let error) = BrokerAddress.parse(text) else {
             Issue.record("accepted \(text)")

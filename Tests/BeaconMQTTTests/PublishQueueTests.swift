@@ -1,4 +1,5 @@
 @testable import BeaconMQTT
+import CMosquitto
 import Testing
 
 @Suite("MQTT publish queue")
@@ -12,6 +13,27 @@ struct PublishQueueTests {
         #expect(queue.count == 3)
         #expect(queue.dropped == 2)
         #expect(queue.nextUnsent()?.message == message(3))
+    }
+
+    @Test("a message the client library refuses leaves the queue, counted, and the next one is sent")
+    func refusedMessageDoesNotBlock() {
+        var queue = PublishQueue(capacity: 10)
+        queue.append(message(1))
+        queue.append(message(2))
+        let first = queue.nextUnsent()
+        #expect(first?.message == message(1))
+        queue.refused(at: first!.index)
+        #expect(queue.refused == 1)
+        #expect(queue.count == 1)
+        #expect(queue.nextUnsent()?.message == message(2))
+    }
+
+    @Test("only libmosquitto's codes about the message itself drop it; the connection's codes keep it waiting")
+    func permanentRefusals() {
+        #expect(BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_MALFORMED_UTF8.rawValue)))
+        #expect(BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue)))
+        #expect(!BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_NO_CONN.rawValue)))
+        #expect(!BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_NOMEM.rawValue)))
     }
 
     @Test("a message stays until acknowledged, and is sent again after a lost connection")

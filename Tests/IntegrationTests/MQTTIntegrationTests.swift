@@ -68,6 +68,28 @@ struct MQTTIntegrationTests {
         }
     }
 
+    @Test("short replays one after another: each waits for its connection at exit, and every line reaches the broker")
+    func shortReplayDeliversEverything() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("short.btsnoop").path
+            let simulate = try await BeaconProcess.run(["simulate", "--scene", "desk", "--duration", "1s", "--out", capture])
+            #expect(simulate.termination == .exited(0))
+            let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["site/#"])
+            // Each run races the connection against the end of the replay.
+            for _ in 1...3 {
+                let beacon = try await BeaconProcess.run(
+                    ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--name", "desk", "--mqtt", broker.url(prefix: "site")])
+                #expect(beacon.termination == .exited(0), "\(beacon.failure("exit status"))")
+                #expect(!beacon.stderrLines.contains { $0.contains("not delivered") }, "\(beacon.stderrLines)")
+            }
+            try await waitUntil("three offline statuses", subscriber) {
+                MQTTSubscriber.messages(subscriber).filter { $0.topic == "site/status" && $0.payload == "offline" }.count == 3
+            }
+            #expect(MQTTSubscriber.messages(subscriber).filter { $0.topic == "site/desk/enter" }.count == 3)
+            await subscriber.stop()
+        }
+    }
+
     @Test("beacon killed: the broker publishes the last will, status offline")
     func lastWill() async throws {
         try await withBroker { broker, _ in
