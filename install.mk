@@ -5,7 +5,8 @@
 #   make uninstall      removes what make install put there
 #   make test-install   installs into a scratch directory and checks it (tests/install/check.sh)
 # The man page and completions are written by the binary itself (beacon generate-manpage,
-# beacon generate-completion SHELL), from the option table that parses its arguments.
+# beacon generate-completion SHELL), from the option table that parses its arguments; each is written to a
+# .part file renamed into place only once the generator succeeded, so a failed one leaves no file to install.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -28,10 +29,10 @@ INSTALLED_FILES := $(INSTALL_BIN_DIR)/beacon $(INSTALL_MAN_DIR)/beacon.1 $(INSTA
 install:
 	$(RELEASE_BUILD) --product beacon
 	@rm -rf $(GENERATED_DIR) && mkdir -p $(GENERATED_DIR)
-	$(RELEASE_BINARY) generate-manpage > $(GENERATED_DIR)/beacon.1
-	$(RELEASE_BINARY) generate-completion bash > $(GENERATED_DIR)/beacon.bash
-	$(RELEASE_BINARY) generate-completion zsh > $(GENERATED_DIR)/_beacon
-	$(RELEASE_BINARY) generate-completion fish > $(GENERATED_DIR)/beacon.fish
+	$(RELEASE_BINARY) generate-manpage > $(GENERATED_DIR)/beacon.1.part && mv $(GENERATED_DIR)/beacon.1.part $(GENERATED_DIR)/beacon.1
+	$(RELEASE_BINARY) generate-completion bash > $(GENERATED_DIR)/beacon.bash.part && mv $(GENERATED_DIR)/beacon.bash.part $(GENERATED_DIR)/beacon.bash
+	$(RELEASE_BINARY) generate-completion zsh > $(GENERATED_DIR)/_beacon.part && mv $(GENERATED_DIR)/_beacon.part $(GENERATED_DIR)/_beacon
+	$(RELEASE_BINARY) generate-completion fish > $(GENERATED_DIR)/beacon.fish.part && mv $(GENERATED_DIR)/beacon.fish.part $(GENERATED_DIR)/beacon.fish
 	sed 's|^ExecStart=/usr/local/bin/beacon |ExecStart=$(INSTALL_BIN_DIR)/beacon |' dist/systemd/beacon.service \
 	  > $(GENERATED_DIR)/beacon.service
 	install -D -m 0755 $(RELEASE_BINARY) $(DESTDIR)$(INSTALL_BIN_DIR)/beacon

@@ -56,7 +56,7 @@ struct AdvertiseOptions {
                          code and the URL, with .com/, .org and the other endings as one-byte codes.
         An option of another format is a usage error.
         Output: an "advertising" line when advertising started and a "stopped" line when it was turned off.
-        SIGINT, SIGTERM, SIGHUP (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.
         """,
         exitCodes: [.success, .usage, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
     )

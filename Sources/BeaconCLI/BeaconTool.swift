@@ -44,8 +44,7 @@ public enum BeaconTool {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help":
-            _ = console.writeLine(overview)
-            return ExitCode.success.rawValue
+            return console.print(overview).rawValue
         case "--version", "version":
             return runCommand(VersionCommand.help, rest, console: console) { _ throws(UsageError) in
                 return { VersionCommand.run(console: console) }
@@ -54,14 +53,12 @@ public enum BeaconTool {
             return GeneratedFiles.run(first, rest, console: console)
         case "help":
             guard let name = rest.first else {
-                _ = console.writeLine(overview)
-                return ExitCode.success.rawValue
+                return console.print(overview).rawValue
             }
             guard let help = subcommands.first(where: { $0.help.name == name })?.help else {
                 return usageError(unknownSubcommand(name), usage: "Usage: beacon <subcommand> [<options>]", console: console)
             }
-            _ = console.writeLine(help.render())
-            return ExitCode.success.rawValue
+            return console.print(help.render()).rawValue
         case "range":
             return runCommand(RangeOptions.help, rest, console: console) { parsed throws(UsageError) in
                 let options = try RangeOptions(parsed, environment: environment)
@@ -93,7 +90,7 @@ public enum BeaconTool {
             return runCommand(SimulateOptions.help, rest, console: console) { parsed throws(UsageError) in
                 let options = try SimulateOptions(parsed)
                 try SimulateCommand.checkOutputs(options)
-                return { SimulateCommand.run(options, console: console) }
+                return { SimulateCommand.run(options, console: console, signals: signals) }
             }
         default:
             return usageError(unknownSubcommand(first), usage: "Usage: beacon <subcommand> [<options>]", console: console)
@@ -112,8 +109,7 @@ public enum BeaconTool {
         do {
             let parsed = try ParsedOptions.parse(arguments, specs: help.options)
             if parsed.helpRequested {
-                _ = console.writeLine(help.render())
-                return ExitCode.success.rawValue
+                return console.print(help.render()).rawValue
             }
             command = try prepare(parsed)
         } catch {

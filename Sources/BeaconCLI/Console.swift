@@ -35,4 +35,12 @@ public struct Console {
     public func writeLine(_ text: String) -> LineWrite {
         StandardStreams.withLine(text) { writeLines($0, 0) }
     }
+
+    /// Writes `text` as `writeLine` does and says how the command ends: a failed write (a full disk) is an
+    /// error line and exit 74, as it is for JSON lines; a reader gone away is a normal end.
+    func print(_ text: String) -> ExitCode {
+        guard case .failed(let error) = writeLine(text) else { return .success }
+        diagnose("Error: stdout: \(error.message)")
+        return .ioError
+    }
 }

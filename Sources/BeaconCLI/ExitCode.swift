@@ -1,6 +1,6 @@
 /// Process exit codes (sysexits.h values where one fits), listed in `--help` and the README.
 public enum ExitCode: Int32, CaseIterable, Sendable {
-    /// Finished: --duration elapsed, SIGINT/SIGTERM/SIGHUP, end of a replayed capture, or stdout closed.
+    /// Finished: --duration elapsed, SIGINT/SIGTERM/SIGHUP/SIGQUIT, end of a replayed capture, or stdout closed.
     case success = 0
     /// Bad arguments.
     case usage = 64
@@ -30,7 +30,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// One line for the help text and README.
     public var meaning: String {
         switch self {
-        case .success: "finished (--duration, SIGINT/SIGTERM/SIGHUP, end of a replayed capture, stdout closed)"
+        case .success: "finished (--duration, SIGINT/SIGTERM/SIGHUP/SIGQUIT, end of a replayed capture, stdout closed)"
         case .usage: "usage error: bad or missing arguments"
         case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, or (calibrate) the measurements cannot be trusted"
         case .noInput: "the capture or scene file cannot be opened"

@@ -21,7 +21,6 @@ enum GeneratedFiles {
                                          console: console)
         }
         // The generators end every line themselves; writeLine adds the last newline.
-        _ = console.writeLine(String(text.dropLast()))
-        return ExitCode.success.rawValue
+        return console.print(String(text.dropLast())).rawValue
     }
 }

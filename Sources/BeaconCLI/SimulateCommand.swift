@@ -18,20 +18,19 @@ enum SimulateCommand {
         }
     }
 
-    static func run(_ options: SimulateOptions, console: Console) -> ExitCode {
+    static func run(_ options: SimulateOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         do {
             switch options.action {
             case .list:
-                for scene in Scene.allNamed {
-                    _ = console.writeLine(scene.name + String(repeating: " ", count: max(1, 14 - scene.name.count)) + scene.summary)
-                }
+                let rows = Scene.allNamed.map { $0.name + String(repeating: " ", count: max(1, 14 - $0.name.count)) + $0.summary }
+                return console.print(rows.joined(separator: "\n"))
             case .printScene(let source):
                 let simulator = try prepare(source, options, console: console)
-                _ = console.writeLine(String(decoding: simulator.scene.json.dropLast(), as: UTF8.self))
+                return console.print(String(decoding: simulator.scene.json.dropLast(), as: UTF8.self))
             case .simulate(let source, let out, let truth):
                 let simulator = try prepare(source, options, console: console)
                 do {
-                    try write(simulator, capture: out, truth: truth, console: console)
+                    return try write(simulator, capture: out, truth: truth, console: console, signals: signals)
                 } catch {
                     console.diagnose("Error: \(error)")
                     return .ioError
@@ -40,8 +39,8 @@ enum SimulateCommand {
         } catch {
             return error.exit
         }
-        return .success
     }
+
 
     /// A scene that cannot be simulated, already reported on the console.
     struct SceneFailure: Error {
@@ -81,8 +80,10 @@ enum SimulateCommand {
     }
 
     /// Streams the capture (and the ground truth) to their files as the simulation produces them.
+    /// A reader of `--truth -` gone away ends the run as range's does (exit 0); a failed write is exit 74.
+    /// A stopping signal (`signals`) ends it with the unfinished files removed.
     static func write(_ simulator: SceneSimulator, capture path: String, truth truthPath: String?,
-                      console: Console) throws(SystemError) {
+                      console: Console, signals: SignalWatcher?) throws(SystemError) -> ExitCode {
         let capture = try OutputFile(path: path)
         let writer = BtsnoopWriter(datalink: .h4)
         try capture.append { $0.append(contentsOf: writer.header) }
@@ -92,26 +93,58 @@ enum SimulateCommand {
         let progress = ProgressMeter(console, label: "simulate")
         defer { progress?.finish() }
         let duration = simulator.scene.duration
-        try simulator.run(
-            packet: { (simulated) throws(SystemError) in
-                try capture.append {
-                    writer.appendRecord(simulated.packet, direction: simulated.direction, timestamp: simulated.time, to: &$0)
+        do throws(Stop) {
+            try simulator.run(
+            packet: { (simulated) throws(Stop) in
+                try Stop.writing { () throws(SystemError) in
+                    try capture.append {
+                        writer.appendRecord(simulated.packet, direction: simulated.direction, timestamp: simulated.time, to: &$0)
+                    }
                 }
             },
-            truth: { (row) throws(SystemError) in
+            truth: { (row) throws(Stop) in
                 progress?.update(row.elapsed.seconds / max(duration.seconds, 1e-6), "(\(row.elapsed) of \(duration) simulated)")
+                // Checked once a row: often enough to stop at once, rarely enough to cost nothing.
+                if let signal = signals?.pendingSignal() { throw .signal(signal) }
                 guard truthPath != nil else { return }
                 let line = row.jsonLine(regions: regions)
                 if let truthFile {
-                    try truthFile.append {
-                        $0.append(contentsOf: line.utf8)
-                        $0.append(UInt8(ascii: "\n"))
+                    try Stop.writing { () throws(SystemError) in
+                        try truthFile.append {
+                            $0.append(contentsOf: line.utf8)
+                            $0.append(UInt8(ascii: "\n"))
+                        }
                     }
                 } else {
                     stdout.write(line)
+                    if stdout.readerGone { throw .outputEnded }
                 }
             })
+        } catch {
+            switch error {
+            case .system(let error): throw error
+            case .outputEnded: break
+            case .signal:
+                // A capture cut short would replay as a scene that ends early: none is left in its place.
+                let paths = [path] + (truthFile.map { [$0.path] } ?? [])
+                for file in paths { OutputFile.remove(file) }
+                console.diagnose("Stopped by a signal: removed the unfinished \(paths.joined(separator: " and "))")
+                return stdout.finish(.success)
+            }
+        }
         try capture.close()
         try truthFile?.close()
+        return stdout.finish(.success)
+    }
+
+    /// Why a simulation stopped before its end.
+    enum Stop: Error {
+        case system(SystemError)
+        case outputEnded
+        case signal(Int32)
+
+        static func writing(_ body: () throws(SystemError) -> Void) throws(Stop) {
+            do { try body() } catch { throw .system(error) }
+        }
     }
 }

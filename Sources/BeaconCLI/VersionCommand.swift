@@ -6,11 +6,10 @@ enum VersionCommand {
         usage: "beacon version",
         options: [],
         discussion: "",
-        exitCodes: [.success, .usage]
+        exitCodes: [.success, .usage, .ioError]
     )
 
     static func run(console: Console) -> ExitCode {
-        _ = console.writeLine(BeaconVersion.number)
-        return .success
+        console.print(BeaconVersion.number)
     }
 }

@@ -33,6 +33,11 @@ public final class OutputFile {
         try flush()
     }
 
+    /// Removes the file at `path`, if it is there: an output left unfinished.
+    public static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
     private func flush() throws(SystemError) {
         try writeAll(descriptor, &buffer, call: "write(\(path))")
     }

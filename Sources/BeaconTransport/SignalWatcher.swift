@@ -17,10 +17,11 @@ public final class SignalWatcher {
     public private(set) var received: Int32?
     private var previousMask = sigset_t()
 
-    /// SIGINT and SIGTERM; SIGHUP (the terminal or ssh session went away); and SIGUSR1, SIGUSR2, SIGALRM,
+    /// SIGINT and SIGTERM; SIGHUP (the terminal or ssh session went away); SIGQUIT (Ctrl-\\), which would
+    /// otherwise have the Swift runtime print a backtrace and leave the controller on; and SIGUSR1, SIGUSR2, SIGALRM,
     /// SIGVTALRM and SIGPROF, which nothing in beacon uses and which would otherwise kill it with the
     /// controller left on.
-    public static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF]
+    public static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF]
 
     public init(signals: [Int32] = SignalWatcher.stopping) throws(SystemError) {
         self.signals = signals

@@ -90,3 +90,63 @@ struct OutputFailureTests {
         #expect(run.attempts == 1)
     }
 }
+
+@Suite("stdout that cannot be written, for the commands that print text")
+struct TextOutputFailureTests {
+    /// Runs `arguments` with a stdout whose every write fails as a full disk does.
+    func runOnFullDisk(_ arguments: [String]) -> (code: Int32, errors: [String]) {
+        var errors: [String] = []
+        let console = Console(writeLines: { _, _ in .failed(SystemError(call: "write", errno: ENOSPC)) },
+                              diagnose: { errors.append($0) })
+        let code = BeaconTool.run(arguments: arguments, environment: [:], console: console, signals: nil)
+        return (code, errors)
+    }
+
+    @Test("help, version, the generators and simulate's listings end with one Error line and exit 74 on a full disk",
+          arguments: [["--help"], ["help"], ["help", "range"], ["range", "--help"], ["version"], ["--version"],
+                      ["generate-manpage"], ["generate-completion", "bash"], ["generate-completion", "zsh"],
+                      ["generate-completion", "fish"], ["simulate", "--list"], ["simulate", "--scene", "walk-away", "--print-scene"]])
+    func textOnFullDiskIsAnError(arguments: [String]) {
+        let run = runOnFullDisk(arguments)
+        #expect(run.code == 74)
+        #expect(run.errors == ["Error: stdout: No space left on device"])
+    }
+
+    @Test("simulate --truth - on a full disk ends with one Error line and exit 74, and writes no line after the failure")
+    func truthOnFullDiskIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        var attempts = 0
+        var errors: [String] = []
+        let console = Console(writeLines: { _, _ in
+            attempts += 1
+            return attempts == 1 ? .written : .failed(SystemError(call: "write", errno: ENOSPC))
+        }, diagnose: { errors.append($0) })
+        let code = BeaconTool.run(arguments: ["simulate", "--scene", "walk-away", "--out", directory.path("c.snoop"), "--truth", "-"],
+                                  environment: [:], console: console, signals: nil)
+        #expect(code == 74)
+        #expect(errors == ["Error: stdout: No space left on device"])
+        #expect(attempts == 2)
+    }
+
+    @Test("simulate --truth - whose reader went away stops at once and exits 0, as range does")
+    func truthReaderGoneStops() throws {
+        let directory = try TemporaryDirectory()
+        let whole = CapturedConsole()
+        #expect(whole.run(["simulate", "--scene", "walk-away", "--out", directory.path("whole.snoop"), "--truth", "-"]) == 0)
+        let wholeSize = try FileManager.default.attributesOfItem(atPath: directory.path("whole.snoop"))[.size] as? Int ?? 0
+        var attempts = 0
+        var errors: [String] = []
+        let console = Console(writeLines: { _, _ in
+            attempts += 1
+            return .stopped
+        }, diagnose: { errors.append($0) })
+        let code = BeaconTool.run(arguments: ["simulate", "--scene", "walk-away", "--out", directory.path("c.snoop"), "--truth", "-"],
+                                  environment: [:], console: console, signals: nil)
+        #expect(code == 0)
+        #expect(errors.isEmpty)
+        #expect(attempts == 1)
+        // The simulation stopped with the output: its capture holds only the start of the scene.
+        let size = try FileManager.default.attributesOfItem(atPath: directory.path("c.snoop"))[.size] as? Int ?? 0
+        #expect(size > 0 && size < wholeSize / 2)
+    }
+}

@@ -2,6 +2,8 @@
 import BeaconCore
 import BeaconSimulation
 import Foundation
+import Glibc
+import BeaconTransport
 import Testing
 
 @Suite("beacon simulate")
@@ -295,5 +297,25 @@ struct SimulateCommandTests {
     static func elapsed(_ line: String) -> Double? {
         guard let range = line.range(of: #""elapsed":"#) else { return nil }
         return Double(line[range.upperBound...].prefix { $0 != "," })
+    }
+}
+
+@Suite("beacon simulate stopped by a signal", .serialized)
+struct SimulateSignalTests {
+    @Test("a stopping signal ends simulate at once with exit 0, the unfinished capture and ground truth removed")
+    func signalRemovesUnfinishedFiles() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("c.snoop"), truth = directory.path("t.jsonl")
+        let watcher = try SignalWatcher()
+        defer { watcher.close() }
+        raise(SIGTERM)
+        let io = CapturedConsole()
+        let code = BeaconTool.run(arguments: ["simulate", "--scene", "walk-away", "--out", capture, "--truth", truth],
+                                  environment: [:], console: io.console, signals: watcher)
+        #expect(code == 0)
+        #expect(io.stderr == ["Stopped by a signal: removed the unfinished \(capture) and \(truth)"])
+        #expect(!FileManager.default.fileExists(atPath: capture))
+        #expect(!FileManager.default.fileExists(atPath: truth))
+        #expect(watcher.received == SIGTERM)
     }
 }

@@ -274,6 +274,19 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         #expect(watcher.pendingSignal() == nil)
     }
 
+    @Test("SIGQUIT (Ctrl-\\) is watched like SIGTERM: read from the descriptor, so the run stops and cleans up")
+    func signalWatcherSeesSIGQUIT() throws {
+        // Raised only when watched: unwatched, it would end the test process.
+        try #require(SignalWatcher.stopping.contains(SIGQUIT))
+        let watcher = try SignalWatcher()
+        defer { watcher.close() }
+        raise(SIGQUIT)
+        let ready = try Poller().wait([watcher.descriptor], timeout: .seconds(2))
+        #expect(ready == [watcher.descriptor])
+        #expect(watcher.pendingSignal() == SIGQUIT)
+        #expect(watcher.received == SIGQUIT)
+    }
+
     @Test func pollerTimesOutAndSeesData() throws {
         var fds: [Int32] = [0, 0]
         try syscall("pipe") { pipe(&fds) }
