@@ -91,7 +91,7 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses the forms `description` writes (`ibeacon:` may also prefix an iBeacon's UUID); the error
     /// text says what is wrong. A name is 1 to 64
-    /// characters without control characters, `=`, `/`, `+` or `#` (it becomes part of MQTT topics).
+    /// characters without control characters, noncharacters, `=`, `/`, `+` or `#` (it becomes part of MQTT topics).
     public static func parse(_ text: String) -> Result<BeaconRegion, RegionParseError> {
         var name: String?
         var constraint = Substring(text)
