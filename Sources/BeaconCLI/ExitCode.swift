@@ -17,7 +17,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// An output file (`--record`) cannot be created: a missing directory, no permission to write it.
     case cantCreate = 73
     /// The connection to the controller failed or closed mid-run, or a file or stdout could not be written
-    /// (any error but EPIPE, which is the reader going away), or a `--record` FIFO whose reader stopped
+    /// (any error but EPIPE, the reader going away, or EIO from a terminal that hung up), or a `--record` FIFO whose reader stopped
     /// reading had not taken the whole recording by the end of the run.
     case ioError = 74
     /// The controller is in use by another program.

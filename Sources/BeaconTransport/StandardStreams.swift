@@ -23,7 +23,7 @@ public enum StandardStreams {
     }
 
     /// Writes `lines`, one or more lines each ending with its newline, to `descriptor`: `.stopped` when the
-    /// reader has gone (EPIPE), `.failed` for any other write error. The bytes are written where they are,
+    /// reader has gone (EPIPE, or a terminal that hung up), `.failed` for any other write error. The bytes are written where they are,
     /// never copied. A line too long to hold (thousands of ranged beacons) comes in pieces, the last one
     /// ending with the newline; `following` counts the bytes of it that earlier calls wrote, taken back
     /// with the rest when a piece fails on a file.
@@ -42,8 +42,17 @@ public enum StandardStreams {
         case .interrupted: return .stopped
         case .failed(let failure):
             if written + following > 0 { removePartialLine(descriptor, written: written + following) }
-            return failure == EPIPE ? .stopped : .failed(SystemError(call: "write", errno: failure))
+            return readerHasGone(failure, descriptor) ? .stopped : .failed(SystemError(call: "write", errno: failure))
         }
+    }
+
+    /// EPIPE: the pipe's reader has gone. EIO on a character device: a terminal that hung up (the ssh
+    /// session or window closed, as SIGHUP says; isatty no longer says it is one), which ends output as
+    /// a closed pipe does.
+    static func readerHasGone(_ failure: Int32, _ descriptor: Int32) -> Bool {
+        if failure == EPIPE { return true }
+        var info = stat()
+        return failure == EIO && fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
     }
 
     /// Takes back the `written` bytes of a line that could not be written whole, where the output is a

@@ -21,6 +21,25 @@ struct LineWriteTests {
         defer { _ = signal(SIGPIPE, previous) }
         #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: fds[1]) == .stopped)
     }
+
+    @Test("a terminal that hung up (EIO once its other side closed) stops the output without a failure")
+    func hungUpTerminalStops() throws {
+        let master = try syscall("open(/dev/ptmx)") { open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC) }
+        var masterOpen = true
+        defer { if masterOpen { _ = Glibc.close(master) } }
+        // unlockpt and ptsname, by their ioctls (TIOCSPTLCK, TIOCGPTN), which Glibc's module leaves out.
+        var unlock: Int32 = 0
+        try syscall("ioctl(TIOCSPTLCK)") { ioctl(master, 0x4004_5431, &unlock) }
+        var number: UInt32 = 0
+        try syscall("ioctl(TIOCGPTN)") { ioctl(master, 0x8004_5430, &number) }
+        let name = "/dev/pts/\(number)"
+        let terminal = try syscall("open(pts)") { open(name, O_WRONLY | O_NOCTTY | O_CLOEXEC) }
+        defer { _ = Glibc.close(terminal) }
+        #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: terminal) == .written)
+        _ = Glibc.close(master)
+        masterOpen = false
+        #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: terminal) == .stopped)
+    }
 }
 
 @Suite("writing lines from the caller's bytes")
