@@ -23,14 +23,22 @@ public final class BtsnoopRecorder {
     private let bufferLimit = 64 * 1024
     private let wait: WriteWait
 
-    /// Creates (or truncates) `path` and writes the file header. A FIFO without a reader fails at once
-    /// (ENXIO) instead of blocking the open where no signal can end it. The descriptor stays
-    /// non-blocking: every wait for room is a poll(2) that `wait` can end.
+    /// An existing file with content is replaced only once the first record comes: a run that ends
+    /// before recording anything (a capture refused at its header) leaves it as it was.
+    private var replacesOnFirstRecord: Bool
+
+    /// Opens (or creates) `path`; a new or empty file or a FIFO gets the file header at once. A FIFO
+    /// without a reader fails at once (ENXIO) instead of blocking the open where no signal can end it.
+    /// The descriptor stays non-blocking: every wait for room is a poll(2) that `wait` can end.
     public init(path: String, wait: WriteWait = WriteWait(interrupt: nil)) throws(TransportError) {
         self.path = path
         self.wait = wait
         do throws(SystemError) {
-            descriptor = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644) }
+            descriptor = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644) }
+            var info = stat()
+            let fd = descriptor
+            try syscall("fstat") { fstat(fd, &info) }
+            replacesOnFirstRecord = info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
         } catch {
             var failure = error.errno == ENXIO
                 ? TransportError(.io, "recording \(path): a FIFO with no reader", systemError: error)
@@ -40,8 +48,10 @@ public final class BtsnoopRecorder {
         }
         lastFlush = Clock.monotonic()
         pending.reserveCapacity(bufferLimit + 1024)
-        pending.append(contentsOf: writer.header)
-        try flush()
+        if !replacesOnFirstRecord {
+            pending.append(contentsOf: writer.header)
+            try flush()
+        }
     }
 
     deinit { closeDescriptor(descriptor) }
@@ -49,6 +59,14 @@ public final class BtsnoopRecorder {
     /// Appends one packet.
     public func record(_ packet: HCIPacketView, direction: PacketDirection, timestamp: Timestamp) throws(TransportError) {
         guard descriptor >= 0 else { throw TransportError(.io, "recording \(path): record after close") }
+        if replacesOnFirstRecord {
+            let fd = descriptor
+            do throws(SystemError) { try syscall("ftruncate") { ftruncate(fd, 0) } } catch {
+                throw TransportError.from(error, transport: "recording \(path)")
+            }
+            replacesOnFirstRecord = false
+            pending.append(contentsOf: writer.header)
+        }
         writer.appendRecord(packet, direction: direction, timestamp: timestamp, to: &pending)
         if pending.count >= bufferLimit {
             try flush()

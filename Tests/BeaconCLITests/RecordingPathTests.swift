@@ -71,3 +71,41 @@ extension RecordingPathTests {
         #expect(io.stdout.isEmpty)
     }
 }
+
+extension RecordingPathTests {
+    static let magic: [UInt8] = Array("btsnoop\0".utf8)
+    static let badMagic: [UInt8] = Array("btsnooX\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]
+    static let truncatedHeader: [UInt8] = magic + [0, 0]
+    static let unknownDatalink: [UInt8] = magic + [0, 0, 0, 1, 0, 0, 0x0F, 0xFF]
+    static let refusedHeaders: [(String, [UInt8])] = [
+        ("bad magic", badMagic), ("truncated header", truncatedHeader), ("unknown datalink", unknownDatalink),
+    ]
+
+    @Test("a replayed capture refused at its header leaves an existing --record file as it was",
+          arguments: refusedHeaders)
+    func refusedInputKeepsRecording(what: String, header: [UInt8]) throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("bad.snoop"), record = directory.path("existing.snoop")
+        try Data(header).write(to: URL(fileURLWithPath: capture))
+        let earlier = BadCaptureTests.goodH4
+        try Data(earlier).write(to: URL(fileURLWithPath: record))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(capture)", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0",
+                        "--record", record]) == 65, "\(what): \(io.stderr)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: record))) == earlier, "\(what)")
+    }
+
+    @Test("a replay that records replaces an existing --record file with the new capture")
+    func goodInputReplacesRecording() throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.path("x.snoop"), record = directory.path("existing.snoop")
+        try Data(BadCaptureTests.goodH4).write(to: URL(fileURLWithPath: capture))
+        try Data(repeating: 0xAA, count: 100_000).write(to: URL(fileURLWithPath: record))
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(capture)", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0",
+                        "--record", record]) == 0, "\(io.stderr)")
+        let recorded = try Array(Data(contentsOf: URL(fileURLWithPath: record)))
+        #expect(Array(recorded.prefix(8)) == Self.magic)
+        #expect(recorded.count < 100_000, "the earlier file's bytes are gone")
+    }
+}
