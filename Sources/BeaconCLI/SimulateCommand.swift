@@ -22,8 +22,11 @@ enum SimulateCommand {
         do {
             switch options.action {
             case .list:
-                let rows = Scene.allNamed.map { $0.name + String(repeating: " ", count: max(1, 14 - $0.name.count)) + $0.summary }
-                return console.print(rows.joined(separator: "\n"))
+                for scene in Scene.allNamed {
+                    let code = console.print(scene.name + String(repeating: " ", count: max(1, 14 - scene.name.count)) + scene.summary)
+                    guard code == .success else { return code }
+                }
+                return .success
             case .printScene(let source):
                 let simulator = try prepare(source, options, console: console)
                 return console.print(String(decoding: simulator.scene.json.dropLast(), as: UTF8.self))
@@ -40,7 +43,6 @@ enum SimulateCommand {
             return error.exit
         }
     }
-
 
     /// A scene that cannot be simulated, already reported on the console.
     struct SceneFailure: Error {
@@ -95,31 +97,31 @@ enum SimulateCommand {
         let duration = simulator.scene.duration
         do throws(Stop) {
             try simulator.run(
-            packet: { (simulated) throws(Stop) in
-                try Stop.writing { () throws(SystemError) in
-                    try capture.append {
-                        writer.appendRecord(simulated.packet, direction: simulated.direction, timestamp: simulated.time, to: &$0)
-                    }
-                }
-            },
-            truth: { (row) throws(Stop) in
-                progress?.update(row.elapsed.seconds / max(duration.seconds, 1e-6), "(\(row.elapsed) of \(duration) simulated)")
-                // Checked once a row: often enough to stop at once, rarely enough to cost nothing.
-                if let signal = signals?.pendingSignal() { throw .signal(signal) }
-                guard truthPath != nil else { return }
-                let line = row.jsonLine(regions: regions)
-                if let truthFile {
+                packet: { (simulated) throws(Stop) in
                     try Stop.writing { () throws(SystemError) in
-                        try truthFile.append {
-                            $0.append(contentsOf: line.utf8)
-                            $0.append(UInt8(ascii: "\n"))
+                        try capture.append {
+                            writer.appendRecord(simulated.packet, direction: simulated.direction, timestamp: simulated.time, to: &$0)
                         }
                     }
-                } else {
-                    stdout.write(line)
-                    if stdout.readerGone { throw .outputEnded }
-                }
-            })
+                },
+                truth: { (row) throws(Stop) in
+                    progress?.update(row.elapsed.seconds / max(duration.seconds, 1e-6), "(\(row.elapsed) of \(duration) simulated)")
+                    // Checked once a row: often enough to stop at once, rarely enough to cost nothing.
+                    if let signal = signals?.pendingSignal() { throw .signal(signal) }
+                    guard truthPath != nil else { return }
+                    let line = row.jsonLine(regions: regions)
+                    if let truthFile {
+                        try Stop.writing { () throws(SystemError) in
+                            try truthFile.append {
+                                $0.append(contentsOf: line.utf8)
+                                $0.append(UInt8(ascii: "\n"))
+                            }
+                        }
+                    } else {
+                        stdout.write(line)
+                        if stdout.readerGone { throw .outputEnded }
+                    }
+                })
         } catch {
             switch error {
             case .system(let error): throw error

@@ -50,7 +50,7 @@ struct GatewayCommandLineTests {
             // 73 only where --record exists; 65 and 66 only where a file is read.
             "range": [0, 64, 65, 66, 69, 70, 73, 74, 75, 76, 77], "advertise": [0, 64, 69, 70, 73, 74, 75, 76, 77],
             "calibrate": [0, 64, 65, 66, 69, 70, 73, 74, 75, 76, 77], "devices": [0, 64, 69, 70, 74, 77],
-            "simulate": [0, 64, 65, 66, 70, 74], "version": [0, 64],
+            "simulate": [0, 64, 65, 66, 70, 74], "version": [0, 64, 74],
         ]
         for (command, codes) in expected {
             let io = CapturedConsole()
