@@ -114,10 +114,7 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
 
     public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.unicodeScalars.count <= 64
-            && name.unicodeScalars.allSatisfy {
-                $0.properties.generalCategory != .control && !$0.properties.isNoncharacterCodePoint
-                    && !"=/+#".unicodeScalars.contains($0)
-            }
+            && name.unicodeScalars.allSatisfy { !$0.isControlOrNoncharacter && !"=/+#".unicodeScalars.contains($0) }
     }
 
     /// The format prefixes `parse` reads; a UUID alone is an iBeacon's.

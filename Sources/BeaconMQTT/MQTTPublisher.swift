@@ -255,7 +255,7 @@ private final class BrokerSession {
             switch publish(message) {
             case .success(let id):
                 publisher.withShared { $0.queue.sent(at: index, messageID: id) }
-            case .failure(let failure) where BrokerSessionCodes.refusesForGood(failure.rc):
+            case .failure(let failure) where failure.refusesForGood:
                 // Refused for what the message is, so refused on every try: dropped, it cannot hold up
                 // the messages behind it.
                 publisher.withShared { $0.queue.refused(at: index) }
@@ -264,8 +264,6 @@ private final class BrokerSession {
             }
         }
     }
-
-    struct PublishFailure: Error { let rc: Int32 }
 
     /// Publishes one message at QoS 1; its message id, or libmosquitto's code when it refused it.
     private func publish(_ message: MQTTMessage) -> Result<Int32, PublishFailure> {
@@ -282,7 +280,6 @@ private final class BrokerSession {
         guard case .success(let id) = publish(message) else { return nil }
         return id
     }
-
 
     private func lost(_ reason: String) -> End {
         publisher.withShared { $0.queue.connectionLost() }
@@ -304,9 +301,12 @@ private final class BrokerSession {
     }
 }
 
-enum BrokerSessionCodes {
-    /// The codes libmosquitto gives for the message itself (its topic or size), not for the connection.
-    static func refusesForGood(_ rc: Int32) -> Bool {
+/// Why libmosquitto refused to publish a message: its return code.
+struct PublishFailure: Error {
+    let rc: Int32
+
+    /// A code about the message itself (its topic or size), not the connection: it is refused on every try.
+    var refusesForGood: Bool {
         [MOSQ_ERR_INVAL, MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_MALFORMED_UTF8, MOSQ_ERR_OVERSIZE_PACKET]
             .contains { $0.rawValue == rc }
     }

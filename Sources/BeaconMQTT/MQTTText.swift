@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// What MQTT allows in a topic or a user name (MQTT 3.1.1 section 1.5.3): well-formed UTF-8 (every
 /// Swift string is), no U+0000, no control characters and no noncharacters (which libmosquitto refuses
 /// to send), and at most 65,535 bytes.
@@ -7,15 +9,9 @@ enum MQTTText {
     /// Why `text` is not allowed, or nil when it is; `limit` lowers the byte limit.
     static func problem(in text: some StringProtocol, limit: Int = maximumBytes) -> String? {
         if text.utf8.count > limit { return "is \(text.utf8.count) bytes, more than \(limit)" }
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                return "has the control character U+\(hex(scalar))"
-            }
-            if scalar.properties.isNoncharacterCodePoint {
-                return "has the noncharacter U+\(hex(scalar))"
-            }
-        }
-        return nil
+        guard let scalar = text.unicodeScalars.first(where: \.isControlOrNoncharacter) else { return nil }
+        let kind = scalar.properties.isNoncharacterCodePoint ? "noncharacter" : "control character"
+        return "has the \(kind) U+\(hex(scalar))"
     }
 
     private static func hex(_ scalar: Unicode.Scalar) -> String {

@@ -30,10 +30,10 @@ struct PublishQueueTests {
 
     @Test("only libmosquitto's codes about the message itself drop it; the connection's codes keep it waiting")
     func permanentRefusals() {
-        #expect(BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_MALFORMED_UTF8.rawValue)))
-        #expect(BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue)))
-        #expect(!BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_NO_CONN.rawValue)))
-        #expect(!BrokerSessionCodes.refusesForGood(Int32(MOSQ_ERR_NOMEM.rawValue)))
+        #expect(PublishFailure(rc: Int32(MOSQ_ERR_MALFORMED_UTF8.rawValue)).refusesForGood)
+        #expect(PublishFailure(rc: Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue)).refusesForGood)
+        #expect(!PublishFailure(rc: Int32(MOSQ_ERR_NO_CONN.rawValue)).refusesForGood)
+        #expect(!PublishFailure(rc: Int32(MOSQ_ERR_NOMEM.rawValue)).refusesForGood)
     }
 
     @Test("a message stays until acknowledged, and is sent again after a lost connection")
