@@ -36,8 +36,9 @@ final class ControllerConnection {
         }
         var failure: (any Error)?
         var exit: ExitCode?
-        do {
+        do throws(HostError) {
             exit = try command.run(connection.host)
+            if let cutShort = connection.replay?.cutShort { throw .transport(cutShort) }
         } catch .interrupted {
             // A signal during bring-up: only cleanup is left.
         } catch {
@@ -79,14 +80,16 @@ final class ControllerConnection {
         if transport.isLive, let duration = common.duration {
             console.outputDeadline.monotonic = Micros(Clock.monotonic().value &+ duration.value)
         }
-        if let replay = transport as? BtsnoopReplayTransport, replay.streamDescriptor == nil {
+        if let replay, replay.streamDescriptor == nil {
             console.lineBatching?.isEnabled = true
         }
     }
 
+    private var replay: BtsnoopReplayTransport? { transport as? BtsnoopReplayTransport }
+
     /// For a btmon capture holding several controllers: which one was replayed and how to pick another.
     var captureControllersNote: String? {
-        guard let replay = transport as? BtsnoopReplayTransport, replay.datalink == .linuxMonitor,
+        guard let replay, replay.datalink == .linuxMonitor,
               let selected = replay.selectedIndex else { return nil }
         let seen = replay.controllerIndexes
         // A few names, then a count: a capture may have cycled through thousands of indexes.

@@ -37,6 +37,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
     /// copies into it and the reader reads it back (reads of 128 KiB and more took a replay longer).
     static let readSize = 64 * 1024
     private var atEnd = false
+    /// A capture that ends inside a record (its writer killed, or a copy still running): the records
+    /// before it replay to the end, so the last lines print, and this is reported after them.
+    public private(set) var cutShort: TransportError?
 
     /// Opens the capture; `indexFilter` picks the controller of a Linux monitor capture.
     public init(path: String, indexFilter: UInt16? = nil) throws(TransportError) {
@@ -84,7 +87,9 @@ public final class BtsnoopReplayTransport: PacketTransport {
             do throws(DecodeError) {
                 try reader.finish()
             } catch {
-                throw TransportError.badCapture(error, path: path)
+                // Without a header nothing was a capture: that fails at once.
+                guard reader.header != nil else { throw TransportError.badCapture(error, path: path) }
+                cutShort = TransportError.badCapture(error, path: path)
             }
             return false
         }

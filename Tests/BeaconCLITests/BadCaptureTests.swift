@@ -52,6 +52,9 @@ struct BadCaptureTests {
         let error: String?
         /// Lines expected on stdout: those of the clean prefix replayed alone.
         let stdoutFrom: [UInt8]?
+        /// A capture cut short at its end: the clean prefix's lines all print, the partial interval's
+        /// included, before the error. A bad record elsewhere ends the replay without that last line.
+        var endsCutShort = false
         var testDescription: String { name }
     }
 
@@ -70,10 +73,10 @@ struct BadCaptureTests {
         // 24-byte header and 59 bytes of data (H4 indicator and a 58-byte extended report event), cut after 40.
         Case(name: "truncated record", bytes: goodH4 + goodRecords().prefix(40), exitCode: 65,
              error: "btsnoop record at offset \(tailOffset): truncated record at end of file: needs 83 bytes, 40 present",
-             stdoutFrom: goodH4),
+             stdoutFrom: goodH4, endsCutShort: true),
         Case(name: "truncated record header", bytes: goodH4 + goodRecords().prefix(10), exitCode: 65,
              error: "btsnoop record at offset \(tailOffset): truncated record at end of file: needs 24 bytes, 10 present",
-             stdoutFrom: goodH4),
+             stdoutFrom: goodH4, endsCutShort: true),
         Case(name: "absurd included length", bytes: goodH4 + recordHeader(original: 0x7FFF_FFFF, included: 0x7FFF_FFFF) + [4, 0x3E],
              exitCode: 65,
              error: "btsnoop record included length at offset \(tailOffset + 4): included length 2147483647 is larger than any HCI packet (65540)",
@@ -89,7 +92,8 @@ struct BadCaptureTests {
              error: "H4 packet indicator at offset \(tailOffset + 24): empty H4 record", stdoutFrom: goodH4),
     ]
 
-    @Test("exit code, Error line with the offset, and the lines before the bad record", arguments: cases)
+    @Test("exit code, Error line with the offset, and the lines before the bad record (all of them, when the capture ends cut short)",
+          arguments: cases)
     func badCapture(_ c: Case) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("capture.btsnoop")
@@ -111,10 +115,10 @@ struct BadCaptureTests {
             try Data(prefix).write(to: URL(fileURLWithPath: clean))
             let reference = CapturedConsole()
             #expect(reference.run(["range", "--hci", "btsnoop:\(clean)", "--uuid", Self.uuid.description]) == 0)
-            // The clean capture ends with the partial interval's line; a failed replay prints no more.
+            // The clean capture ends with the partial interval's line.
             #expect(reference.stdout.count == 6, "\(reference.stdout)")
             #expect(reference.stdout.last?.hasSuffix(#","partial":true}"#) == true, "\(reference.stdout)")
-            #expect(io.stdout == Array(reference.stdout.dropLast()))
+            #expect(io.stdout == (c.endsCutShort ? reference.stdout : Array(reference.stdout.dropLast())))
         } else if c.exitCode != 0 {
             #expect(io.stdout.isEmpty, "\(io.stdout)")
         }
@@ -193,6 +197,23 @@ struct BadCaptureTests {
                 #expect(match.2 == "0000-01-01T00:00:00.000Z", "\(line)")
             }
         }
+    }
+
+    @Test("scan over a capture whose last record is cut short: every line of what was read, the partial one last, then the error and exit 65")
+    func scanOfACaptureCutShort() throws {
+        let directory = try TemporaryDirectory()
+        let clean = directory.path("clean.btsnoop")
+        let cut = directory.path("cut.btsnoop")
+        try Data(Self.goodH4).write(to: URL(fileURLWithPath: clean))
+        try Data(Self.goodH4 + Self.goodRecords().prefix(40)).write(to: URL(fileURLWithPath: cut))
+        let reference = CapturedConsole()
+        #expect(reference.run(["scan", "--hci", "btsnoop:\(clean)"]) == 0)
+        #expect(reference.stdout.count == 3 && reference.stdout.last?.contains(#""partial":true"#) == true, "\(reference.stdout)")
+        let io = CapturedConsole()
+        #expect(io.run(["scan", "--hci", "btsnoop:\(cut)"]) == 65)
+        #expect(io.stdout == reference.stdout)
+        #expect(io.stderr == ["Error: btsnoop:\(cut): btsnoop record at offset \(Self.tailOffset): truncated record at end of file: needs 83 bytes, 40 present"],
+                "\(io.stderr)")
     }
 
     @Test("a Linux monitor capture cycling through 3000 controller indexes: every index seen once, in order, and a warning of bounded length")

@@ -78,21 +78,21 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         #expect(try transport.nextPacket() == nil)
     }
 
-    @Test func truncatedCaptureFailsAtTheEnd() throws {
+    @Test("a capture whose last record is cut short ends after the records before it, holding the failure to report after them")
+    func truncatedCaptureEndsWithItsFailureHeld() throws {
         let path = temporaryPath("truncated.btsnoop")
         defer { unlink(path) }
         let writer = BtsnoopWriter()
         var first: [UInt8] = []
         writer.appendRecord(HCIPacket(kind: .event, payload: hexBytes("0E0401030C00")), direction: .received, timestamp: start, to: &first)
         try writeFile(path, writer.header + first + first.prefix(30))
-        let transport = try openTransport(.btsnoop(path: path))
+        let replay = try BtsnoopReplayTransport(path: path)
         var seen = 0
-        let error = try #require(throws: TransportError.self) {
-            repeat {
-                while try transport.nextPacket() != nil { seen += 1 }
-            } while try transport.read()
-        }
+        repeat {
+            while try replay.nextPacket() != nil { seen += 1 }
+        } while try replay.read()
         #expect(seen == 1)
+        let error = try #require(replay.cutShort)
         #expect(error.category == .badCapture)
         #expect(error.message.hasPrefix("btsnoop:\(path): btsnoop record at offset \(16 + first.count): truncated record at end of file"))
     }
