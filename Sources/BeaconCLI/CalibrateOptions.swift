@@ -32,6 +32,7 @@ enum CalibrateOptions {
         there for --duration. The result is a "calibration" line with the median RSSI and its spread (the
         interquartile range); at 1 m it also gives the --measured-power to pass to beacon range. It refuses
         fewer than \(CalibrationSample.minimumCount) readings, readings spread wider than \(Int(CalibrationSample.maximumSpread)) dB, and more than one matching beacon.
+        Measured or fitted, an RSSI at 1 m whose --measured-power beacon range refuses (outside \(RangingEstimator.plausibleMeasuredPower.lowerBound)...\(RangingEstimator.plausibleMeasuredPower.upperBound)) is refused.
         Fitting: measure at two or more distances (for example 1, 2 and 4 m), then pass each line's distance and
         rssi as --sample; the "fit" line gives the --path-loss-exponent and --measured-power for beacon range:
           beacon calibrate --uuid U --distance 1 >> site.jsonl   (and 2, 4 ...)

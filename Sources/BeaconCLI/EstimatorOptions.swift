@@ -15,7 +15,8 @@ extension RangingEstimator {
                    "Added to every reading before estimating distance, for a receiver that reads high or low (-30...30).",
                    default: "0"),
         OptionSpec("measured-power", .value(placeholder: "dBm"),
-                   "Calibrated RSSI at 1 m to use instead of the one beacons advertise (-100...-1)."),
+                   "Calibrated RSSI at 1 m to use instead of the one beacons advertise "
+                   + "(\(plausibleMeasuredPower.lowerBound)...\(plausibleMeasuredPower.upperBound))."),
         OptionSpec("tracking-age", .value(placeholder: "duration"),
                    "How long a beacon not heard stays listed, with unknown proximity.",
                    default: RangingEstimator.defaultTrackingAge.description),
@@ -51,7 +52,8 @@ extension RangingEstimator {
             distance = model
         }
         rssiOffset = try Self.number(parsed.value("rssi-offset"), option: "rssi-offset <dB>", in: -30...30) ?? 0
-        if let power = try Self.number(parsed.value("measured-power"), option: "measured-power <dBm>", in: -100...(-1)) {
+        if let power = try Self.number(parsed.value("measured-power"), option: "measured-power <dBm>",
+                                         in: Double(Self.plausibleMeasuredPower.lowerBound)...Double(Self.plausibleMeasuredPower.upperBound)) {
             guard power == power.rounded() else {
                 throw UsageError("Invalid value '\(power)' for '--measured-power <dBm>': expected a whole number of dBm")
             }

@@ -43,7 +43,24 @@ public struct CalibrationSample: Hashable, Sendable {
         guard sample.spread <= maximumSpread else {
             return .failure(.init("readings spread over \(formatted(sample.spread)) dB (interquartile range), more than \(formatted(maximumSpread)) dB: keep the beacon and the people around it still and measure again"))
         }
+        if distance == 1, let error = MeasuredPowerAtOneMetre.refusal(sample.median, named: "the median RSSI at 1 m") {
+            return .failure(error)
+        }
         return .success(sample)
+    }
+}
+
+/// The `--measured-power` that an RSSI at 1 m (measured or fitted) gives `beacon range`: whole dBm,
+/// and only one the ranging estimator takes as a calibration.
+public enum MeasuredPowerAtOneMetre {
+    public static func flag(_ rssi: Double) -> Int { Int(rssi.rounded()) }
+
+    /// Why `rssi` gives no usable `--measured-power`; nil when it does.
+    static func refusal(_ rssi: Double, named what: String) -> CalibrationError? {
+        let range = RangingEstimator.plausibleMeasuredPower
+        let power = flag(rssi)
+        guard !(Int(range.lowerBound)...Int(range.upperBound)).contains(power) else { return nil }
+        return CalibrationError("\(what) gives --measured-power \(power), outside \(range.lowerBound)...\(range.upperBound) that beacon range accepts: check the distances and that the receiver reports RSSI in dBm")
     }
 }
 
@@ -92,6 +109,7 @@ public struct PathLossFit: Hashable, Sendable {
         guard plausibleExponents.contains(exponent) else {
             return .failure(.init("the fitted path-loss exponent \(formatted(exponent)) is outside \(formatted(plausibleExponents.lowerBound))...\(formatted(plausibleExponents.upperBound)): check the distances, and that nothing moved between measurements"))
         }
+        if let error = MeasuredPowerAtOneMetre.refusal(intercept, named: "the fitted RSSI at 1 m") { return .failure(error) }
         return .success(fit)
     }
 }

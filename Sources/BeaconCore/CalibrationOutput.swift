@@ -30,12 +30,12 @@ extension OutputLine {
                 o.field("advertisedMeasuredPower", advertisedPower)
                 // At 1 m the median is the calibration itself; elsewhere it takes a fit to say.
                 if sample.distance == 1 {
-                    let power = Int(sample.median.rounded())
+                    let power = MeasuredPowerAtOneMetre.flag(sample.median)
                     o.field("measuredPower", power)
                     o.field("flags", "--measured-power \(power)")
                 }
             case let .fit(time, fit):
-                let power = Int(fit.measuredPower.rounded())
+                let power = MeasuredPowerAtOneMetre.flag(fit.measuredPower)
                 let exponent = JSONWriter.fixed(fit.exponent, decimals: calibrationDecimals)
                 o.field("event", "fit")
                 o.field("time", time)

@@ -82,4 +82,39 @@ struct CalibrateCommandTests {
         #expect(io.run(["calibrate", "--sample", "1=-60", "--sample", "1.2=-61"]) == 65)
         #expect(io.stderr.first?.hasPrefix("Error: cannot fit:") == true, "\(io.stderr)")
     }
+
+    /// Each fitted RSSI at 1 m rounds to a --measured-power outside what beacon range accepts (-100...-1):
+    /// 122, -169 and 0 dBm, from samples within --sample's -127...20 dBm.
+    @Test("a fit whose 1 m power beacon range would refuse is refused: exit 65, naming the power and the range", arguments: [
+        (["50=20", "100=2"], "122"),
+        (["0.1=-109", "0.2=-127"], "-169"),
+        (["1=-0.3", "2=-6.3"], "0"),
+    ])
+    func fitsOutsideTheMeasuredPowerRange(samples: [String], power: String) {
+        let io = CapturedConsole()
+        #expect(io.run(["calibrate"] + samples.flatMap { ["--sample", $0] }) == 65)
+        #expect(io.stdout.isEmpty, "\(io.stdout)")
+        #expect(io.stderr.count == 1, "\(io.stderr)")
+        #expect(io.stderr.first?.hasPrefix("Error: cannot fit: the fitted RSSI at 1 m gives --measured-power \(power), outside -100...-1") == true,
+                "\(io.stderr)")
+    }
+
+    /// Readings of 18, 19 and 20 dBm (20 is the highest RSSI HCI reports).
+    @Test("a beacon read at +19 dBm at 1 m gives no --measured-power beacon range would refuse: exit 65")
+    func measurementOutsideTheMeasuredPowerRange() throws {
+        let io = try replay(Self.capture(seconds: 40, rssi: 19), [])
+        #expect(io.exitCode == 65, "\(io.stderr)")
+        #expect(io.stdout.isEmpty, "\(io.stdout)")
+        #expect(io.stderr.last?.contains("the median RSSI at 1 m gives --measured-power 19, outside -100...-1") == true, "\(io.stderr)")
+    }
+
+    @Test("--measured-power accepts exactly the range calibrate checks its 1 m power against")
+    func measuredPowerOptionBounds() {
+        let range = RangingEstimator.plausibleMeasuredPower
+        for (value, accepted) in [(range.lowerBound, true), (range.upperBound, true), (range.lowerBound - 1, false), (range.upperBound + 1, false)] {
+            let io = CapturedConsole()
+            let code = io.run(["range", "--hci", "btsnoop:/nonexistent", "--uuid", Self.uuid.description, "--measured-power", "\(value)"])
+            #expect((code != 64) == accepted, "\(value): \(io.stderr)")
+        }
+    }
 }
