@@ -14,7 +14,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case unavailable = 69
     /// A failure inside beacon itself.
     case software = 70
-    /// An output file (`--record`) cannot be created: a missing directory, no permission to write it.
+    /// An output file (`--record`, simulate's `--out` and `--truth`) cannot be created: a missing directory,
+    /// no permission to write it, a FIFO with no reader.
     case cantCreate = 73
     /// The connection to the controller failed or closed mid-run, or a file or stdout could not be written
     /// (any error but EPIPE, the reader going away, or EIO from a terminal that hung up), or a `--record` FIFO whose reader stopped
@@ -36,7 +37,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .noInput: "the capture or scene file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"
         case .software: "internal error"
-        case .cantCreate: "the --record file cannot be created (missing directory, no permission)"
+        case .cantCreate: "the --record file, or simulate's --out or --truth, cannot be created (missing directory, no permission, a FIFO with no reader)"
         case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written (a --record FIFO whose reader stopped reading included)"
         case .busy: "the controller is in use by another program"
         case .controllerError: "the controller failed a command, did not answer, or sent an unframeable stream"

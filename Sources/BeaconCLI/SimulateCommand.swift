@@ -32,8 +32,16 @@ enum SimulateCommand {
                 return console.print(String(decoding: simulator.scene.json.dropLast(), as: UTF8.self))
             case .simulate(let source, let out, let truth):
                 let simulator = try prepare(source, options, console: console)
+                let capture: OutputFile, truthFile: OutputFile?
                 do {
-                    return try write(simulator, capture: out, truth: truth, console: console, signals: signals)
+                    capture = try OutputFile(path: out)
+                    truthFile = try truth.flatMap { path throws(TransportError) in path == "-" ? nil : try OutputFile(path: path) }
+                } catch {
+                    return Failure.report(error, console: console)
+                }
+                do {
+                    return try write(simulator, capture: capture, truth: truthFile, truthOnStdout: truth == "-",
+                                     console: console, signals: signals)
                 } catch {
                     console.diagnose("Error: \(error)")
                     return .ioError
@@ -60,10 +68,15 @@ enum SimulateCommand {
         case .file(let path):
             let bytes: [UInt8]
             do {
-                bytes = try InputFile.read(path)
+                // One byte past the limit tells a file that is too large.
+                bytes = try InputFile.read(path, atMost: Scene.maximumFileSize + 1)
             } catch {
                 console.diagnose("Error: cannot read the scene file: \(error)")
                 throw SceneFailure(exit: .noInput)
+            }
+            guard bytes.count <= Scene.maximumFileSize else {
+                console.diagnose("Error: \(path): the scene file is larger than \(Scene.maximumFileSizeText), the limit for a scene")
+                throw SceneFailure(exit: .dataError)
             }
             do {
                 scene = try Scene.decode(json: bytes)
@@ -84,12 +97,10 @@ enum SimulateCommand {
     /// Streams the capture (and the ground truth) to their files as the simulation produces them.
     /// A reader of `--truth -` gone away ends the run as range's does (exit 0); a failed write is exit 74.
     /// A stopping signal (`signals`) ends it with the unfinished files removed.
-    static func write(_ simulator: SceneSimulator, capture path: String, truth truthPath: String?,
+    static func write(_ simulator: SceneSimulator, capture: OutputFile, truth truthFile: OutputFile?, truthOnStdout: Bool,
                       console: Console, signals: SignalWatcher?) throws(SystemError) -> ExitCode {
-        let capture = try OutputFile(path: path)
         let writer = BtsnoopWriter(datalink: .h4)
         try capture.append { $0.append(contentsOf: writer.header) }
-        let truthFile = try truthPath.flatMap { path throws(SystemError) in path == "-" ? nil : try OutputFile(path: path) }
         let stdout = LineOutput(console: console)
         let regions = simulator.scene.regions
         let progress = ProgressMeter(console, label: "simulate")
@@ -108,7 +119,7 @@ enum SimulateCommand {
                     progress?.update(row.elapsed.seconds / max(duration.seconds, 1e-6), "(\(row.elapsed) of \(duration) simulated)")
                     // Checked once a row: often enough to stop at once, rarely enough to cost nothing.
                     if let signal = signals?.pendingSignal() { throw .signal(signal) }
-                    guard truthPath != nil else { return }
+                    guard truthFile != nil || truthOnStdout else { return }
                     let line = row.jsonLine(regions: regions)
                     if let truthFile {
                         try Stop.writing { () throws(SystemError) in
@@ -128,9 +139,15 @@ enum SimulateCommand {
             case .outputEnded: break
             case .signal:
                 // A capture cut short would replay as a scene that ends early: none is left in its place.
-                let paths = [path] + (truthFile.map { [$0.path] } ?? [])
-                for file in paths { OutputFile.remove(file) }
-                console.diagnose("Stopped by a signal: removed the unfinished \(paths.joined(separator: " and "))")
+                var removed: [String] = []
+                for path in [capture.path] + (truthFile.map { [$0.path] } ?? []) {
+                    do throws(SystemError) {
+                        if try OutputFile.remove(path) { removed.append(path) }
+                    } catch {
+                        console.diagnose("Warning: the unfinished \(path) is left: \(error)")
+                    }
+                }
+                console.diagnose("Stopped by a signal" + (removed.isEmpty ? "" : ": removed the unfinished \(removed.joined(separator: " and "))"))
                 return stdout.finish(.success)
             }
         }

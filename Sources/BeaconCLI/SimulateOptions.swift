@@ -75,7 +75,7 @@ struct SimulateOptions {
           beacon simulate --scene walk-away --out walk.btsnoop --truth walk.jsonl
           beacon range --hci btsnoop:walk.btsnoop --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
         """,
-        exitCodes: [.success, .usage, .dataError, .noInput, .software, .ioError]
+        exitCodes: [.success, .usage, .dataError, .noInput, .software, .cantCreate, .ioError]
     )
 
     init(_ parsed: ParsedOptions) throws(UsageError) {

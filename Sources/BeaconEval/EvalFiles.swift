@@ -22,7 +22,7 @@ enum EvalFiles {
         return names.sorted()
     }
 
-    static func write(_ text: String, to path: String) throws(SystemError) {
+    static func write(_ text: String, to path: String) throws {
         let file = try OutputFile(path: path)
         try file.append { $0 += text.utf8 }
         try file.close()

@@ -6,6 +6,12 @@ import Foundation
 
 /// Scene files: a `Scene` as JSON (docs/simulate.md), read and checked in one step.
 extension Scene {
+    /// The largest scene file read: a thousand times the built-in scenes' size, and a bound on the
+    /// memory an endless file (/dev/zero, a FIFO) takes before it is refused.
+    public static let maximumFileSize = 16 * 1024 * 1024
+    /// `maximumFileSize` for messages.
+    public static let maximumFileSizeText = "16 MiB"
+
     /// Decodes and validates a scene file. The error names the member at fault as a path
     /// (`beacons[0].path.speed`), or `scene` when the text is not JSON at all.
     public static func decode(json: [UInt8]) throws(SceneError) -> Scene {

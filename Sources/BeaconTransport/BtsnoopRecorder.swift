@@ -33,16 +33,15 @@ public final class BtsnoopRecorder {
     public init(path: String, wait: WriteWait = WriteWait(interrupt: nil)) throws(TransportError) {
         self.path = path
         self.wait = wait
+        let name = "recording \(path)"
+        descriptor = try OutputFile.openWithoutWaitingForAReader(path, flags: 0, name: name)
         do throws(SystemError) {
-            descriptor = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644) }
             var info = stat()
             let fd = descriptor
             try syscall("fstat") { fstat(fd, &info) }
             replacesOnFirstRecord = info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
         } catch {
-            var failure = error.errno == ENXIO
-                ? TransportError(.io, "recording \(path): a FIFO with no reader", systemError: error)
-                : TransportError.from(error, transport: "recording \(path)")
+            var failure = TransportError.from(error, transport: name)
             failure.category = .cannotCreate
             throw failure
         }

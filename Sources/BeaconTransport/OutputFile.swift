@@ -8,10 +8,35 @@ public final class OutputFile {
     private var buffer: [UInt8] = []
     private static let bufferLimit = 256 * 1024
 
-    public init(path: String) throws(SystemError) {
+    /// Creates or empties `path`; a FIFO nobody reads fails at once (see `openWithoutWaitingForAReader`).
+    public init(path: String) throws(TransportError) {
         self.path = path
-        descriptor = try syscall("open(\(path))") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        let name = "writing \(path)"
+        descriptor = try Self.openWithoutWaitingForAReader(path, flags: O_TRUNC, name: name)
+        // Writes wait for a FIFO's reader to take them, as they would to a file that took its time.
+        let fd = descriptor
+        do throws(SystemError) {
+            let flags = try syscall("fcntl") { fcntl(fd, F_GETFL) }
+            try syscall("fcntl") { fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        } catch {
+            throw TransportError.from(error, transport: name)
+        }
         buffer.reserveCapacity(Self.bufferLimit + 4096)
+    }
+
+    /// Opens `path` for writing, created (mode 0644) when missing, with `flags` added. A FIFO without a
+    /// reader fails at once (ENXIO) instead of blocking the open where no signal can end it. The
+    /// descriptor is non-blocking. Every failure is an output that cannot be created, named `name`.
+    static func openWithoutWaitingForAReader(_ path: String, flags: Int32, name: String) throws(TransportError) -> Int32 {
+        do throws(SystemError) {
+            return try syscall("open") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | flags, 0o644) }
+        } catch {
+            var failure = error.errno == ENXIO
+                ? TransportError(.io, "\(name): a FIFO with no reader", systemError: error)
+                : TransportError.from(error, transport: name)
+            failure.category = .cannotCreate
+            throw failure
+        }
     }
 
     deinit { closeDescriptor(descriptor) }
@@ -33,9 +58,13 @@ public final class OutputFile {
         try flush()
     }
 
-    /// Removes the file at `path`, if it is there: an output left unfinished.
-    public static func remove(_ path: String) {
-        _ = unlink(path)
+    /// Removes the regular file at `path`, an output left unfinished: true when it removed one. A
+    /// missing file, a FIFO or a device holds nothing unfinished and is left alone.
+    public static func remove(_ path: String) throws(SystemError) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        try syscall("unlink(\(path))") { unlink(path) }
+        return true
     }
 
     private func flush() throws(SystemError) {

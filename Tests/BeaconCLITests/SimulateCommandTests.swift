@@ -140,7 +140,6 @@ struct SimulateCommandTests {
 
     @Test("a file that cannot be written is one Error line and exit 74", arguments: [
         ["--out", "/dev/full"],
-        ["--out", "/nonexistent-directory/capture.btsnoop"],
         ["--out", "DIR/capture.btsnoop", "--truth", "/dev/full"],
     ])
     func unwritable(arguments: [String]) throws {
@@ -150,7 +149,48 @@ struct SimulateCommandTests {
         #expect(io.run(["simulate", "--scene", "desk"] + resolved) == 74)
         #expect(io.stderr.count == 1, "\(io.stderr)")
         #expect(io.stderr.first?.hasPrefix("Error: ") == true)
-        #expect(io.stderr.first.map { $0.contains("No space left on device") || $0.contains("No such file or directory") } == true)
+        #expect(io.stderr.first?.contains("No space left on device") == true, "\(io.stderr)")
+    }
+
+    @Test("an output that cannot be created, a FIFO nobody reads included, fails at once with exit 73, as --record does",
+          .timeLimit(.minutes(1)), arguments: ["--out", "--truth"])
+    func uncreatableOutputs(option: String) throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let other = option == "--out" ? ["--truth", directory.path("truth.jsonl")] : ["--out", directory.path("capture.btsnoop")]
+        let unread = CapturedConsole()
+        #expect(unread.run(["simulate", "--scene", "desk", option, fifo] + other) == 73)
+        #expect(unread.stderr == ["Error: writing \(fifo): a FIFO with no reader"])
+        let missing = directory.path("none/capture.btsnoop")
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", "desk", option, missing] + other) == 73)
+        #expect(io.stderr == ["Error: writing \(missing): no such file or directory"])
+    }
+
+    @Test("a scene file past the 16 MiB limit, or an endless one, is refused with exit 65 naming the limit",
+          .timeLimit(.minutes(1)), arguments: ["/dev/zero", "LARGE"])
+    func sceneFileTooLarge(scene: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = scene.replacingOccurrences(of: "LARGE", with: directory.path("large.json"))
+        if scene == "LARGE" {
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(truncate(path, off_t(Scene.maximumFileSize + 1)) == 0)
+        }
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", path, "--out", directory.path("x")]) == 65)
+        #expect(io.stderr == ["Error: \(path): the scene file is larger than 16 MiB, the limit for a scene"])
+        #expect(!FileManager.default.fileExists(atPath: directory.path("x")))
+    }
+
+    @Test("a scene file of exactly 16 MiB is read whole and judged as JSON")
+    func sceneFileAtTheLimit() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("spaces.json")
+        try Data(repeating: UInt8(ascii: " "), count: Scene.maximumFileSize).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", path, "--out", directory.path("x")]) == 65)
+        #expect(io.stderr.first?.hasPrefix("Error: \(path): scene: not valid JSON") == true, "\(io.stderr)")
     }
 
     @Test("the same arguments give the same bytes; another seed gives another capture")

@@ -5,12 +5,6 @@ import Testing
 
 private let start = Timestamp(microseconds: 1_700_000_000_000_000)
 
-private func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-    let fd = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-    defer { _ = Glibc.close(fd) }
-    try writeAll(fd, bytes)
-}
-
 private func readFile(_ path: String) throws -> [UInt8] {
     let fd = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
     defer { _ = Glibc.close(fd) }

@@ -29,6 +29,12 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
     }
 }
 
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let fd = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    defer { _ = Glibc.close(fd) }
+    try writeAll(fd, bytes)
+}
+
 /// Reads exactly `count` bytes (poll-bounded so a bug cannot hang the test run).
 func readExactly(_ fd: Int32, _ count: Int) throws -> [UInt8] {
     var out: [UInt8] = []

@@ -1,0 +1,40 @@
+import Glibc
+import Testing
+@testable import BeaconTransport
+
+@Suite("input and output files")
+struct FileTests {
+    @Test("a bounded read of an endless file stops at the bound")
+    func boundedReadOfAnEndlessFile() throws {
+        #expect(try InputFile.read("/dev/zero", atMost: 100_000).count == 100_000)
+    }
+
+    @Test("a bounded read of a shorter file reads it whole")
+    func boundedReadOfAShortFile() throws {
+        let path = temporaryPath("short")
+        defer { unlink(path) }
+        try writeFile(path, [1, 2, 3])
+        #expect(try InputFile.read(path, atMost: 4) == [1, 2, 3])
+        #expect(try InputFile.read(path, atMost: 2) == [1, 2])
+    }
+
+    @Test("removing an unfinished output: a regular file goes, a missing one or a FIFO is nothing to remove")
+    func removesOnlyRegularFiles() throws {
+        let file = temporaryPath("file"), fifo = temporaryPath("fifo")
+        defer { unlink(fifo) }
+        try writeFile(file, [1])
+        #expect(try OutputFile.remove(file))
+        #expect(access(file, F_OK) != 0)
+        #expect(try !OutputFile.remove(file))
+        try syscall("mkfifo") { mkfifo(fifo, 0o600) }
+        #expect(try !OutputFile.remove(fifo))
+        #expect(access(fifo, F_OK) == 0)
+    }
+
+    @Test("a regular file the kernel will not unlink is a failure, not a removal")
+    func unlinkFailureIsThrown() {
+        // procfs files are regular files that nobody, root included, can unlink.
+        let error = #expect(throws: SystemError.self) { try OutputFile.remove("/proc/version") }
+        #expect(error?.call == "unlink(/proc/version)")
+    }
+}
