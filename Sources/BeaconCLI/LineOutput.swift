@@ -14,6 +14,10 @@ final class LineOutput {
     private(set) var writeFailure: SystemError?
     private var malformed = 0
     private var clampedTimes = false
+    /// The first time outside `Timestamp.printableRange` among the times the lines are made from (a
+    /// replay's capture times), quoted in the warning in place of the line's: the line's may have been
+    /// moved into `Timestamp.supportedRange` on the way.
+    var firstUnprintableInputTime: () -> Timestamp? = { nil }
     /// The lines not yet written, each ending with its newline: one line, or a batch of them
     /// (`Console.lineBatching`). Lines are encoded straight into it, written from it and the buffer kept
     /// for the next ones. A line longer than a batch (thousands of ranged beacons) goes out in pieces
@@ -85,13 +89,18 @@ final class LineOutput {
     /// Whether a line of `time` goes to standard output: not once the reader has gone.
     private func accepts(_ time: Timestamp?) -> Bool {
         guard !readerGone else { return false }
-        if let time, !clampedTimes, !Timestamp.printableRange.contains(time) {
-            clampedTimes = true
-            flush()
-            console.diagnose("Warning: output times leave the years 0000 to 9999 (first \(time.microseconds) µs from 1970); "
-                + "they are printed as the nearest time inside them")
-        }
+        if let time { notePrintable(time) }
         return true
+    }
+
+    /// Warns once, at the first `time` outside `Timestamp.printableRange`, that printed times are moved
+    /// into it: for lines written here and for lines of the same run written to files.
+    func notePrintable(_ time: Timestamp) {
+        guard !clampedTimes, !Timestamp.printableRange.contains(time) else { return }
+        clampedTimes = true
+        flush()
+        console.diagnose("Warning: output times leave the years 0000 to 9999 (first \((firstUnprintableInputTime() ?? time).microseconds) µs "
+            + "from 1970); they are printed as the nearest time inside them")
     }
 
     /// A whole line was added to `pending`: written at once, or once the batch is full.

@@ -26,6 +26,7 @@ enum ListeningLoop {
                                                emit: (Session.Output) -> Void,
                                                heard: (Sighting) -> Bool = { _ in false },
                                                idle: (Timestamp) -> Void = { _ in }) throws(HostError) {
+        output.firstUnprintableInputTime = { host.firstUnprintableCaptureTime }
         let progress = ReplayProgress(host.transport, console: output.console)
         defer { progress?.finish() }
         var finished = false

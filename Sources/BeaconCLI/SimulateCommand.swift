@@ -120,6 +120,8 @@ enum SimulateCommand {
                     // Checked once a row: often enough to stop at once, rarely enough to cost nothing.
                     if let signal = signals?.pendingSignal() { throw .signal(signal) }
                     guard truthFile != nil || truthOnStdout else { return }
+                    // The truth's times pass 9999 when --start is near its end.
+                    stdout.notePrintable(row.time)
                     let line = row.jsonLine(regions: regions)
                     if let truthFile {
                         try Stop.writing { () throws(SystemError) in

@@ -35,6 +35,9 @@ public struct Scene: Hashable, Sendable {
 
     /// The longest scene: a year, as the longest duration `beacon` takes.
     public static let longestDuration = Micros.seconds(366 * 86_400)
+    /// The most beacons a scene holds, as many as neighbours and `make bench`'s busiest scene: a hundred
+    /// times more took a minute and 686 MB to simulate.
+    public static let maximumBeacons = 10_000
 
     /// One region per distinct UUID of `beacons`, named by the UUID: the regions of a scene that states none.
     public static func defaultRegions(for beacons: [SceneBeacon]) -> [NamedRegion] {
@@ -48,6 +51,7 @@ public struct Scene: Hashable, Sendable {
 
     /// Checks every value a simulation depends on; the error names the first field at fault.
     public func validate() throws(SceneError) {
+        try check(beacons.count <= Self.maximumBeacons, "beacons", "must be at most \(Self.maximumBeacons) beacons, not \(beacons.count)")
         try check(duration.value > 0 && duration <= Self.longestDuration, "duration", "must be more than 0 and at most 366 days")
         try check(tick >= .milliseconds(10), "tick", "must be at least 10ms")
         try radio.validate()

@@ -11,10 +11,16 @@ extension Scene {
     public static let maximumFileSize = 16 * 1024 * 1024
     /// `maximumFileSize` for messages.
     public static let maximumFileSizeText = "16 MiB"
+    /// The deepest nesting of arrays and objects read: a scene needs 6, and the JSON decoder refuses
+    /// deeper than 512 without saying why.
+    public static let maximumNesting = 64
 
     /// Decodes and validates a scene file. The error names the member at fault as a path
     /// (`beacons[0].path.speed`), or `scene` when the text is not JSON at all.
     public static func decode(json: [UInt8]) throws(SceneError) -> Scene {
+        guard !nesting(of: json, exceeds: maximumNesting) else {
+            throw SceneError(field: "scene", "arrays and objects nested more than \(maximumNesting) deep, the limit for a scene")
+        }
         let scene: Scene
         do {
             scene = try JSONDecoder().decode(Scene.self, from: Data(json))
@@ -25,6 +31,33 @@ extension Scene {
         }
         try scene.validate()
         return scene
+    }
+
+    /// Whether arrays and objects in `json` nest deeper than `limit`, brackets inside strings not counted.
+    /// Text that is not JSON is left for the decoder to name.
+    static func nesting(of json: [UInt8], exceeds limit: Int) -> Bool {
+        var depth = 0, inString = false, escaped = false
+        for byte in json {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return false
     }
 
     /// The scene as a scene file: indented JSON with every member written out, members sorted by name

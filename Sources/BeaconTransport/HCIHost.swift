@@ -138,6 +138,9 @@ public final class HCIHost {
     private var heldBack: (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)?
     /// The latest schedule time of a replay.
     private var replayTime: Timestamp?
+    /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
+    /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
+    public private(set) var firstUnprintableCaptureTime: Timestamp?
 
     public static let defaultCommandTimeout = Micros.seconds(3)
 
@@ -322,6 +325,7 @@ public final class HCIHost {
     private func stamped(_ next: TransportPacket) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
         let time: Timestamp
         if let captured = next.captureTime {
+            if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { firstUnprintableCaptureTime = captured }
             let (schedule, step) = timeline.capture(captured)
             if let step {
                 warn("Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed")

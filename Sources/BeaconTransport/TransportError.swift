@@ -44,7 +44,8 @@ public struct TransportError: Error, CustomStringConvertible, Hashable, Sendable
             return TransportError(.unavailable, "\(name): connection refused (is the H4 server listening?)", systemError: error)
         case ENOENT:
             return TransportError(.unavailable, "\(name): no such file or directory", systemError: error)
-        case ENODEV, ENXIO, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EADDRNOTAVAIL:
+        // A path too long names no file that could be there: missing, as ENOENT.
+        case ENODEV, ENXIO, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EADDRNOTAVAIL, ENAMETOOLONG:
             return TransportError(.unavailable, detail, systemError: error)
         case ERFKILL:
             return TransportError(.unavailable, "\(name): the controller is blocked by rfkill (`rfkill unblock bluetooth`)",

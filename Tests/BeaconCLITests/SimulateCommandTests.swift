@@ -241,6 +241,22 @@ struct SimulateCommandTests {
         #expect(scene.regions.map(\.region.description) == [Self.uuid])
     }
 
+    @Test("ground-truth times past 9999 are printed as its last millisecond, said once, quoting the real time",
+          arguments: ["-", "FILE"])
+    func truthTimesPastTheYear9999(truth: String) throws {
+        let directory = try TemporaryDirectory()
+        let truthPath = truth == "-" ? "-" : directory.path("truth.jsonl")
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--uuid", Self.uuid, "--major", "1", "--minor", "2", "--duration", "5s", "--start", "9999-12-31T23:59:58Z",
+                        "--out", directory.path("capture.btsnoop"), "--truth", truthPath]) == 0)
+        // Rows at 23:59:58, 23:59:59, then 10000-01-01T00:00:00Z (253402300800 s from 1970) onwards.
+        #expect(io.stderr == ["Warning: output times leave the years 0000 to 9999 (first 253402300800000000 µs from 1970); "
+                              + "they are printed as the nearest time inside them"])
+        let rows = truth == "-" ? io.stdout : try lines(truthPath)
+        #expect(rows.count == 5, "\(rows)")
+        #expect(rows.dropFirst(2).allSatisfy { $0.contains(#""time":"9999-12-31T23:59:59.999Z""#) }, "\(rows)")
+    }
+
     @Test("walk-away replays through beacon range as enter, exit while out of range, enter again")
     func walkAwayReplays() throws {
         let directory = try TemporaryDirectory()

@@ -110,4 +110,33 @@ struct SceneFileTests {
             #expect(error.reason.contains(reason), "\(error)")
         }
     }
+
+    @Test("JSON nested deeper than the limit is refused as too deep, naming the limit, however deep it goes",
+          arguments: [Scene.maximumNesting + 1, 600, 100_000])
+    func tooDeep(depth: Int) {
+        let text = #"{"duration": 60, "beacons": [], "x": "# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+        #expect(throws: SceneError(field: "scene", "arrays and objects nested more than \(Scene.maximumNesting) deep, the limit for a scene")) {
+            try decode(text)
+        }
+    }
+
+    @Test("nesting up to the limit, and brackets inside strings, are read as JSON")
+    func deepButWithinTheLimit() throws {
+        let deep = #"{"duration": 60, "beacons": [], "x": "# + String(repeating: "[", count: Scene.maximumNesting - 1)
+            + String(repeating: "]", count: Scene.maximumNesting - 1) + "}"
+        let error = #expect(throws: SceneError.self) { try decode(deep) }
+        #expect(error?.field == "x" && error?.reason.hasPrefix("unknown member") == true, "\(String(describing: error))")
+        let quoted = #"{"duration": 60, "beacons": [], "name": "\"\#(String(repeating: "[", count: 600))"}"#
+        #expect(try decode(quoted).name == "\"" + String(repeating: "[", count: 600))
+    }
+
+    @Test("a scene of more beacons than the limit is refused, naming it")
+    func tooManyBeacons() throws {
+        let beacon = #"{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distance": 1}}"#
+        func scene(_ count: Int) -> String {
+            #"{"duration": 1, "beacons": ["# + Array(repeating: beacon, count: count).joined(separator: ",") + "]}"
+        }
+        #expect(try decode(scene(Scene.maximumBeacons)).beacons.count == 10_000)
+        #expect(throws: SceneError(field: "beacons", "must be at most 10000 beacons, not 10001")) { try decode(scene(Scene.maximumBeacons + 1)) }
+    }
 }
