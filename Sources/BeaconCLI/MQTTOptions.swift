@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconMQTT
+import Glibc
 
 /// `--mqtt`, `--mqtt-ca` and `--room`: an MQTT broker the lines are also published to.
 struct MQTTOptions {
@@ -12,7 +13,9 @@ struct MQTTOptions {
                    "Also publish the lines to this MQTT broker: \(BrokerAddress.forms). Topics: PREFIX/REGION/state "
                    + "(inside or outside, retained), PREFIX/REGION/enter, /exit and /range, and PREFIX/status (online, "
                    + "or offline as the last will). A broker that is away is tried again with backoff; up to "
-                   + "\(PublishBounds.queueCapacity) messages wait for it, then the oldest are dropped. Needs "
+                   + "\(PublishBounds.queueCapacity) messages or \(PublishBounds.queueBytesText) wait for it, then the oldest are "
+                   + "dropped (a btsnoop: replay waits for the broker instead, unless it takes nothing for "
+                   + "\(PublishBounds.stallLimit)). Needs "
                    + "libmosquitto (Debian package libmosquitto1), loaded only then; without it the run stops with exit 69."),
         OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
                    default: "the system's certificates"),
@@ -36,7 +39,13 @@ struct MQTTOptions {
             throw UsageError("Invalid value for '--mqtt <url>': \(error); expected \(BrokerAddress.forms)")
         }
         let caFile = parsed.value("mqtt-ca")
-        if caFile != nil, !address.tls { throw UsageError("'--mqtt-ca' applies only to an mqtts:// broker") }
+        if let caFile {
+            guard address.tls else { throw UsageError("'--mqtt-ca' applies only to an mqtts:// broker") }
+            // libmosquitto would only say "A TLS error occurred." on every retry.
+            guard access(caFile, R_OK) == 0 else {
+                throw UsageError("Cannot read '--mqtt-ca <file>' \(caFile): \(String(cString: strerror(errno)))")
+            }
+        }
         let room = parsed.value("room")
         if let room, !BeaconRegion.isValidName(room) {
             throw UsageError("Invalid value '\(room)' for '--room <room>': expected 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'")

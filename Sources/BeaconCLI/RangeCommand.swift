@@ -10,7 +10,10 @@ struct RangeCommand: ControllerCommand {
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         let sinks: [any LineSink]
         do {
-            sinks = try options.mqtt.map { options in [try MQTTSink(options, console: console)] } ?? []
+            let replay = if case .btsnoop = options.common.transport { true } else { false }
+            sinks = try options.mqtt.map { mqtt in
+                [try MQTTSink(mqtt, replay: replay, signals: signals, console: console)]
+            } ?? []
         } catch {
             return Failure.report(error, console: console)
         }

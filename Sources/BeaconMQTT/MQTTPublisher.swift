@@ -7,8 +7,9 @@ import Synchronization
 /// Publishes messages to a broker through libmosquitto, on a thread of its own so a slow or absent
 /// broker never holds up ranging or standard output.
 ///
-/// Messages wait in a bounded queue (`PublishBounds.queueCapacity` by default; when it is full the oldest are dropped and
-/// counted) until the broker acknowledges them (QoS 1): a message sent when the connection broke is
+/// Messages wait in a queue bounded in messages and bytes (`PublishBounds`) until the broker acknowledges them
+/// (QoS 1). When it is full, a live run drops the oldest, counted; a replay (`waitsForRoom`) waits for the
+/// broker instead, until the broker has taken nothing for `PublishBounds.stallLimit`. A message sent when the connection broke is
 /// sent again on the next one. A broker that is down at the start, or goes away, is tried again
 /// after 1 s, then 2, 4, … up to 30 s, each failure reported through `warn`. On each connection,
 /// `PREFIX/status` is set to `online` (retained), with a last will that sets it to `offline`, and
@@ -25,6 +26,11 @@ public final class MQTTPublisher: Sendable {
     private let warn: @Sendable (String) -> Void
     private let shared: Mutex<Shared>
     private let wakeup: Wakeup
+    /// Signalled by the publishing thread when the broker acknowledged messages: room for a waiting `publish`.
+    private let room: Wakeup
+    fileprivate let waitsForRoom: Bool
+    /// Readable when the process is asked to stop: a waiting `publish` stops waiting then.
+    private let stopDescriptor: Int32?
     private let thread: Mutex<BackgroundThread?>
 
     struct Shared {
@@ -34,45 +40,93 @@ public final class MQTTPublisher: Sendable {
         var retainedOrder: [String] = []
         /// Set by `finish`: until when queued messages may still be delivered.
         var stopDeadline: Micros?
+        /// A waiting `publish` gave up on a broker that took nothing, or the process is stopping: no more waiting.
+        var stalled = false
     }
 
     var statusTopic: String { "\(address.prefix)/status" }
 
+    /// `waitsForRoom`: `publish` waits for the broker when the queue is full (a replay, which need not keep
+    /// up with the air) rather than dropping the oldest, unless `stopDescriptor` (a signal watcher's) is readable.
     public init(address: BrokerAddress, caFile: String?, queueCapacity: Int = PublishBounds.queueCapacity,
+                queueBytes: Int = PublishBounds.queueBytes, waitsForRoom: Bool = false, stopDescriptor: Int32? = nil,
                 warn: @escaping @Sendable (String) -> Void) throws {
         library = try LibMosquitto.shared.get()
         self.address = address
         self.caFile = caFile
         self.warn = warn
-        shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity)))
+        self.waitsForRoom = waitsForRoom
+        self.stopDescriptor = stopDescriptor
+        shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity, byteCapacity: queueBytes)))
         wakeup = try Wakeup()
+        room = try Wakeup()
         thread = Mutex(nil)
         let started = try BackgroundThread { [self] in run() }
         thread.withLock { $0 = started }
     }
 
-    /// Queues `messages` for the broker; never waits for it.
+    /// Queues `messages` for the broker. Waits only with `waitsForRoom`, while the queue is full and the
+    /// broker takes messages.
     public func publish(_ messages: [MQTTMessage]) {
         guard !messages.isEmpty else { return }
-        let firstDrop = shared.withLock { shared -> Bool in
-            let before = shared.queue.dropped
-            for message in messages {
+        for message in messages {
+            if waitsForRoom { waitForRoom(for: message) }
+            let firstDrop = shared.withLock { shared -> Bool in
+                let before = shared.queue.dropped
                 if message.retain {
                     if shared.retained.updateValue(message.payload, forKey: message.topic) == nil {
                         shared.retainedOrder.append(message.topic)
                     }
                 }
                 shared.queue.append(message)
+                return before == 0 && shared.queue.dropped > 0
             }
-            return before == 0 && shared.queue.dropped > 0
-        }
-        if firstDrop {
-            warn("Warning: MQTT: \(shared.withLock { $0.queue.capacity }) lines wait for \(address); dropping the oldest from now on")
+            if firstDrop {
+                warn("Warning: MQTT: \(queueBounds) wait for \(address); dropping the oldest from now on")
+            }
         }
         wakeup.signal()
     }
 
-    /// Sends what is queued (for at most `PublishBounds.flushLimit`), sets the status offline and disconnects.
+    /// "10000 lines or 64 MiB": what the queue holds at most.
+    private var queueBounds: String {
+        let capacity = shared.withLock { $0.queue.capacity }
+        return "\(capacity) lines or \(PublishBounds.queueBytesText)"
+    }
+
+    /// Until `message` fits in the queue, or the broker has taken nothing for `PublishBounds.stallLimit`
+    /// (then said once, and the queue drops the oldest from then on, as for a live run).
+    private func waitForRoom(for message: MQTTMessage) {
+        var delivered = shared.withLock { $0.queue.delivered }
+        var progress = Clock.monotonic()
+        while true {
+            let (fits, nowDelivered, stalled) = shared.withLock {
+                ($0.queue.hasRoom(for: message), $0.queue.delivered, $0.stalled)
+            }
+            if fits || stalled { return }
+            let now = Clock.monotonic()
+            if nowDelivered != delivered {
+                delivered = nowDelivered
+                progress = now
+            } else if now.value - progress.value >= PublishBounds.stallLimit.value {
+                shared.withLock { $0.stalled = true }
+                warn("Warning: MQTT: \(address) took nothing for \(PublishBounds.stallLimit) with \(queueBounds) waiting; "
+                     + "dropping the oldest from now on")
+                return
+            }
+            wakeup.signal()
+            let ready = room.wait(socket: stopDescriptor, wantWrite: false,
+                                  timeout: Micros(PublishBounds.stallLimit.value - (now.value - progress.value)))
+            if ready.readable {
+                // Asked to stop: the command sees the signal at its next packet; nothing waits any more.
+                shared.withLock { $0.stalled = true }
+                return
+            }
+        }
+    }
+
+    /// Sends what is queued (for at most `PublishBounds.flushLimit`; a replay for as long as the broker takes
+    /// messages, until it has taken none for that long), sets the status offline and disconnects.
     public func finish() {
         shared.withLock { $0.stopDeadline = Micros(Clock.monotonic().value + PublishBounds.flushLimit.value) }
         wakeup.signal()
@@ -82,7 +136,7 @@ public final class MQTTPublisher: Sendable {
         }
         var losses: [String] = []
         if left > 0 { losses.append("\(left) lines not delivered at exit") }
-        if dropped > 0 { losses.append("\(dropped) dropped when \(capacity) were waiting") }
+        if dropped > 0 { losses.append("\(dropped) dropped when \(capacity) lines or \(PublishBounds.queueBytesText) were waiting") }
         if refused > 0 { losses.append("\(refused) refused by libmosquitto") }
         if !losses.isEmpty { warn("Warning: MQTT: \(address): " + losses.joined(separator: "; ")) }
     }
@@ -105,7 +159,7 @@ public final class MQTTPublisher: Sendable {
             let delay = backoff.nextDelay()
             if wasConnected || !outage {
                 warn("Warning: MQTT: \(wasConnected ? "lost" : "cannot reach") \(address): \(reason); trying again in \(delay), "
-                     + "lines wait meanwhile (at most \(shared.withLock { $0.queue.capacity }))")
+                     + "lines wait meanwhile (at most \(queueBounds))")
             }
             outage = true
             sleep(delay)
@@ -125,6 +179,7 @@ public final class MQTTPublisher: Sendable {
     // What BrokerSession reads and changes, under the lock.
     fileprivate func withShared<T>(_ body: (inout Shared) -> T) -> T { shared.withLock { body(&$0) } }
     fileprivate var wakeupSource: Wakeup { wakeup }
+    fileprivate var roomSource: Wakeup { room }
 }
 
 /// One connection to the broker (one libmosquitto instance), from connecting until it fails or the
@@ -191,7 +246,17 @@ private final class BrokerSession {
             if rc == MOSQ_ERR_SUCCESS.rawValue { rc = library.loopMisc(handle) }
             let acks = acknowledged
             acknowledged.removeAll()
-            publisher.withShared { shared in for id in acks { shared.queue.acknowledged(id) } }
+            if !acks.isEmpty {
+                let extendsDeadline = publisher.waitsForRoom
+                publisher.withShared { shared in
+                    for id in acks { shared.queue.acknowledged(id) }
+                    // A replay's exit waits as long as the broker keeps taking messages, flushLimit at a time.
+                    if extendsDeadline, shared.stopDeadline != nil {
+                        shared.stopDeadline = Micros(Clock.monotonic().value + PublishBounds.flushLimit.value)
+                    }
+                }
+                publisher.roomSource.signal()
+            }
             if let offlineMessage, acks.contains(offlineMessage) { offlineAcknowledged = true }
             if let refusal {
                 return lost("refused: " + (library.connackString(refusal).map { String(cString: $0) } ?? "code \(refusal)"))
@@ -247,18 +312,18 @@ private final class BrokerSession {
     /// Hands queued messages to libmosquitto, up to the window.
     private func sendQueued() {
         while true {
-            let next = publisher.withShared { shared -> (Int, MQTTMessage)? in
+            let next = publisher.withShared { shared -> (serial: Int, message: MQTTMessage)? in
                 guard shared.queue.inFlight < MQTTPublisher.window else { return nil }
                 return shared.queue.nextUnsent()
             }
-            guard let (index, message) = next else { return }
+            guard let (serial, message) = next else { return }
             switch publish(message) {
             case .success(let id):
-                publisher.withShared { $0.queue.sent(at: index, messageID: id) }
+                publisher.withShared { $0.queue.sent(serial, messageID: id) }
             case .failure(let failure) where failure.refusesForGood:
                 // Refused for what the message is, so refused on every try: dropped, it cannot hold up
                 // the messages behind it.
-                publisher.withShared { $0.queue.refused(at: index) }
+                publisher.withShared { $0.queue.refused(serial) }
             case .failure:
                 return  // the connection's trouble: the loop finds it, and the message waits
             }

@@ -88,6 +88,8 @@ struct GatewayCommandLineTests {
         (["--room", "hall"], "'--room' needs '--mqtt'"),
         (["--mqtt", "http://h"], "Invalid value for '--mqtt <url>': 'http://h' does not start with mqtt://"),
         (["--mqtt", "mqtt://h", "--mqtt-ca", "/x.pem"], "'--mqtt-ca' applies only to an mqtts:// broker"),
+        (["--mqtt", "mqtts://h", "--mqtt-ca", "/nonexistent/ca.pem"],
+         "Cannot read '--mqtt-ca <file>' /nonexistent/ca.pem: No such file or directory"),
         (["--mqtt", "mqtt://h", "--room", "a/b"], "Invalid value 'a/b' for '--room <room>'"),
         (["--mqtt", "mqtt://h:1883:1883"], "host 'h:1883' has a ':'"),
         (["--mqtt", "mqtt://u%00@h"], "the user name has the control character U+0000"),

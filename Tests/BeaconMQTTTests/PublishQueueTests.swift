@@ -22,7 +22,7 @@ struct PublishQueueTests {
         queue.append(message(2))
         let first = queue.nextUnsent()
         #expect(first?.message == message(1))
-        queue.refused(at: first!.index)
+        queue.refused(first!.serial)
         #expect(queue.refused == 1)
         #expect(queue.count == 1)
         #expect(queue.nextUnsent()?.message == message(2))
@@ -41,13 +41,13 @@ struct PublishQueueTests {
         var queue = PublishQueue(capacity: 10)
         queue.append(message(1))
         queue.append(message(2))
-        queue.sent(at: 0, messageID: 7)
+        queue.sent(queue.nextUnsent()!.serial, messageID: 7)
         #expect(queue.nextUnsent()?.message == message(2))
         #expect(queue.inFlight == 1)
         queue.connectionLost()
         #expect(queue.inFlight == 0)
         #expect(queue.nextUnsent()?.message == message(1))
-        queue.sent(at: 0, messageID: 8)
+        queue.sent(queue.nextUnsent()!.serial, messageID: 8)
         queue.acknowledged(7)  // from the lost connection: no longer in flight
         #expect(queue.count == 2)
         queue.acknowledged(8)
@@ -61,7 +61,7 @@ struct PublishQueueTests {
         queue.append(MQTTMessage(topic: "site/desk/state", payload: "inside", retain: true))
         #expect(queue.holds(topic: "site/desk/state"))
         #expect(!queue.holds(topic: "site/desk/range"))
-        queue.sent(at: 0, messageID: 3)
+        queue.sent(queue.nextUnsent()!.serial, messageID: 3)
         #expect(queue.holds(topic: "site/desk/state"))
         queue.acknowledged(3)
         #expect(!queue.holds(topic: "site/desk/state"))
@@ -75,12 +75,64 @@ struct PublishQueueTests {
     func droppedInFlight() {
         var queue = PublishQueue(capacity: 1)
         queue.append(message(1))
-        queue.sent(at: 0, messageID: 1)
+        queue.sent(queue.nextUnsent()!.serial, messageID: 1)
         queue.append(message(2))
         queue.acknowledged(1)
         #expect(queue.count == 1)
         #expect(queue.dropped == 1)
         #expect(queue.nextUnsent()?.message == message(2))
+    }
+
+    @Test("bounded in bytes: large messages drop the oldest before the message count is reached, in-flight copies counted")
+    func boundedInBytes() {
+        let payload = String(repeating: "x", count: 99)  // 100 bytes with the topic
+        var queue = PublishQueue(capacity: 100, byteCapacity: 450)
+        for _ in 1...4 { queue.append(MQTTMessage(topic: "t", payload: payload)) }
+        #expect(queue.bytes == 400)
+        #expect(queue.dropped == 0)
+        queue.sent(queue.nextUnsent()!.serial, messageID: 1)  // libmosquitto's copy: 500 bytes held
+        #expect(queue.bytes == 500)
+        queue.append(MQTTMessage(topic: "t", payload: payload))
+        #expect(queue.dropped == 1)  // the in-flight one, 200 bytes with its copy
+        #expect(queue.count == 4)
+        #expect(queue.bytes == 400)
+        #expect(!queue.hasRoom(for: MQTTMessage(topic: "t", payload: payload)))
+        #expect(queue.hasRoom(for: message(1)))
+    }
+
+    @Test("a message larger than the byte bound alone is still queued, alone")
+    func oversizedMessageAlone() {
+        var queue = PublishQueue(capacity: 10, byteCapacity: 10)
+        queue.append(message(1))
+        queue.append(MQTTMessage(topic: "t", payload: String(repeating: "z", count: 50)))
+        #expect(queue.count == 1)
+        #expect(queue.dropped == 1)
+    }
+
+    @Test("serials stay valid while the oldest are dropped between taking a message and marking it sent")
+    func serialSurvivesDrops() {
+        var queue = PublishQueue(capacity: 2)
+        queue.append(message(1))
+        queue.append(message(2))
+        let second = queue.nextUnsent()!  // message 1
+        queue.append(message(3))  // drops message 1
+        queue.sent(second.serial, messageID: 5)  // ignored: no longer here
+        #expect(queue.inFlight == 0)
+        let next = queue.nextUnsent()!
+        #expect(next.message == message(2))
+        queue.sent(next.serial, messageID: 6)
+        queue.acknowledged(6)
+        #expect(queue.delivered == 1)
+        #expect(queue.nextUnsent()?.message == message(3))
+    }
+
+    @Test("dropping from a full queue many times keeps it at capacity with the newest messages")
+    func manyDrops() {
+        var queue = PublishQueue(capacity: 5)
+        for n in 1...1_000 { queue.append(message(n)) }
+        #expect(queue.count == 5)
+        #expect(queue.dropped == 995)
+        #expect(queue.nextUnsent()?.message == message(996))
     }
 
     @Test("reconnect waits double up to 30 s, and start again at 1 s once connected")

@@ -90,6 +90,43 @@ struct MQTTIntegrationTests {
         }
     }
 
+    @Test("a replay busier than the queue waits for the broker: every range line and mqtt_room message arrives, none dropped")
+    func busyReplayDropsNothing() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("crowd.btsnoop").path
+            let simulate = try await BeaconProcess.run(["simulate", "--scene", "crowd", "--out", capture])
+            #expect(simulate.termination == .exited(0))
+            let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["site/+/range", "room_presence/#"])
+            // A broker that takes nothing for a while: the queue fills long before the capture ends.
+            broker.pause()
+            let beacon = try BeaconProcess.start(
+                ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--name", "floor",
+                 "--mqtt", broker.url(prefix: "site"), "--room", "office"], limit: HangGuard.processLimit)
+            try await beacon.waitForOutput(within: HangGuard.step, "200 lines") { $0.count >= 200 }
+            // A replay that does not wait would run to its end meanwhile, dropping, and give up on the broker.
+            let patience = ContinuousClock.now + .seconds(5)
+            while beacon.isRunning, ContinuousClock.now < patience { try await Task.sleep(for: .milliseconds(50)) }
+            broker.resume()
+            #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
+            #expect(!beacon.stderrLines.contains { $0.contains("dropped") || $0.contains("not delivered") }, "\(beacon.stderrLines)")
+            let ranges = beacon.stdoutLines.compactMap { line -> [[String: Any]]? in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      object["event"] as? String == "range" else { return nil }
+                return object["beacons"] as? [[String: Any]] ?? []
+            }
+            let roomMessages = ranges.reduce(0) { $0 + $1.count { ($0["accuracy"] as? Double ?? -1) >= 0 } }
+            // More than the queue holds: a replay that dropped the oldest could not deliver them all.
+            #expect(ranges.count + roomMessages > 10_000, "\(ranges.count) + \(roomMessages)")
+            try await waitUntil("every message", subscriber) {
+                MQTTSubscriber.messages(subscriber).count >= ranges.count + roomMessages
+            }
+            let received = MQTTSubscriber.messages(subscriber)
+            #expect(received.count { $0.topic == "site/floor/range" } == ranges.count)
+            #expect(received.count { $0.topic == "room_presence/office" } == roomMessages)
+            await subscriber.stop()
+        }
+    }
+
     @Test("beacon killed: the broker publishes the last will, status offline")
     func lastWill() async throws {
         try await withBroker { broker, _ in

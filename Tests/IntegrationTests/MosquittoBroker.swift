@@ -48,8 +48,14 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     func stop() async {
+        resume()
         await process.stop()
     }
+
+    /// Stops the broker process (SIGSTOP): connections stay open, and nothing is accepted or acknowledged.
+    func pause() { process.send(SIGSTOP) }
+
+    func resume() { process.send(SIGCONT) }
 
     private static func start(directory: URL, port: Int) async throws -> ChildProcess {
         let broker = try ChildProcess(name: "mosquitto", executable: executable,
