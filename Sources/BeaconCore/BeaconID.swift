@@ -24,6 +24,16 @@ public enum BeaconID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// `UUID:MAJOR:MINOR` for an iBeacon, `altbeacon:ID1:ID2:ID3`, `eddystone:NAMESPACE:INSTANCE`: the
     /// forms `--region` reads.
+    /// Home Assistant mqtt_room's id of the beacon, in lower case: `uuid-major-minor` for an iBeacon,
+    /// `altbeacon-id1-id2-id3`, `eddystone-namespace-instance`.
+    public var deviceID: String {
+        switch self {
+        case .iBeacon(let id): "\(id.uuid.description.lowercased())-\(id.major)-\(id.minor)"
+        case .altBeacon(let id): "altbeacon-\(id.id1.description.lowercased())-\(id.id2)-\(id.id3)"
+        case .eddystoneUID(let uid): "eddystone-\(uid.namespace.description.lowercased())-\(uid.instance.description.lowercased())"
+        }
+    }
+
     public var description: String {
         switch self {
         case .iBeacon(let identity): identity.description

@@ -3,6 +3,7 @@
 /// had one. A scan response is not a second sample of the event it answers.
 struct IntervalSamples {
     var rssiSum = 0
+    var rssiSquareSum = 0
     var rssiCount = 0
     var samples = 0
     /// The last sighting counted as a sample, to recognise a scan response of the same event.
@@ -19,6 +20,7 @@ struct IntervalSamples {
         samples += 1
         guard let rssi = s.rssi else { return nil }
         rssiSum += Int(rssi)
+        rssiSquareSum += Int(rssi) * Int(rssi)
         rssiCount += 1
         return rssi
     }
@@ -26,9 +28,18 @@ struct IntervalSamples {
     /// The interval's mean RSSI; nil when no sample had one.
     var meanRSSI: Double? { rssiCount > 0 ? Double(rssiSum) / Double(rssiCount) : nil }
 
+    /// The standard deviation of the interval's RSSI readings (dB, over the readings themselves); nil when
+    /// none had an RSSI.
+    var rssiSpread: Double? {
+        guard rssiCount > 0 else { return nil }
+        let n = Double(rssiCount), mean = Double(rssiSum) / n
+        return max(0, Double(rssiSquareSum) / n - mean * mean).squareRoot()
+    }
+
     /// Starts the next interval (the last sample's time is kept: a scan response may straddle a tick).
     mutating func endInterval() {
         rssiSum = 0
+        rssiSquareSum = 0
         rssiCount = 0
         samples = 0
     }

@@ -4,6 +4,8 @@ public struct RangedBeacon: Hashable, Sendable {
     public var identity: BeaconID
     /// Mean of the interval's RSSI readings in dBm; nil when none was usable (printed as 0, as CoreLocation).
     public var rssi: Double?
+    /// Standard deviation of the interval's RSSI readings in dB; nil when none was usable.
+    public var rssiSpread: Double?
     /// The RSSI filter's value that `accuracy` was estimated from; nil when the beacon was not heard in the interval.
     public var filteredRSSI: Double?
     /// Calibrated RSSI at 1 m from the latest advertisement (dBm), as advertised.

@@ -86,6 +86,7 @@ public struct RegionMonitor: Sendable {
                 filteredRSSI: filtered, measuredPower: measuredPower, measuredPowerValid: calibration != nil,
                 accuracy: accuracy, proximity: classified, address: key.address, addressType: addressType,
                 samples: readings.samples, lastSeen: lastSeen)
+            entry.rssiSpread = readings.rssiSpread
             entry.txPower = txPower
             entry.telemetry = telemetry
             return entry

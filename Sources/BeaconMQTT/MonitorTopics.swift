@@ -35,13 +35,12 @@ public struct MonitorTopics: Sendable {
         }
     }
 
-    /// `{"id","name","distance"}` per beacon with a known distance, as Home Assistant's mqtt_room reads it.
-    /// The id is the beacon's identity in lower case: `uuid-major-minor` for an iBeacon,
-    /// `altbeacon-id1-id2-id3`, `eddystone-namespace-instance`.
+    /// `{"id","name","distance"}` per beacon with a known distance, as Home Assistant's mqtt_room reads it
+    /// (the id is `BeaconID.deviceID`).
     func roomPresence(_ region: BeaconRegion, _ beacons: [RangedBeacon]) -> [MQTTMessage] {
         guard let room else { return [] }
         return beacons.filter { $0.accuracy >= 0 }.map { beacon in
-            let id = Self.deviceID(beacon.identity)
+            let id = beacon.identity.deviceID
             var w = JSONWriter()
             w.object { o in
                 o.field("id", id)
@@ -49,18 +48,6 @@ public struct MonitorTopics: Sendable {
                 o.field("distance", beacon.accuracy, decimals: OutputLine.accuracyDecimals)
             }
             return MQTTMessage(topic: "\(Self.roomPresencePrefix)/\(room)", payload: w.text)
-        }
-    }
-
-    public static func deviceID(_ identity: BeaconIdentity) -> String {
-        "\(identity.uuid.description.lowercased())-\(identity.major)-\(identity.minor)"
-    }
-
-    public static func deviceID(_ identity: BeaconID) -> String {
-        switch identity {
-        case .iBeacon(let id): deviceID(id)
-        case .altBeacon(let id): "altbeacon-\(id.id1.description.lowercased())-\(id.id2)-\(id.id3)"
-        case .eddystoneUID(let uid): "eddystone-\(uid.namespace.description.lowercased())-\(uid.instance.description.lowercased())"
         }
     }
 
