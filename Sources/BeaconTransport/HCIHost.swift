@@ -115,10 +115,11 @@ public final class HCIHost {
     private let controllerEventCodes = (complete: HCIEventCode.commandComplete.rawValue,
                                         status: HCIEventCode.commandStatus.rawValue,
                                         hardwareError: HCIEventCode.hardwareError.rawValue)
-    /// Malformed Command Complete or Command Status events that arrived while no command was pending:
-    /// skipped, the first `skippedEventWarningLimit` of them with a warning each.
-    public private(set) var skippedEventCount = 0
-    public static let skippedEventWarningLimit = 5
+    /// Malformed Command Complete or Command Status events that arrived while no command was pending: skipped.
+    private var skippedEvents = RepeatedWarning { "Warning: skipped \($0) malformed controller events in all" }
+    private var wallClockSteps = RepeatedWarning { "Warning: the wall clock stepped \($0) times in all" }
+    private var captureClockSteps = RepeatedWarning { "Warning: the capture's clock stepped \($0) times in all" }
+    private var withheldCredits = RepeatedWarning { "Warning: the controller gave no command credit \($0) times in all" }
     /// Touched once per packet, only by this host's own methods and by nothing they call back into
     /// (`Timeline` is plain state): the runtime's exclusivity check would cost more than the work.
     @exclusivity(unchecked) public private(set) var timeline: Timeline
@@ -148,7 +149,8 @@ public final class HCIHost {
     /// - Parameters:
     ///   - captureStepLimit: replays only: a forward jump in capture time beyond this is a clock step.
     ///   - clock: both clocks (tests inject their own).
-    ///   - warn: one diagnostic line (a clock step).
+    ///   - warn: one diagnostic line (a clock step); a warning that repeats is told a few times, then
+    ///     only counted for `warningSummaries`.
     public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?, output: Int32? = nil,
                 commandTimeout: Micros = defaultCommandTimeout, captureStepLimit: Micros? = nil,
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
@@ -170,10 +172,16 @@ public final class HCIHost {
         guard isLive else { return replayTime ?? Timestamp(microseconds: 0) }
         let reading = clock()
         let (schedule, step) = timeline.live(monotonic: reading.monotonic, wall: reading.wall)
-        if let step {
-            warn("Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on")
+        if let step, let line = wallClockSteps.occurred(
+            "Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on") {
+            warn(line)
         }
         return schedule
+    }
+
+    /// For the end of the run: one line per repeated warning whose later occurrences were only counted.
+    public var warningSummaries: [String] {
+        [skippedEvents, wallClockSteps, captureClockSteps, withheldCredits].compactMap(\.summary)
     }
 
     /// The wall-clock time to print for a schedule time.
@@ -323,8 +331,9 @@ public final class HCIHost {
         let time: Timestamp
         if let captured = next.captureTime {
             let (schedule, step) = timeline.capture(captured)
-            if let step {
-                warn("Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed")
+            if let step, let line = captureClockSteps.occurred(
+                "Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed") {
+                warn(line)
             }
             replayTime = schedule
             time = schedule
@@ -403,7 +412,10 @@ public final class HCIHost {
                     " after its answer to \(grant.opcode.name)" + (grant.answeredPending ? "" : ", a command beacon had not sent,")
                         + " granted none"
                 } ?? ""
-                warn("Warning: the controller gave no command credit for \(flow.timeout)\(cause); sending \(opcode.name) anyway")
+                if let line = withheldCredits.occurred(
+                    "Warning: the controller gave no command credit for \(flow.timeout)\(cause); sending \(opcode.name) anyway") {
+                    warn(line)
+                }
                 return
             }
             _ = try pump(until: due, interruptible: interruptible)
@@ -484,9 +496,8 @@ public final class HCIHost {
         } catch {
             // An answer that cannot be read ends the command it answers; one that answers nothing is skipped.
             guard let pending = flow.pending else {
-                skippedEventCount += 1
-                if skippedEventCount <= Self.skippedEventWarningLimit {
-                    warn("Warning: skipped a malformed controller event that answers no command: \(error)")
+                if let line = skippedEvents.occurred("Warning: skipped a malformed controller event that answers no command: \(error)") {
+                    warn(line)
                 }
                 return nil
             }

@@ -154,4 +154,15 @@ struct ClockStepTests {
         let lastHeard = Timestamp(microseconds: 1_800_000_001_003_000)
         #expect(exits.first.map { Ranging.time($0.line) } == (lastHeard + Micros.seconds(2) + step).iso8601)
     }
+
+    @Test("twenty steps: five warnings, the rest counted for one summary line at the end")
+    func manySteps() throws {
+        let ranging = try Ranging()
+        for n in 0..<20 {
+            ranging.clock.stepWall(n % 2 == 0 ? Self.back : Self.forward)
+            try ranging.run(for: .milliseconds(200), hearing: true)
+        }
+        #expect(ranging.warnings.count == RepeatedWarning.defaultLimit, "\(ranging.warnings)")
+        #expect(ranging.host.warningSummaries == ["Warning: the wall clock stepped 20 times in all"])
+    }
 }
