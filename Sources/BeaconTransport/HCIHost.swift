@@ -142,6 +142,12 @@ public final class HCIHost {
 
     public static let defaultCommandTimeout = Micros.seconds(3)
 
+    /// Bytes of packets the backlog holds at most before advertising reports are dropped (counted in
+    /// `droppedReports`): a second or so of a flood of reports, while commands' answers are always kept.
+    public static let backlogByteLimit = 1 << 20
+    /// Advertising reports not kept for `next` because the backlog was full.
+    public private(set) var droppedReports = 0
+
     /// Packets already queued that are read before a command is declared unanswered: under a flood of
     /// reports the answer may be waiting behind them.
     static let backlogReadsBeforeTimeout = 256
@@ -182,6 +188,7 @@ public final class HCIHost {
     /// For the end of the run: one line per repeated warning whose later occurrences were only counted.
     public var warningSummaries: [String] {
         [skippedEvents, wallClockSteps, captureClockSteps, withheldCredits].compactMap(\.summary)
+            + (droppedReports > 0 ? ["Warning: dropped \(droppedReports) advertising reports that arrived while a command awaited its answer"] : [])
     }
 
     /// The wall-clock time to print for a schedule time.
@@ -457,10 +464,23 @@ public final class HCIHost {
         return nil
     }
 
-    /// Copies a packet into the backlog, for `next` to return after the command.
+    /// Copies a packet into the backlog, for `next` to return after the command; an advertising report
+    /// that would take the backlog past its bound is dropped and counted instead.
     private func keepInBacklog(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) {
+        if backlogBytes.count + packet.payload.count > Self.backlogByteLimit, isAdvertisingReport(packet, direction) {
+            droppedReports += 1
+            return
+        }
         backlogBytes.append(packet.payload)
         backlog.append((packet.kind, direction, time, packet.payload.count))
+    }
+
+    /// LE Advertising Report, LE Directed Advertising Report or LE Extended Advertising Report.
+    private func isAdvertisingReport(_ packet: HCIPacketView, _ direction: PacketDirection) -> Bool {
+        guard direction == .received, packet.kind == .event, packet.payload.count >= 3,
+              packet.payload[0] == HCIEventCode.leMeta.rawValue else { return false }
+        let subevent = LESubeventCode(rawValue: packet.payload[2])
+        return subevent == .advertisingReport || subevent == .directedAdvertisingReport || subevent == .extendedAdvertisingReport
     }
 
     /// The oldest packet in the backlog, in place in `backlogBytes` until the next packet is kept there
