@@ -119,6 +119,7 @@ public final class HCIHost {
     private var skippedEvents = RepeatedWarning { "Warning: skipped \($0) malformed controller events in all" }
     private var wallClockSteps = RepeatedWarning { "Warning: the wall clock stepped \($0) times in all" }
     private var captureClockSteps = RepeatedWarning { "Warning: the capture's clock stepped \($0) times in all" }
+    private var stalls = RepeatedWarning { "Warning: beacon was stopped with reports waiting \($0) times in all" }
     private var withheldCredits = RepeatedWarning { "Warning: the controller gave no command credit \($0) times in all" }
     /// Touched once per packet, only by this host's own methods and by nothing they call back into
     /// (`Timeline` is plain state): the runtime's exclusivity check would cost more than the work.
@@ -141,6 +142,10 @@ public final class HCIHost {
     private var replayTime: Timestamp?
 
     public static let defaultCommandTimeout = Micros.seconds(3)
+
+    /// How much later than its timeout a wait may end before the process is taken to have been stopped:
+    /// far above a loaded scheduler's latency, far below a SIGSTOP or a paused machine.
+    static let stallTolerance = Micros.seconds(1)
 
     /// Bytes of packets the backlog holds at most before advertising reports are dropped (counted in
     /// `droppedReports`): a second or so of a flood of reports, while commands' answers are always kept.
@@ -187,7 +192,7 @@ public final class HCIHost {
 
     /// For the end of the run: one line per repeated warning whose later occurrences were only counted.
     public var warningSummaries: [String] {
-        [skippedEvents, wallClockSteps, captureClockSteps, withheldCredits].compactMap(\.summary)
+        [skippedEvents, wallClockSteps, captureClockSteps, stalls, withheldCredits].compactMap(\.summary)
             + (droppedReports > 0 ? ["Warning: dropped \(droppedReports) advertising reports that arrived while a command awaited its answer"] : [])
     }
 
@@ -283,8 +288,26 @@ public final class HCIHost {
                 return .signal(signal)
             }
             if ready.outputGone { return .end(.outputGone) }
-            if ready.transport { try fill() }
+            if ready.transport {
+                try fill()
+                if let timeout { resumeIfStalled(waitedFrom: current, for: timeout) }
+            }
         }
+    }
+
+    /// A wait (and the read after it) that ended well past its timeout with packets to read: the process
+    /// was stopped, not the air silent. The packets waiting were heard before the deadlines that passed
+    /// meanwhile, so the schedule carries on from when the wait began, as if no time had passed (the
+    /// packets are stamped with that time); printed times keep following the wall clock.
+    private func resumeIfStalled(waitedFrom start: Timestamp, for timeout: Micros) {
+        guard let read = readTime, read - start > Micros(timeout.value + Self.stallTolerance.value) else { return }
+        let woke = wallTime(at: read)
+        timeline.resume(from: start)
+        if let line = stalls.occurred("Warning: beacon was stopped for \((read - start).secondsToTheMillisecond) (now \(woke.iso8601)) "
+            + "with reports waiting; they are heard first, and schedules carry on as if no time had passed") {
+            warn(line)
+        }
+        readTime = now()
     }
 
     /// Inlined, as `takePacket` is, into the callers that run once per packet.

@@ -38,7 +38,11 @@ final class ScriptedTransport: PacketTransport {
     /// Packets the host has not taken yet.
     var hasPending: Bool { !queue.isEmpty || !ready.isEmpty }
 
+    /// Run at the start of the next read only, then cleared: what happens to the process just before it reads.
+    var beforeNextRead: (() -> Void)?
+
     func read() throws(TransportError) -> Bool {
+        beforeNextRead.take()?()
         var byte: UInt8 = 0
         _ = Glibc.read(readEnd, &byte, 1)
         // As a real transport's buffer: packets stay in place until the next read.
