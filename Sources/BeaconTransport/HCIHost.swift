@@ -490,20 +490,13 @@ public final class HCIHost {
     /// Copies a packet into the backlog, for `next` to return after the command; an advertising report
     /// that would take the backlog past its bound is dropped and counted instead.
     private func keepInBacklog(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) {
-        if backlogBytes.count + packet.payload.count > Self.backlogByteLimit, isAdvertisingReport(packet, direction) {
+        if backlogBytes.count + packet.payload.count > Self.backlogByteLimit, direction == .received, packet.kind == .event,
+           SightingFeed.isAdvertisingReport(packet.payload) {
             droppedReports += 1
             return
         }
         backlogBytes.append(packet.payload)
         backlog.append((packet.kind, direction, time, packet.payload.count))
-    }
-
-    /// LE Advertising Report, LE Directed Advertising Report or LE Extended Advertising Report.
-    private func isAdvertisingReport(_ packet: HCIPacketView, _ direction: PacketDirection) -> Bool {
-        guard direction == .received, packet.kind == .event, packet.payload.count >= 3,
-              packet.payload[0] == HCIEventCode.leMeta.rawValue else { return false }
-        let subevent = LESubeventCode(rawValue: packet.payload[2])
-        return subevent == .advertisingReport || subevent == .directedAdvertisingReport || subevent == .extendedAdvertisingReport
     }
 
     /// The oldest packet in the backlog, in place in `backlogBytes` until the next packet is kept there
