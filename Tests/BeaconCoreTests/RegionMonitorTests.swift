@@ -329,4 +329,23 @@ struct RegionMonitorRangingTests {
         #expect(h.monitor.trackedBeaconCount == 0)
         #expect(ranged == total + total / 5)
     }
+
+    @Test("a flood of new identities in a region: at most maximumBeacons tracked, the least recently heard evicted and counted")
+    func floodOfIdentitiesIsBounded() {
+        var monitor = RegionMonitor(regions: [region], maximumBeacons: 64)
+        monitor.start(at: Fixture.t0) { _ in }
+        var outputs: [MonitorOutput] = []
+        var largest = 0
+        for n in 0..<1_000 {
+            monitor.sighting(Fixture.sighting(major: UInt16(n), minor: 0, ms: Int64(n))) { outputs.append($0) }
+            if n % 10 == 0 { monitor.sighting(Fixture.sighting(major: 9_999, minor: 1, ms: Int64(n))) { outputs.append($0) } }
+            largest = max(largest, monitor.trackedBeaconCount)
+        }
+        #expect(largest == 64)
+        #expect(monitor.evictedBeacons == 1_001 - monitor.trackedBeaconCount)
+        monitor.tick(now: Fixture.at(ms: 1_000)) { outputs.append($0) }
+        let ranged = outputs.compactMap(\.beacons).last ?? []
+        #expect(ranged.count <= 64)
+        #expect(ranged.contains { $0.identity == .iBeacon(BeaconIdentity(uuid: Fixture.uuid, major: 9_999, minor: 1)) })
+    }
 }
