@@ -147,9 +147,16 @@ public struct ScanAggregator: Sendable {
     @inline(never)
     private mutating func evictLeastRecentlyHeard() {
         let count = BeaconMemory.evictionCount(from: entries.count)
-        let oldest = entries.map { (lastSeen: $0.value.lastSeen, key: $0.key) }
-            .sorted { $0.lastSeen < $1.lastSeen || ($0.lastSeen == $1.lastSeen && $0.key < $1.key) }
-        for entry in oldest.prefix(count) { entries.removeValue(forKey: entry.key) }
+        // The latest time among the `count` least recent; of the beacons last heard then, the first by
+        // key go, so a replay evicts the same ones whatever the dictionary's order.
+        let threshold = entries.values.map(\.lastSeen).sorted()[count - 1]
+        var evicted: [Key] = []
+        var tied: [Key] = []
+        for (key, entry) in entries {
+            if entry.lastSeen < threshold { evicted.append(key) } else if entry.lastSeen == threshold { tied.append(key) }
+        }
+        evicted += tied.sorted().prefix(count - evicted.count)
+        for key in evicted { entries.removeValue(forKey: key) }
         evictedBeacons += count
     }
 
