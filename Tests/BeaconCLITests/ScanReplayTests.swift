@@ -125,19 +125,18 @@ import Testing
 
     @Test("a flood of more new identities than the table keeps: the least recently heard evicted, counted in one warning at the end")
     func floodOfIdentities() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("flood.btsnoop")
-        let writer = BtsnoopWriter(datalink: .h4)
-        var file = writer.header
         let uuid = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         let start = Timestamp(microseconds: 1_800_000_000_000_000)
         // A new identity every microsecond, then one more report 2 s later that ends the --duration.
-        for n in 0..<BeaconMemory.maximumBeacons + 1_000 {
-            writer.appendRecord(SimulatedAir.extendedReport(SimulatedAir.beacon(n, uuid: uuid), rssi: -60), direction: .received,
-                                timestamp: start + Micros(Int64(n)), to: &file)
+        let reports = (0..<BeaconMemory.maximumBeacons + 1_000).map { (beacon: $0, time: start + Micros(Int64($0))) }
+            + [(beacon: 0, time: start + .seconds(2))]
+        var file = BtsnoopWriter(datalink: .h4).header
+        for (beacon, time) in reports {
+            BtsnoopWriter(datalink: .h4).appendRecord(SimulatedAir.extendedReport(SimulatedAir.beacon(beacon, uuid: uuid), rssi: -60),
+                                                      direction: .received, timestamp: time, to: &file)
         }
-        writer.appendRecord(SimulatedAir.extendedReport(SimulatedAir.beacon(0, uuid: uuid), rssi: -60), direction: .received,
-                            timestamp: start + .seconds(2), to: &file)
+        let directory = try TemporaryDirectory()
+        let path = directory.path("flood.btsnoop")
         try Data(file).write(to: URL(fileURLWithPath: path))
         let io = CapturedConsole()
         // No interval ends within the run: nothing printed, only the table's bound at work.

@@ -335,17 +335,15 @@ struct RegionMonitorRangingTests {
         var monitor = RegionMonitor(regions: [region], maximumBeacons: 64)
         monitor.start(at: Fixture.t0) { _ in }
         var outputs: [MonitorOutput] = []
-        var largest = 0
-        for n in 0..<1_000 {
-            monitor.sighting(Fixture.sighting(major: UInt16(n), minor: 0, ms: Int64(n))) { outputs.append($0) }
-            if n % 10 == 0 { monitor.sighting(Fixture.sighting(major: 9_999, minor: 1, ms: Int64(n))) { outputs.append($0) } }
-            largest = max(largest, monitor.trackedBeaconCount)
+        let tracked = Fixture.flood(1_000).map { sighting in
+            monitor.sighting(sighting) { outputs.append($0) }
+            return monitor.trackedBeaconCount
         }
-        #expect(largest == 64)
+        #expect(tracked.max() == 64)
         #expect(monitor.evictedBeacons == 1_001 - monitor.trackedBeaconCount)
         monitor.tick(now: Fixture.at(ms: 1_000)) { outputs.append($0) }
         let ranged = outputs.compactMap(\.beacons).last ?? []
         #expect(ranged.count <= 64)
-        #expect(ranged.contains { $0.identity == .iBeacon(BeaconIdentity(uuid: Fixture.uuid, major: 9_999, minor: 1)) })
+        #expect(ranged.contains { $0.identity == Fixture.steadyIdentity })
     }
 }
