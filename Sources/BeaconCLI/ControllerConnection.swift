@@ -108,9 +108,7 @@ final class ControllerConnection {
     /// when nothing else was.
     private func close(after failure: (any Error)?, console: Console) -> ExitCode {
         if let note = captureControllersNote { console.diagnose(note) }
-        if host.skippedEventCount > HCIHost.skippedEventWarningLimit {
-            console.diagnose("Warning: skipped \(host.skippedEventCount) malformed controller events in all")
-        }
+        for line in host.warningSummaries { console.diagnose(line) }
         var exit = failure.map { Failure.report($0, console: console) } ?? .success
         do {
             try recorder?.close()

@@ -12,7 +12,7 @@ final class LineOutput {
     private(set) var readerGone = false
     /// The write error that stopped the output, reported by `finish`.
     private(set) var writeFailure: SystemError?
-    private var malformed = 0
+    private var malformed = RepeatedWarning { "Warning: skipped \($0) malformed packets in all" }
     private var clampedTimes = false
     /// The first time outside `Timestamp.printableRange` among the times the lines are made from (a
     /// replay's capture times), quoted in the warning in place of the line's: the line's may have been
@@ -25,9 +25,6 @@ final class LineOutput {
     private var pending = JSONWriter()
     /// Bytes of the line being encoded that went out already, in pieces; 0 between lines.
     private var lineWritten = 0
-
-    /// Warnings printed one by one before only a count is kept.
-    static let warningLimit = 5
 
     init(console: Console, sinks: [any LineSink] = []) {
         self.console = console
@@ -143,11 +140,10 @@ final class LineOutput {
     }
 
     func warnMalformed(_ error: any Error) {
-        malformed += 1
-        if malformed <= Self.warningLimit {
+        if let line = malformed.occurred("Warning: skipped a malformed packet: \(error)") {
             // Diagnostics and lines keep their order on a terminal that shows both.
             flush()
-            console.diagnose("Warning: skipped a malformed packet: \(error)")
+            console.diagnose(line)
         }
     }
 
@@ -156,9 +152,7 @@ final class LineOutput {
     func finish(_ code: ExitCode) -> ExitCode {
         flush()
         for sink in sinks { sink.finish() }
-        if malformed > Self.warningLimit {
-            console.diagnose("Warning: skipped \(malformed) malformed packets in all")
-        }
+        if let line = malformed.summary { console.diagnose(line) }
         guard let writeFailure else { return code }
         console.diagnose("Error: stdout: \(writeFailure.message)")
         return code == .success ? .ioError : code

@@ -6,6 +6,8 @@ import BeaconTransport
 protocol ListeningSession {
     associatedtype Output
     var nextDeadline: Timestamp? { get }
+    /// Beacons forgotten early because the session's table was full (see `BeaconMemory`).
+    var evictedBeacons: Int { get }
     func isFinished(at now: Timestamp) -> Bool
     mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
                          emit: (Output) -> Void, heard: (Sighting) -> Bool) throws(DecodeError)
@@ -18,7 +20,8 @@ extension ScanSession: ListeningSession {}
 
 /// The one loop over the host's events for the listening commands: it runs until `--duration`, a
 /// signal, the end of a replayed capture or stdout going away. Malformed packets are warned about and
-/// skipped; a replay shows its progress.
+/// skipped; beacons evicted from a full table are counted in a warning at the end; a replay shows its
+/// progress.
 enum ListeningLoop {
     /// `heard` sees every sighting (see the sessions' `packet`) until it returns false, and `idle` each
     /// deadline, with the packet's or deadline's time.
@@ -28,7 +31,13 @@ enum ListeningLoop {
                                                idle: (Timestamp) -> Void = { _ in }) throws(HostError) {
         output.firstUnprintableInputTime = { host.firstUnprintableCaptureTime }
         let progress = ReplayProgress(host.transport, console: output.console)
-        defer { progress?.finish() }
+        defer {
+            progress?.finish()
+            if let warning = BeaconMemory.evictionWarning(session.evictedBeacons) {
+                output.flush()
+                output.console.diagnose(warning)
+            }
+        }
         var finished = false
         while !output.readerGone, !finished {
             let pause = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in

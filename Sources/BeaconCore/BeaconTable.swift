@@ -57,8 +57,22 @@ struct BeaconTable<Value> {
     /// Removes the entries `isRemoved` picks, keeping the others in order. A table less than an eighth
     /// full is shrunk, so that one burst of beacons does not pin memory for the rest of the run.
     mutating func removeAll(where isRemoved: (BeaconKey, Value) -> Bool) {
+        removeEntries(keys.indices.map { isRemoved(keys[$0], values[$0]) })
+    }
+
+    /// Removes the `count` entries heard least recently by `lastSeen` (of equal times, the earlier added).
+    mutating func removeLeastRecent(_ count: Int, lastSeen: (Value) -> Timestamp) {
+        let times = values.map(lastSeen)
+        let oldest = values.indices.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
+        var removed = [Bool](repeating: false, count: values.count)
+        for i in oldest.prefix(count) { removed[i] = true }
+        removeEntries(removed)
+    }
+
+    /// Removes the entries whose flag in `removed` is set, keeping the others in order; see `removeAll(where:)`.
+    private mutating func removeEntries(_ removed: [Bool]) {
         var kept = 0
-        for i in keys.indices where !isRemoved(keys[i], values[i]) {
+        for i in keys.indices where !removed[i] {
             if kept != i {
                 keys.swapAt(kept, i)
                 values.swapAt(kept, i)

@@ -19,6 +19,8 @@ public struct RangeSession {
     public var anchor: Timestamp? { feed.anchor }
     /// Packets whose bytes could not be decoded; skipped, never fatal.
     public var malformedPackets: Int { feed.malformedPackets }
+    /// Beacons forgotten early because the monitor's table was full.
+    public var evictedBeacons: Int { monitor.evictedBeacons }
     /// When the session ends by itself (`--duration` after the anchor), if it does.
     public var endTime: Timestamp? { feed.endTime }
 

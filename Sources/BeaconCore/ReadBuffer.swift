@@ -30,7 +30,7 @@ public struct ReadBuffer {
     public var offset: Int { storageOffset + start }
     /// Bytes filled but not yet consumed.
     public var count: Int { end - start }
-    /// Bytes the buffer holds room for, consumed or not: bounded by the largest read and what it kept.
+    /// Bytes the buffer holds room for, consumed or not: bounded by the largest read and twice what it kept.
     public var capacity: Int { storage?.bytes.count ?? 0 }
 
     /// The unconsumed bytes in place, valid until the next fill.
@@ -70,8 +70,10 @@ public struct ReadBuffer {
         if isKnownUniquelyReferenced(&storage), let bytes = storage?.bytes {
             compactIfWorthwhile(bytes)
             if bytes.count - end < count {
-                // Too small: the unconsumed bytes move to the front of larger memory.
-                replaceStorage(capacity: max(bytes.count, pending + count))
+                // Too small: the unconsumed bytes move to the front of larger memory, at least twice
+                // their size, so bytes kept packet by packet (a backlog) are copied a bounded number of
+                // times in all, while a stream read in blocks needs only a block's room beyond them.
+                replaceStorage(capacity: max(bytes.count, pending + count, 2 * pending))
             }
         } else {
             replaceStorage(capacity: pending + count)

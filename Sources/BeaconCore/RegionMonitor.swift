@@ -19,7 +19,7 @@
 /// arithmetic cannot wrap around (a capture can hold any 64-bit time).
 ///
 /// A sighting of a beacon already tracked allocates nothing; memory is bounded by the beacons heard
-/// within the tracking age.
+/// within the tracking age, and by `maximumBeacons` (see `BeaconMemory`).
 public struct RegionMonitor: Sendable {
     /// The monitored regions, in the order outputs for the same instant are emitted.
     public let regions: [BeaconRegion]
@@ -28,6 +28,10 @@ public struct RegionMonitor: Sendable {
     /// Ranging period, anchored at the start time.
     public let interval: Micros
     public let estimator: RangingEstimator
+    /// Beacons tracked at most; past it the least recently heard are evicted (`evictedBeacons`).
+    public let maximumBeacons: Int
+    /// Beacons forgotten before their tracking age because the table was full.
+    public private(set) var evictedBeacons = 0
 
     private enum Phase {
         /// Not determined yet; becomes outside at `deadline` unless a matching beacon is heard first.
@@ -120,14 +124,17 @@ public struct RegionMonitor: Sendable {
     ///   - exitAfter: silence after which an inside region is exited (AltBeacon's default is 10 s); must not be negative.
     ///   - interval: ranging period (CoreLocation's is 1 s); must be positive.
     ///   - estimator: turns readings into filtered RSSI, distance and proximity.
+    ///   - maximumBeacons: beacons tracked at most.
     public init(regions: [BeaconRegion], exitAfter: Micros = .seconds(10), interval: Micros = .seconds(1),
-                estimator: RangingEstimator = RangingEstimator()) {
+                estimator: RangingEstimator = RangingEstimator(), maximumBeacons: Int = BeaconMemory.maximumBeacons) {
+        precondition(maximumBeacons > 0, "maximumBeacons must be positive")
         precondition(interval.value > 0, "ranging interval must be positive")
         precondition(exitAfter.value >= 0, "exitAfter must not be negative")
         self.regions = regions
         self.exitAfter = exitAfter
         self.interval = interval
         self.estimator = estimator
+        self.maximumBeacons = maximumBeacons
         distance = PreparedDistanceModel(estimator.distance)
         hasEddystoneRegion = regions.contains { $0.format == .eddystoneUID }
         filter = RegionFilter(regions)
@@ -183,6 +190,14 @@ public struct RegionMonitor: Sendable {
         let key = BeaconKey(identity, address: s.address)
         let index = beacons.index(of: key) { TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now) }
         beacons.values[index].record(s, at: now)
+        if beacons.count > maximumBeacons { evictLeastRecentlyHeard() }
+    }
+
+    @inline(never)
+    private mutating func evictLeastRecentlyHeard() {
+        let count = BeaconMemory.evictionCount(from: beacons.count)
+        beacons.removeLeastRecent(count) { $0.lastSeen }
+        evictedBeacons += count
     }
 
     /// Whether a sighting of `frame` may change anything once deadlines are processed: false when a

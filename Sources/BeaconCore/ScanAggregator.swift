@@ -62,11 +62,15 @@ public enum ScanOutput: Hashable, Sendable {
 /// advertisement as it comes. Time is an input, as in `RegionMonitor`: ticks fall at the start time
 /// plus whole intervals, and outputs carry those scheduled times, so a replay prints what the live run
 /// printed. A sighting of a beacon already known allocates nothing; memory is bounded by the beacons
-/// heard within `forgetAfter`.
+/// heard within `forgetAfter`, and by `maximumBeacons` (see `BeaconMemory`).
 public struct ScanAggregator: Sendable {
     public let interval: Micros
     /// One line per advertisement instead of one per beacon per interval.
     public let each: Bool
+    /// Beacons remembered at most; past it the least recently heard are evicted (`evictedBeacons`).
+    public let maximumBeacons: Int
+    /// Beacons forgotten before `forgetAfter` because the table was full.
+    public private(set) var evictedBeacons = 0
 
     /// A beacon not heard for this long is forgotten: heard again, its `firstSeen` starts anew.
     public static let forgetAfter = Micros.seconds(60)
@@ -106,10 +110,12 @@ public struct ScanAggregator: Sendable {
     private var nextTick = Timestamp(microseconds: 0)
     private var latest = Timestamp(microseconds: 0)
 
-    public init(interval: Micros = .seconds(1), each: Bool = false) {
+    public init(interval: Micros = .seconds(1), each: Bool = false, maximumBeacons: Int = BeaconMemory.maximumBeacons) {
         precondition(interval.value > 0, "scan interval must be positive")
+        precondition(maximumBeacons > 0, "maximumBeacons must be positive")
         self.interval = interval
         self.each = each
+        self.maximumBeacons = maximumBeacons
     }
 
     /// Anchors the schedule at `time`; later calls are ignored.
@@ -135,6 +141,23 @@ public struct ScanAggregator: Sendable {
         tick(now: now, emit: emit)
         let key = Key(format: s.format, identity: s.identity, address: s.address)
         entries[key, default: Entry(frame: s.frame, addressType: s.addressType, firstSeen: now, lastSeen: now)].record(s, at: now)
+        if entries.count > maximumBeacons { evictLeastRecentlyHeard() }
+    }
+
+    @inline(never)
+    private mutating func evictLeastRecentlyHeard() {
+        let count = BeaconMemory.evictionCount(from: entries.count)
+        // The latest time among the `count` least recent; of the beacons last heard then, the first by
+        // key go, so a replay evicts the same ones whatever the dictionary's order.
+        let threshold = entries.values.map(\.lastSeen).sorted()[count - 1]
+        var evicted: [Key] = []
+        var tied: [Key] = []
+        for (key, entry) in entries {
+            if entry.lastSeen < threshold { evicted.append(key) } else if entry.lastSeen == threshold { tied.append(key) }
+        }
+        evicted += tied.sorted().prefix(count - evicted.count)
+        for key in evicted { entries.removeValue(forKey: key) }
+        evictedBeacons += count
     }
 
     /// The next interval's end; nil before start and with `each`.

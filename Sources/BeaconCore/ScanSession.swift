@@ -15,6 +15,8 @@ public struct ScanSession {
 
     public var anchor: Timestamp? { feed.anchor }
     public var malformedPackets: Int { feed.malformedPackets }
+    /// Beacons forgotten early because the aggregator's table was full.
+    public var evictedBeacons: Int { aggregator.evictedBeacons }
     public var endTime: Timestamp? { feed.endTime }
 
     public var nextDeadline: Timestamp? {

@@ -112,7 +112,7 @@ public struct SightingFeed {
     }
 
     /// LE Meta event carrying LE Advertising Report (0x02) or LE Extended Advertising Report (0x0D).
-    static func isAdvertisingReport(_ payload: UnsafeRawBufferPointer) -> Bool {
+    public static func isAdvertisingReport(_ payload: UnsafeRawBufferPointer) -> Bool {
         guard payload.count >= 3, payload[0] == HCIEventCode.leMeta.rawValue else { return false }
         let subevent = payload[2]
         return subevent == LESubeventCode.advertisingReport.rawValue || subevent == LESubeventCode.extendedAdvertisingReport.rawValue

@@ -41,10 +41,7 @@ public struct Timeline: Sendable {
         /// `forward 3600.000s`, `back 30.000s`.
         public var description: String {
             // Rounded to the millisecond: the two clocks are not read at quite the same instant.
-            let milliseconds = by.value.magnitude / 1000 + (by.value.magnitude % 1000 >= 500 ? 1 : 0)
-            let millis = String(milliseconds % 1000)
-            let seconds = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - millis.count))\(millis)s"
-            return by.value < 0 ? "back \(seconds)" : "forward \(seconds)"
+            (by.value < 0 ? "back " : "forward ") + by.secondsToTheMillisecond
         }
     }
 
@@ -79,6 +76,17 @@ public struct Timeline: Sendable {
         guard drift.value.magnitude > stepThreshold.value.magnitude else { return (schedule, nil) }
         wallOffset = wall - schedule
         return (schedule, Step(by: drift, wallTime: wall))
+    }
+
+    /// Live runs: the schedule carries on from `schedule`, an earlier time it handed out, as if no time
+    /// had passed since: a stall of the process (SIGSTOP, a paused machine) is left out of schedules,
+    /// while printed times keep following the wall clock.
+    public mutating func resume(from schedule: Timestamp) {
+        guard let base = monotonicBase, let latest = latestSchedule, schedule < latest else { return }
+        let stall = latest - schedule
+        monotonicBase = Micros(base.value - stall.value)
+        wallOffset = Micros(wallOffset.value + stall.value)
+        latestSchedule = schedule
     }
 
     /// A capture's timestamp: the schedule time it stands for, and the step it revealed. Small

@@ -93,6 +93,13 @@ public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func < (a: Micros, b: Micros) -> Bool { a.value < b.value }
     public var seconds: Double { Double(value) / 1_000_000 }
 
+    /// Its magnitude in seconds to the millisecond, rounded: `30.000s`, `0.900s`.
+    public var secondsToTheMillisecond: String {
+        let milliseconds = value.magnitude / 1000 + (value.magnitude % 1000 >= 500 ? 1 : 0)
+        let millis = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - millis.count))\(millis)s"
+    }
+
     /// Short human form: `1s`, `500ms`, `1.5s`.
     public var description: String {
         if value % 1_000_000 == 0 { return "\(value / 1_000_000)s" }

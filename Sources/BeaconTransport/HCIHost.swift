@@ -115,10 +115,12 @@ public final class HCIHost {
     private let controllerEventCodes = (complete: HCIEventCode.commandComplete.rawValue,
                                         status: HCIEventCode.commandStatus.rawValue,
                                         hardwareError: HCIEventCode.hardwareError.rawValue)
-    /// Malformed Command Complete or Command Status events that arrived while no command was pending:
-    /// skipped, the first `skippedEventWarningLimit` of them with a warning each.
-    public private(set) var skippedEventCount = 0
-    public static let skippedEventWarningLimit = 5
+    /// Malformed Command Complete or Command Status events that arrived while no command was pending: skipped.
+    private var skippedEvents = RepeatedWarning { "Warning: skipped \($0) malformed controller events in all" }
+    private var wallClockSteps = RepeatedWarning { "Warning: the wall clock stepped \($0) times in all" }
+    private var captureClockSteps = RepeatedWarning { "Warning: the capture's clock stepped \($0) times in all" }
+    private var stalls = RepeatedWarning { "Warning: beacon was stopped with reports waiting \($0) times in all" }
+    private var withheldCredits = RepeatedWarning { "Warning: the controller gave no command credit \($0) times in all" }
     /// Touched once per packet, only by this host's own methods and by nothing they call back into
     /// (`Timeline` is plain state): the runtime's exclusivity check would cost more than the work.
     @exclusivity(unchecked) public private(set) var timeline: Timeline
@@ -144,6 +146,16 @@ public final class HCIHost {
 
     public static let defaultCommandTimeout = Micros.seconds(3)
 
+    /// How much later than its timeout a wait may end before the process is taken to have been stopped:
+    /// far above a loaded scheduler's latency, far below a SIGSTOP or a paused machine.
+    static let stallTolerance = Micros.seconds(1)
+
+    /// Bytes of packets the backlog holds at most before advertising reports are dropped (counted in
+    /// `droppedReports`): a second or so of a flood of reports, while commands' answers are always kept.
+    public static let backlogByteLimit = 1 << 20
+    /// Advertising reports not kept for `next` because the backlog was full.
+    public private(set) var droppedReports = 0
+
     /// Packets already queued that are read before a command is declared unanswered: under a flood of
     /// reports the answer may be waiting behind them.
     static let backlogReadsBeforeTimeout = 256
@@ -151,7 +163,8 @@ public final class HCIHost {
     /// - Parameters:
     ///   - captureStepLimit: replays only: a forward jump in capture time beyond this is a clock step.
     ///   - clock: both clocks (tests inject their own).
-    ///   - warn: one diagnostic line (a clock step).
+    ///   - warn: one diagnostic line (a clock step); a warning that repeats is told a few times, then
+    ///     only counted for `warningSummaries`.
     public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?, output: Int32? = nil,
                 commandTimeout: Micros = defaultCommandTimeout, captureStepLimit: Micros? = nil,
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
@@ -173,10 +186,17 @@ public final class HCIHost {
         guard isLive else { return replayTime ?? Timestamp(microseconds: 0) }
         let reading = clock()
         let (schedule, step) = timeline.live(monotonic: reading.monotonic, wall: reading.wall)
-        if let step {
-            warn("Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on")
+        if let step, let line = wallClockSteps.occurred(
+            "Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on") {
+            warn(line)
         }
         return schedule
+    }
+
+    /// For the end of the run: one line per repeated warning whose later occurrences were only counted.
+    public var warningSummaries: [String] {
+        [skippedEvents, wallClockSteps, captureClockSteps, stalls, withheldCredits].compactMap(\.summary)
+            + (droppedReports > 0 ? ["Warning: dropped \(droppedReports) advertising reports that arrived while a command awaited its answer"] : [])
     }
 
     /// The wall-clock time to print for a schedule time.
@@ -271,8 +291,26 @@ public final class HCIHost {
                 return .signal(signal)
             }
             if ready.outputGone { return .end(.outputGone) }
-            if ready.transport { try fill() }
+            if ready.transport {
+                try fill()
+                if let timeout { resumeIfStalled(waitedFrom: current, for: timeout) }
+            }
         }
+    }
+
+    /// A wait (and the read after it) that ended well past its timeout with packets to read: the process
+    /// was stopped, not the air silent. The packets waiting were heard before the deadlines that passed
+    /// meanwhile, so the schedule carries on from when the wait began, as if no time had passed (the
+    /// packets are stamped with that time); printed times keep following the wall clock.
+    private func resumeIfStalled(waitedFrom start: Timestamp, for timeout: Micros) {
+        guard let read = readTime, read - start > Micros(timeout.value + Self.stallTolerance.value) else { return }
+        let woke = wallTime(at: read)
+        timeline.resume(from: start)
+        if let line = stalls.occurred("Warning: beacon was stopped for \((read - start).secondsToTheMillisecond) (now \(woke.iso8601)) "
+            + "with reports waiting; they are heard first, and schedules carry on as if no time had passed") {
+            warn(line)
+        }
+        readTime = now()
     }
 
     /// Inlined, as `takePacket` is, into the callers that run once per packet.
@@ -327,8 +365,9 @@ public final class HCIHost {
         if let captured = next.captureTime {
             if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { firstUnprintableCaptureTime = captured }
             let (schedule, step) = timeline.capture(captured)
-            if let step {
-                warn("Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed")
+            if let step, let line = captureClockSteps.occurred(
+                "Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed") {
+                warn(line)
             }
             replayTime = schedule
             time = schedule
@@ -407,7 +446,10 @@ public final class HCIHost {
                     " after its answer to \(grant.opcode.name)" + (grant.answeredPending ? "" : ", a command beacon had not sent,")
                         + " granted none"
                 } ?? ""
-                warn("Warning: the controller gave no command credit for \(flow.timeout)\(cause); sending \(opcode.name) anyway")
+                if let line = withheldCredits.occurred(
+                    "Warning: the controller gave no command credit for \(flow.timeout)\(cause); sending \(opcode.name) anyway") {
+                    warn(line)
+                }
                 return
             }
             _ = try pump(until: due, interruptible: interruptible)
@@ -449,8 +491,14 @@ public final class HCIHost {
         return nil
     }
 
-    /// Copies a packet into the backlog, for `next` to return after the command.
+    /// Copies a packet into the backlog, for `next` to return after the command; an advertising report
+    /// that would take the backlog past its bound is dropped and counted instead.
     private func keepInBacklog(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) {
+        if backlogBytes.count + packet.payload.count > Self.backlogByteLimit, direction == .received, packet.kind == .event,
+           SightingFeed.isAdvertisingReport(packet.payload) {
+            droppedReports += 1
+            return
+        }
         backlogBytes.append(packet.payload)
         backlog.append((packet.kind, direction, time, packet.payload.count))
     }
@@ -488,9 +536,8 @@ public final class HCIHost {
         } catch {
             // An answer that cannot be read ends the command it answers; one that answers nothing is skipped.
             guard let pending = flow.pending else {
-                skippedEventCount += 1
-                if skippedEventCount <= Self.skippedEventWarningLimit {
-                    warn("Warning: skipped a malformed controller event that answers no command: \(error)")
+                if let line = skippedEvents.occurred("Warning: skipped a malformed controller event that answers no command: \(error)") {
+                    warn(line)
                 }
                 return nil
             }

@@ -68,4 +68,18 @@ struct ReplayClockStepTests {
         #expect(Self.ranges(io) == ["08:00:01.000 10", "08:00:02.000 10", "07:59:33.100 11", "07:59:34.100 10",
                                     "07:59:35.100 10", "07:59:35.900 9 partial"])
     }
+
+    @Test("a capture whose clock steps back 200 times: five warnings, then one line with the count")
+    func manyStepsBack() throws {
+        var file = BtsnoopWriter(datalink: .h4).header
+        // 200 pairs of reports, each pair 1 s before the one before it: a step back at every pair.
+        for n in 0..<200 {
+            Self.reports(from: Self.start + Micros.seconds(-Int64(n)), count: 2, into: &file)
+        }
+        let io = try Self.replay(file)
+        let steps = io.stderr.filter { $0.hasPrefix("Warning: the capture's clock steps back ") }
+        #expect(steps.count == RepeatedWarning.defaultLimit, "\(io.stderr.prefix(10))")
+        #expect(io.stderr.count == RepeatedWarning.defaultLimit + 1, "\(io.stderr.prefix(10))")
+        #expect(io.stderr.last == "Warning: the capture's clock stepped 199 times in all")
+    }
 }

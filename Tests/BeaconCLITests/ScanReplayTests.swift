@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSimulation
 import Foundation
 import Testing
 
@@ -120,5 +121,28 @@ import Testing
         let matched = CapturedConsole()
         #expect(matched.run(["range", "--hci", "btsnoop:\(path)", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"]) == 0)
         #expect(matched.stderr.isEmpty)
+    }
+
+    @Test("a flood of more new identities than the table keeps: the least recently heard evicted, counted in one warning at the end")
+    func floodOfIdentities() throws {
+        let uuid = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
+        let start = Timestamp(microseconds: 1_800_000_000_000_000)
+        // A new identity every microsecond, then one more report 2 s later that ends the --duration.
+        let reports = (0..<BeaconMemory.maximumBeacons + 1_000).map { (beacon: $0, time: start + Micros(Int64($0))) }
+            + [(beacon: 0, time: start + .seconds(2))]
+        var file = BtsnoopWriter(datalink: .h4).header
+        for (beacon, time) in reports {
+            BtsnoopWriter(datalink: .h4).appendRecord(SimulatedAir.extendedReport(SimulatedAir.beacon(beacon, uuid: uuid), rssi: -60),
+                                                      direction: .received, timestamp: time, to: &file)
+        }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("flood.btsnoop")
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let io = CapturedConsole()
+        // No interval ends within the run: nothing printed, only the table's bound at work.
+        #expect(io.run(["scan", "--hci", "btsnoop:\(path)", "--interval", "1h", "--duration", "1s"]) == 0)
+        #expect(io.stdout.isEmpty)
+        // The table went past its limit once, at 65 537 beacons, and evicted an eighth of them.
+        #expect(io.stderr == [BeaconMemory.evictionWarning(8_192)])
     }
 }

@@ -84,4 +84,16 @@ struct BeaconTableTests {
         #expect(table.count == 0)
         #expect(table.index(of: Self.key(7)) { 70 } == 0)
     }
+
+    @Test("removing the least recent entries: the earliest times go (of equal times the earlier added), the rest stay findable in order")
+    func removeLeastRecent() {
+        var table = BeaconTable<Int>()
+        let times = [5, 1, 9, 1, 7, 3]
+        for (n, time) in times.enumerated() { _ = table.index(of: Self.key(n)) { time } }
+        table.removeLeastRecent(3) { Timestamp(microseconds: Int64($0)) }
+        #expect(table.values == [5, 9, 7])
+        #expect(table.keys == [Self.key(0), Self.key(2), Self.key(4)])
+        #expect(table.index(of: Self.key(4)) { -1 } == 2)
+        #expect(table.count == 3)
+    }
 }

@@ -17,6 +17,20 @@ enum Fixture {
         Sighting(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: measuredPower,
                  rssi: rssi, address: address, addressType: addressType, time: at(ms: ms))
     }
+
+    /// The beacon heard all through `flood`.
+    static let steadyIdentity = BeaconID.iBeacon(BeaconIdentity(uuid: uuid, major: 9_999, minor: 1))
+
+    /// A new identity every millisecond for `count` ms, and the steady beacon every 10 ms among them:
+    /// `count + count / 10` sightings of `count + 1` beacons.
+    static func flood(_ count: Int) -> [Sighting] {
+        var sightings: [Sighting] = []
+        for n in 0..<count {
+            sightings.append(sighting(major: UInt16(n), minor: 0, ms: Int64(n)))
+            if n % 10 == 0 { sightings.append(sighting(major: 9_999, minor: 1, ms: Int64(n))) }
+        }
+        return sightings
+    }
 }
 
 /// Drives a `RegionMonitor` and keeps what it emitted.

@@ -84,4 +84,20 @@ struct ReadBufferTests {
         #expect(Array(copy.unconsumedBytes) == [2, 3, 9])
         #expect(copy.offset == 1 && original.offset == 1)
     }
+
+    @Test("bytes appended one packet at a time and kept grow the storage by doubling: a few dozen growths for 10 000 packets")
+    func keptBytesGrowByDoubling() {
+        var buffer = ReadBuffer()
+        let packet = [UInt8](repeating: 0x3E, count: 45)
+        var capacities: [Int] = []
+        for _ in 0..<10_000 {
+            buffer.append(packet)
+            if capacities.last != buffer.capacity { capacities.append(buffer.capacity) }
+        }
+        #expect(buffer.count == 450_000)
+        // Each growth at least doubles what was kept, so the bytes copied in all stay below twice the bytes kept.
+        #expect(capacities.count <= 20, "\(capacities.count) growths")
+        #expect(zip(capacities, capacities.dropFirst()).allSatisfy { $1 >= 2 * $0 - packet.count }, "\(capacities.prefix(8))")
+        #expect(buffer.capacity < 2 * buffer.count + 2 * packet.count)
+    }
 }

@@ -329,4 +329,21 @@ struct RegionMonitorRangingTests {
         #expect(h.monitor.trackedBeaconCount == 0)
         #expect(ranged == total + total / 5)
     }
+
+    @Test("a flood of new identities in a region: at most maximumBeacons tracked, the least recently heard evicted and counted")
+    func floodOfIdentitiesIsBounded() {
+        var monitor = RegionMonitor(regions: [region], maximumBeacons: 64)
+        monitor.start(at: Fixture.t0) { _ in }
+        var outputs: [MonitorOutput] = []
+        let tracked = Fixture.flood(1_000).map { sighting in
+            monitor.sighting(sighting) { outputs.append($0) }
+            return monitor.trackedBeaconCount
+        }
+        #expect(tracked.max() == 64)
+        #expect(monitor.evictedBeacons == 1_001 - monitor.trackedBeaconCount)
+        monitor.tick(now: Fixture.at(ms: 1_000)) { outputs.append($0) }
+        let ranged = outputs.compactMap(\.beacons).last ?? []
+        #expect(ranged.count <= 64)
+        #expect(ranged.contains { $0.identity == Fixture.steadyIdentity })
+    }
 }

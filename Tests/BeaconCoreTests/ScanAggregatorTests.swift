@@ -226,4 +226,18 @@ import Testing
         let later = try #require(h.tick(ms: 8_000).last?.beacons?.first)
         #expect(later.telemetry == nil)
     }
+
+    @Test("a flood of new identities: at most maximumBeacons remembered, the least recently heard evicted and counted, a beacon heard all along kept")
+    func floodOfIdentitiesIsBounded() {
+        var aggregator = ScanAggregator(interval: .seconds(1), maximumBeacons: 64)
+        aggregator.start(at: Fixture.t0)
+        var outputs: [ScanOutput] = []
+        for sighting in Fixture.flood(1_000) {
+            aggregator.sighting(sighting) { outputs.append($0) }
+            #expect(aggregator.beaconCount <= 64)
+        }
+        #expect(aggregator.evictedBeacons == 1_001 - aggregator.beaconCount)
+        aggregator.tick(now: Fixture.at(ms: 1_000)) { outputs.append($0) }
+        #expect(outputs.contains { if case .beacon(let b, _, _) = $0 { b.frame.identity == Fixture.steadyIdentity } else { false } })
+    }
 }

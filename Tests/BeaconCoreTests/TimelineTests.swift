@@ -23,6 +23,20 @@ struct TimelineTests {
         #expect(timeline.wallTime(at: t0 + .seconds(4)) == t0 + .seconds(3604))
     }
 
+    @Test("live: resuming from an earlier schedule time leaves the stall out of the schedule, not out of printed times")
+    func liveResumeAfterStall() {
+        var timeline = Timeline()
+        #expect(timeline.live(monotonic: .seconds(5), wall: t0) == (t0, nil))
+        #expect(timeline.live(monotonic: .seconds(6), wall: t0 + .seconds(1)) == (t0 + .seconds(1), nil))
+        // Stopped for two minutes.
+        #expect(timeline.live(monotonic: .seconds(126), wall: t0 + .seconds(121)) == (t0 + .seconds(121), nil))
+        timeline.resume(from: t0 + .seconds(1))
+        let after = timeline.live(monotonic: .seconds(127), wall: t0 + .seconds(122))
+        #expect(after.schedule == t0 + .seconds(2))
+        #expect(after.step == nil)
+        #expect(timeline.wallTime(at: after.schedule) == t0 + .seconds(122))
+    }
+
     @Test("replay: a jump back, or forward past the gap limit, is a step; small backward jitter and gaps within the limit are not")
     func captureSteps() {
         var timeline = Timeline(maximumGap: .seconds(10))

@@ -154,4 +154,48 @@ struct ClockStepTests {
         let lastHeard = Timestamp(microseconds: 1_800_000_001_003_000)
         #expect(exits.first.map { Ranging.time($0.line) } == (lastHeard + Micros.seconds(2) + step).iso8601)
     }
+
+    @Test("twenty steps: five warnings, the rest counted for one summary line at the end")
+    func manySteps() throws {
+        let ranging = try Ranging()
+        for n in 0..<20 {
+            ranging.clock.stepWall(n % 2 == 0 ? Self.back : Self.forward)
+            try ranging.run(for: .milliseconds(200), hearing: true)
+        }
+        #expect(ranging.warnings.count == RepeatedWarning.defaultLimit, "\(ranging.warnings)")
+        #expect(ranging.host.warningSummaries == ["Warning: the wall clock stepped 20 times in all"])
+    }
+
+    @Test("stopped for two minutes while the beacon kept advertising: the reports waiting come first, no exit, one warning")
+    func stoppedProcessHearsWhatWaited() throws {
+        let ranging = try Ranging(exitAfter: .seconds(10))
+        try ranging.run(for: .milliseconds(3050), hearing: true)
+        let rangesBefore = ranging.events("range").count
+        // SIGSTOP while the loop waits for its next tick; on SIGCONT the reports sent meanwhile are waiting.
+        let clock = ranging.clock
+        ranging.transport.beforeNextRead = { clock.advance(.seconds(120)) }
+        ranging.transport.deliver([report, report, report])
+        try ranging.settle()
+        try ranging.run(for: .seconds(3), hearing: true)
+        #expect(ranging.events("exit").isEmpty, "\(ranging.lines.map(\.line))")
+        #expect(ranging.events("enter").count == 1)
+        // Ranging carries on as if no time had passed: a line per interval, not one per interval of the stop.
+        #expect(ranging.events("range").count == rangesBefore + 3)
+        #expect(ranging.warnings.count == 1, "\(ranging.warnings)")
+        #expect(ranging.warnings.first?.hasPrefix("Warning: beacon was stopped for 120.") == true, "\(ranging.warnings)")
+        // Printed times follow the wall clock: the last range line is two minutes after the ones before the stop.
+        let last = try #require(ranging.events("range").last)
+        let anchor = Timestamp(microseconds: 1_800_000_000_003_000)
+        #expect(Ranging.time(last.line) > (anchor + Micros.seconds(120)).iso8601)
+    }
+
+    @Test("a wait that ends late with nothing to read: the deadline passes as it would (silence on air)")
+    func lateWakeWithNothingWaitingExits() throws {
+        let ranging = try Ranging(exitAfter: .seconds(2))
+        try ranging.run(for: .seconds(1), hearing: true)
+        ranging.clock.advance(.seconds(120))
+        try ranging.settle()
+        #expect(ranging.events("exit").count == 1)
+        #expect(ranging.warnings.isEmpty, "\(ranging.warnings)")
+    }
 }

@@ -38,7 +38,11 @@ final class ScriptedTransport: PacketTransport {
     /// Packets the host has not taken yet.
     var hasPending: Bool { !queue.isEmpty || !ready.isEmpty }
 
+    /// Run at the start of the next read only, then cleared: what happens to the process just before it reads.
+    var beforeNextRead: (() -> Void)?
+
     func read() throws(TransportError) -> Bool {
+        beforeNextRead.take()?()
         var byte: UInt8 = 0
         _ = Glibc.read(readEnd, &byte, 1)
         // As a real transport's buffer: packets stay in place until the next read.
@@ -151,6 +155,33 @@ struct HCIHostLoopTests {
         let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: Micros(0))
         let answer = try host.execute(.reset)
         #expect(try answer.returnParameters().isEmpty)
+    }
+
+    @Test("reports queued ahead of a command's answer are kept up to the backlog's bound, the rest dropped and counted; the answer is kept")
+    func theBacklogOfReportsIsBounded() throws {
+        // LE Advertising Report, one ADV_NONCONN_IND with no data: 14 bytes.
+        let report = HCIPacket(kind: .event, payload: [0x3E, 0x0C, 0x02, 0x01, 0x03, 0x00, 1, 2, 3, 4, 5, 6, 0x00, 0xCE])
+        let queued = 2 * HCIHost.backlogByteLimit / report.payload.count
+        let transport = try ScriptedTransport { command in [complete(command.opcode)] }
+        let host = HCIHost(transport: transport, recorder: nil, signals: nil)
+        transport.deliver(Array(repeating: report, count: queued))
+        try host.execute(scanDisable, interruptible: false)
+        var kept = (reports: 0, bytes: 0, answers: 0, sent: 0)
+        while case .packet(let packet, let direction, _) = try host.next(until: Timestamp(microseconds: 0)) {
+            kept.bytes += packet.payload.count
+            if direction == .sent {
+                kept.sent += 1
+            } else if packet.payload.first == HCIEventCode.commandComplete.rawValue {
+                kept.answers += 1
+            } else {
+                kept.reports += 1
+            }
+        }
+        #expect(kept.sent == 1 && kept.answers == 1)
+        #expect(kept.bytes <= HCIHost.backlogByteLimit + 16)
+        #expect(kept.reports >= HCIHost.backlogByteLimit / report.payload.count - 2)
+        #expect(host.droppedReports == queued - kept.reports)
+        #expect(host.warningSummaries == ["Warning: dropped \(queued - kept.reports) advertising reports that arrived while a command awaited its answer"])
     }
 
     @Test func theOutputsReaderGoingAwayEndsTheRun() throws {
