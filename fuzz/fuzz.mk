@@ -23,7 +23,7 @@ FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
 FUZZ_CLI_SOURCES := $(addprefix Sources/BeaconCLI/,ArgumentParser.swift CommandHelp.swift CommonOptions.swift \
 	RangeOptions.swift ScanOptions.swift AdvertiseOptions.swift ExitCode.swift EstimatorOptions.swift NearestMatch.swift MQTTOptions.swift)
 # The pure part of BeaconMQTT, for the options range reads (--mqtt, --room); the publisher needs libmosquitto.
-FUZZ_MQTT_SOURCES := $(addprefix Sources/BeaconMQTT/,BrokerAddress.swift MQTTMessage.swift MQTTText.swift MonitorTopics.swift PublishBounds.swift)
+FUZZ_MQTT_SOURCES := $(addprefix Sources/BeaconMQTT/,BrokerAddress.swift MQTTMessage.swift MQTTText.swift MonitorTopics.swift GatewayTopics.swift PublishBounds.swift)
 FUZZ_MQTT_LIB := $(FUZZ_BUILD)/lib/libBeaconMQTT.a
 # The part of BeaconTransport argument checking uses (which file a path names), as a module of its own.
 FUZZ_TRANSPORT_SOURCES := Sources/BeaconTransport/FileIdentity.swift

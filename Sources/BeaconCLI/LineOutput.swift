@@ -62,6 +62,11 @@ final class LineOutput {
         }
     }
 
+    /// See `LineSink.stepEnded`.
+    func stepEnded() {
+        for sink in sinks { sink.stepEnded() }
+    }
+
     /// Writes out `w` (`pending`, in the middle of encoding the line that starts at `start`) once it holds a
     /// batch's worth: the whole lines before that line first, as a batch, then the line so far.
     private func writePiece(of w: inout JSONWriter, startingAt start: Int) {

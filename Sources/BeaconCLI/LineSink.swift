@@ -5,6 +5,9 @@ import BeaconCore
 protocol LineSink: AnyObject {
     /// A monitoring line (`beacon range`) and its JSON text.
     func monitor(_ output: MonitorOutput, line: String)
+    /// The loop has handled one packet or deadline: every output of the instants it completed has been
+    /// given (a sink that gathers a tick's outputs sends them now).
+    func stepEnded()
     /// Delivers what is pending, within the sink's own bound, and closes.
     func finish()
 }

@@ -47,6 +47,7 @@ enum ListeningLoop {
                 } catch {
                     output.warnMalformed(error)
                 }
+                output.stepEnded()
                 if session.isFinished(at: time) {
                     // The ticks up to --duration's end, exactly as a live run prints them.
                     session.advance(to: time, emit: emit)
@@ -60,6 +61,7 @@ enum ListeningLoop {
                 continue
             case .deadline(let time):
                 session.advance(to: time, emit: emit)
+                output.stepEnded()
                 idle(time)
                 if session.isFinished(at: time) { return }
             case .end(.endOfCapture):

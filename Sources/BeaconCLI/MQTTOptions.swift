@@ -2,11 +2,14 @@ import BeaconCore
 import BeaconMQTT
 import Glibc
 
-/// `--mqtt`, `--mqtt-ca` and `--room`: an MQTT broker the lines are also published to.
+/// `--mqtt`, `--mqtt-ca`, `--room` and `--gateway`: an MQTT broker the lines and readings are also published to.
 struct MQTTOptions {
     var address: BrokerAddress
     var caFile: String?
     var room: String?
+    /// `--gateway`: this receiver's name among the gateways of `beacon locate`; nil: the host name, and
+    /// the region topics and status stay where they were.
+    var gateway: String?
 
     static let specs: [OptionSpec] = [
         OptionSpec("mqtt", .value(placeholder: "url"),
@@ -22,12 +25,18 @@ struct MQTTOptions {
         OptionSpec("room", .value(placeholder: "room"),
                    "The room this receiver is in: also publish Home Assistant mqtt_room messages "
                    + "{\"id\",\"name\",\"distance\"} on \(MonitorTopics.roomPresencePrefix)/ROOM (needs --mqtt)."),
+        OptionSpec("gateway", .value(placeholder: "name"),
+                   "This receiver's name among the gateways `beacon locate` fuses: each ranging tick's readings go to "
+                   + "PREFIX/\(GatewayTopics.level)/NAME/readings. Given, the region topics and the status (online, "
+                   + "offline as the last will) move under PREFIX/\(GatewayTopics.level)/NAME, and the broker session "
+                   + "is kept across restarts (a client id derived from the name). Needs --mqtt.",
+                   default: "the host name, for the readings only"),
     ]
 
     /// The broker options given, or nil without `--mqtt`.
     static func parse(_ parsed: ParsedOptions) throws(UsageError) -> MQTTOptions? {
         guard let text = parsed.value("mqtt") else {
-            for name in ["mqtt-ca", "room"] where parsed.value(name) != nil {
+            for name in ["mqtt-ca", "room", "gateway"] where parsed.value(name) != nil {
                 throw UsageError("'--\(name)' needs '--mqtt'")
             }
             return nil
@@ -50,6 +59,10 @@ struct MQTTOptions {
         if let room, !BeaconRegion.isValidName(room) {
             throw UsageError("Invalid value '\(room)' for '--room <room>': expected 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'")
         }
-        return MQTTOptions(address: address, caFile: caFile, room: room)
+        let gateway = parsed.value("gateway")
+        if let gateway, !BeaconRegion.isValidName(gateway) {
+            throw UsageError("Invalid value '\(gateway)' for '--gateway <name>': expected 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'")
+        }
+        return MQTTOptions(address: address, caFile: caFile, room: room, gateway: gateway)
     }
 }

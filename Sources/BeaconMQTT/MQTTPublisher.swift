@@ -44,11 +44,16 @@ public final class MQTTPublisher: Sendable {
         var stalled = false
     }
 
-    var statusTopic: String { "\(address.prefix)/status" }
+    /// Retained `online`, and `offline` at exit and as the last will.
+    let statusTopic: String
+    /// A stable client id keeps the broker's session (and what it queued) across restarts; nil: a random
+    /// id and a clean session.
+    let clientID: String?
 
     /// `waitsForRoom`: `publish` waits for the broker when the queue is full (a replay, which need not keep
     /// up with the air) rather than dropping the oldest, unless `stopDescriptor` (a signal watcher's) is readable.
-    public init(address: BrokerAddress, caFile: String?, queueCapacity: Int = PublishBounds.queueCapacity,
+    public init(address: BrokerAddress, caFile: String?, statusTopic: String? = nil, clientID: String? = nil,
+                queueCapacity: Int = PublishBounds.queueCapacity,
                 queueBytes: Int = PublishBounds.queueBytes, waitsForRoom: Bool = false, stopDescriptor: Int32? = nil,
                 warn: @escaping @Sendable (String) -> Void) throws {
         library = try LibMosquitto.shared.get()
@@ -56,6 +61,8 @@ public final class MQTTPublisher: Sendable {
         self.caFile = caFile
         self.warn = warn
         self.waitsForRoom = waitsForRoom
+        self.statusTopic = statusTopic ?? "\(address.prefix)/status"
+        self.clientID = clientID
         self.stopDescriptor = stopDescriptor
         shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity, byteCapacity: queueBytes)))
         wakeup = try Wakeup()
@@ -270,7 +277,7 @@ private final class BrokerSession {
     /// Creates the instance and starts connecting; a message when that fails at once.
     private func connect() -> String? {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let handle = library.new(nil, true, context) else { return "cannot create a libmosquitto client" }
+        guard let handle = library.new(publisher.clientID, publisher.clientID == nil, context) else { return "cannot create a libmosquitto client" }
         self.handle = handle
         let address = publisher.address
         _ = library.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)

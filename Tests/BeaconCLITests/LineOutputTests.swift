@@ -26,6 +26,7 @@ struct LineOutputTests {
         }
 
         func monitor(_ output: MonitorOutput, line: String) { sunk.append(line) }
+        func stepEnded() {}
         func finish() { finished = true }
     }
 

@@ -127,6 +127,48 @@ struct MQTTIntegrationTests {
         }
     }
 
+    @Test("two named gateways on one prefix: each its own retained state and status, and a readings message per tick on the range lines' times")
+    func namedGateways() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("desk.btsnoop").path
+            let simulate = try await BeaconProcess.run(["simulate", "--scene", "desk", "--duration", "20s", "--out", capture])
+            #expect(simulate.termination == .exited(0))
+            let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["site/#"])
+            var ranges: [String: [String]] = [:]
+            for gateway in ["gw1", "gw2"] {
+                let beacon = try await BeaconProcess.run(
+                    ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--name", "desk",
+                     "--mqtt", broker.url(prefix: "site"), "--gateway", gateway])
+                #expect(beacon.termination == .exited(0), "\(beacon.failure("exit status"))")
+                ranges[gateway] = beacon.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "range" }
+            }
+            try await waitUntil("both offline statuses", subscriber) {
+                MQTTSubscriber.messages(subscriber).count { $0.topic.hasSuffix("/status") && $0.payload == "offline" } == 2
+            }
+            let received = MQTTSubscriber.messages(subscriber)
+            #expect(!received.contains { $0.topic == "site/status" || $0.topic.hasPrefix("site/desk/") })
+            for gateway in ["gw1", "gw2"] {
+                let base = "site/gateways/\(gateway)"
+                #expect(received.filter { $0.topic == "\(base)/status" }.map(\.payload) == ["online", "offline"])
+                #expect(received.filter { $0.topic == "\(base)/desk/state" }.map(\.payload) == ["inside"])
+                let lines = try #require(ranges[gateway])
+                #expect(received.filter { $0.topic == "\(base)/desk/range" }.map(\.payload) == lines)
+                let readings = try received.filter { $0.topic == "\(base)/readings" }.map {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any])
+                }
+                #expect(readings.count == lines.count)
+                #expect(readings.map { $0["seq"] as? Int } == Array(1...readings.count))
+                #expect(readings.allSatisfy { $0["gateway"] as? String == gateway })
+                let lineTimes = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["time"] as? String }
+                #expect(readings.map { $0["time"] as? String } == lineTimes)
+                let heard = readings.compactMap { ($0["beacons"] as? [[String: Any]])?.first }
+                #expect(heard.count > lines.count / 2)
+                #expect(heard.allSatisfy { $0["id"] as? String == "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1" && $0["spread"] is Double })
+            }
+            await subscriber.stop()
+        }
+    }
+
     @Test("beacon killed: the broker publishes the last will, status offline")
     func lastWill() async throws {
         try await withBroker { broker, _ in
