@@ -40,6 +40,8 @@ public final class MQTTPublisher: Sendable {
         var retainedOrder: [String] = []
         /// Set by `finish`: until when queued messages may still be delivered.
         var stopDeadline: Micros?
+        /// Lost or failed connections: a broker that drops every connection is warned about a few times, then counted.
+        var outages: RepeatedWarning
         /// A waiting `publish` gave up on a broker that took nothing, or the process is stopping: no more waiting.
         var stalled = false
     }
@@ -64,7 +66,9 @@ public final class MQTTPublisher: Sendable {
         self.statusTopic = statusTopic ?? "\(address.prefix)/status"
         self.clientID = clientID
         self.stopDescriptor = stopDescriptor
-        shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity, byteCapacity: queueBytes)))
+        let broker = address.description
+        shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity, byteCapacity: queueBytes),
+                              outages: RepeatedWarning { "Warning: MQTT: \(broker): \($0) connections lost or failed in all" }))
         wakeup = try Wakeup()
         room = try Wakeup()
         thread = Mutex(nil)
@@ -146,6 +150,7 @@ public final class MQTTPublisher: Sendable {
         if dropped > 0 { losses.append("\(dropped) dropped when \(capacity) lines or \(PublishBounds.queueBytesText) were waiting") }
         if refused > 0 { losses.append("\(refused) refused by libmosquitto") }
         if !losses.isEmpty { warn("Warning: MQTT: \(address): " + losses.joined(separator: "; ")) }
+        if let summary = shared.withLock({ $0.outages.summary }) { warn(summary) }
     }
 
     // MARK: - The publishing thread
@@ -153,20 +158,27 @@ public final class MQTTPublisher: Sendable {
     private func run() {
         var backoff = ReconnectBackoff()
         var outage = false
+        // Whether the outage under way was warned about: its end is said only then.
+        var outageWarned = false
         while true {
             let end = BrokerSession(self).run(onConnected: {
-                if outage {
+                if outage, outageWarned {
                     let (waiting, dropped) = shared.withLock { ($0.queue.count, $0.queue.dropped) }
                     warn("Warning: MQTT: connected to \(address) again; \(waiting) lines waiting, \(dropped) dropped so far")
-                    outage = false
                 }
+                outage = false
                 backoff.reset()
             })
             guard case .failed(let reason, let wasConnected) = end, stopDeadline == nil else { return }
             let delay = backoff.nextDelay()
             if wasConnected || !outage {
-                warn("Warning: MQTT: \(wasConnected ? "lost" : "cannot reach") \(address): \(reason); trying again in \(delay), "
-                     + "lines wait meanwhile (at most \(queueBounds))")
+                let bounds = queueBounds  // before taking the lock, which queueBounds takes too
+                let line = shared.withLock {
+                    $0.outages.occurred("Warning: MQTT: \(wasConnected ? "lost" : "cannot reach") \(address): \(reason); "
+                                        + "trying again in \(delay), lines wait meanwhile (at most \(bounds))")
+                }
+                outageWarned = line != nil
+                line.map(warn)
             }
             outage = true
             sleep(delay)
