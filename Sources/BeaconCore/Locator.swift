@@ -1,0 +1,345 @@
+/// `beacon locate`'s fuser: gateways' readings in, each beacon's room and position out, once per
+/// interval, on the readings' own times (never on when they arrived, so a replay of the same readings
+/// in any interleaving gives the same lines). Time is passed in; nothing here reads a clock.
+///
+/// Readings wait in time order until every live gateway has reported past a window's end (the
+/// watermark), so late messages are fused where they belong. A gateway counts as live while it is not
+/// offline (its status) and, with a lateness bound, while it keeps up: the watermark never trails the
+/// most advanced gateway by more than `maximumLateness`, and a gateway silent for that long in arrival
+/// time holds nothing back.
+public struct Locator: Sendable {
+    public struct Settings: Sendable {
+        /// How often each beacon is located.
+        public var interval = Micros.seconds(1)
+        /// No gateway has heard the beacon for this long: it is away.
+        public var awayAfter = Micros.seconds(30)
+        /// nil: wait for every online gateway however far behind (replays).
+        public var maximumLateness: Micros? = .seconds(5)
+        /// An online gateway's latest reading of a beacon counts this long; after it, not hearing the
+        /// beacon is evidence that it left that gateway.
+        public var freshness = Micros.seconds(3)
+        /// An offline gateway's latest reading counts this long, less and less: a gateway going offline
+        /// is not evidence that the beacon left.
+        public var offlineHold = Micros.seconds(60)
+        /// Height of a carried beacon above its floor, metres.
+        public var beaconHeight = 1.0
+
+        public init() {}
+    }
+
+    /// What `receive` did with a message.
+    public enum Receipt: Equatable, Sendable {
+        case accepted
+        /// From a gateway the site does not have.
+        case unknownGateway
+        /// For a window already fused.
+        case late
+        /// Further ahead of the other gateways than `maximumSkew`: not trusted to move the clock.
+        case fromTheFuture
+        /// Dropped to keep the waiting readings within `maximumPending`.
+        case overflow
+    }
+
+    /// Readings waiting to be fused, counted per beacon reading.
+    public static let maximumPending = 1_000_000
+    /// A message further ahead of the fused time than this is refused.
+    public static let maximumSkew = Micros.seconds(600)
+    /// A gateway's clock against arrival that moves more than this is warned about (`clockWarnings`).
+    public static let clockDriftBound = Micros.seconds(2)
+    /// Beacons tracked at once; beyond it the least recently heard go away.
+    public static let maximumBeacons = 100_000
+
+    public let site: Site
+    public let settings: Settings
+    private var gateways: [GatewayState]
+    private var pending: [GatewayReadings] = []
+    private var pendingCount = 0
+    private var tracks: [String: BeaconTrack] = [:]
+    /// The end of the next window to fuse; nil before the first reading.
+    private var nextTick: Timestamp?
+    /// Everything up to here is fused.
+    private var fusedUpTo: Timestamp?
+
+    public init(site: Site, settings: Settings = Settings()) {
+        self.site = site
+        self.settings = settings
+        gateways = site.gateways.map { _ in GatewayState() }
+    }
+
+    /// Takes one gateway's readings message, arrived at `arrival` (the fuser's clock, used only to tell
+    /// a gateway that stopped sending and to estimate its clock offset).
+    public mutating func receive(_ readings: GatewayReadings, arrival: Timestamp) -> Receipt {
+        guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
+        if let fusedUpTo, readings.time <= fusedUpTo { return .late }
+        if let reference = clockReference(excluding: index), readings.time - reference > Self.maximumSkew {
+            return .fromTheFuture
+        }
+        guard pendingCount + readings.readings.count <= Self.maximumPending else { return .overflow }
+        gateways[index].heard(readings.time, arrival: arrival)
+        let position = pending.firstIndex(after: (readings.time, readings.gateway))
+        pending.insert(readings, at: position)
+        pendingCount += readings.readings.count
+        if fusedUpTo == nil {
+            // Before the first window is fused, an earlier message moves the start back.
+            let tick = tickEnding(containing: readings.time)
+            nextTick = min(nextTick ?? tick, tick)
+        }
+        return .accepted
+    }
+
+    /// A gateway's retained status (`online`, `offline`).
+    public mutating func status(gateway name: String, online: Bool) -> Bool {
+        guard let index = site.gatewayIndex(named: name) else { return false }
+        gateways[index].online = online
+        return true
+    }
+
+    /// Fuses every window that the watermark has passed at `arrival`.
+    public mutating func advance(arrival: Timestamp, emit: (LocateOutput) -> Void) {
+        guard let watermark = watermark(at: arrival) else { return }
+        fuse(upTo: watermark, emit: emit)
+    }
+
+    /// Fuses everything received, up to the latest complete window (at the end of a run).
+    public mutating func finish(emit: (LocateOutput) -> Void) {
+        guard let latest = pending.last?.time else { return }
+        fuse(upTo: latest, emit: emit)
+    }
+
+    /// Gateways whose clock moved against arrival by more than `clockDriftBound` since the last call,
+    /// each with its offset change; said once per drift.
+    public mutating func clockWarnings() -> [(gateway: String, drift: Micros)] {
+        var warnings: [(String, Micros)] = []
+        for index in gateways.indices {
+            if let drift = gateways[index].takeDrift(beyond: Self.clockDriftBound) {
+                warnings.append((site.gateways[index].name, drift))
+            }
+        }
+        return warnings
+    }
+
+    /// Beacons being tracked.
+    public var beaconCount: Int { tracks.count }
+    /// Beacon readings waiting for the watermark.
+    public var pendingReadings: Int { pendingCount }
+
+    // MARK: - Time
+
+    /// The end of the window (interval-aligned, windows closed at their end) that holds `time`.
+    private func tickEnding(containing time: Timestamp) -> Timestamp {
+        let step = settings.interval.value
+        let (quotient, remainder) = time.microseconds.quotientAndRemainder(dividingBy: step)
+        let ceiling = remainder > 0 ? quotient + 1 : quotient
+        return Timestamp(microseconds: ceiling.multipliedReportingOverflow(by: step).partialValue)
+    }
+
+    /// The median of the latest times of the gateways other than `index` (what one gateway's clock is
+    /// judged against), else the fused time.
+    private func clockReference(excluding index: Int) -> Timestamp? {
+        let others = gateways.indices.compactMap { $0 == index ? nil : gateways[$0].latest }.sorted()
+        return others.isEmpty ? fusedUpTo : others[others.count / 2]
+    }
+
+    /// The time up to which every live gateway has reported. Without a lateness bound, a gateway of the
+    /// site not heard from yet holds everything back (a replay's gateways may start one after another).
+    /// With one, the watermark trails the gateways' median by at most the bound, so one gateway far ahead
+    /// cannot move it.
+    private func watermark(at arrival: Timestamp) -> Timestamp? {
+        var slowest: Timestamp?
+        var latests: [Timestamp] = []
+        for state in gateways where state.online != false {
+            guard let latest = state.latest else {
+                if settings.maximumLateness == nil { return nil }
+                continue
+            }
+            latests.append(latest)
+            if let lateness = settings.maximumLateness, let last = state.lastArrival, arrival - last > lateness { continue }
+            slowest = min(slowest ?? latest, latest)
+        }
+        guard !latests.isEmpty else { return pending.last?.time }  // every gateway offline: fuse what there is
+        latests.sort()
+        let median = latests[latests.count / 2]
+        var mark = slowest ?? median
+        if let lateness = settings.maximumLateness { mark = max(mark, median + Micros(-lateness.value)) }
+        return mark
+    }
+
+    private mutating func fuse(upTo watermark: Timestamp, emit: (LocateOutput) -> Void) {
+        while var tick = nextTick, tick <= watermark {
+            // Nothing tracked and nothing waiting before a later window: go straight to it.
+            if tracks.isEmpty, let next = pending.first?.time, next > tick { tick = tickEnding(containing: next) }
+            if tracks.isEmpty, pending.isEmpty { break }
+            guard tick <= watermark else { nextTick = tick; break }
+            fuseWindow(endingAt: tick, emit: emit)
+            fusedUpTo = tick
+            nextTick = tick + settings.interval
+        }
+    }
+
+    // MARK: - One window
+
+    private mutating func fuseWindow(endingAt tick: Timestamp, emit: (LocateOutput) -> Void) {
+        let due = pending.firstIndex(after: (tick, nil))
+        for message in pending[..<due] {
+            guard let gateway = site.gatewayIndex(named: message.gateway) else { continue }
+            for reading in message.readings {
+                tracks[reading.id, default: BeaconTrack()].heard(reading, by: gateway, at: message.time)
+            }
+            pendingCount -= message.readings.count
+        }
+        pending.removeFirst(due)
+        if tracks.count > Self.maximumBeacons { evictLeastRecent(emit: emit, at: tick) }
+
+        for id in tracks.keys.sorted() {
+            guard var track = tracks[id] else { continue }
+            if tick - track.lastHeard > settings.awayAfter {
+                emit(.away(time: tick, beacon: id, room: track.room.room.map { site.rooms[$0].name }))
+                tracks[id] = nil
+                continue
+            }
+            let observations = self.observations(of: track, at: tick)
+            guard !observations.isEmpty else {
+                tracks[id] = track
+                continue
+            }
+            let located = locate(&track, observations, at: tick)
+            let before = track.reportedRoom
+            if located.room != before {
+                emit(.room(time: tick, beacon: id, from: before.map { site.rooms[$0].name }, to: located.room.map { site.rooms[$0].name }))
+                track.reportedRoom = located.room
+            }
+            emit(.location(LocatedBeacon(time: tick, beacon: id, room: located.room.map { site.rooms[$0].name },
+                                         fix: located.fix, gateways: observations.map { (site.gateways[$0.gateway].name, $0.distance, $0.online) })))
+            tracks[id] = track
+        }
+    }
+
+    private struct Observation {
+        var gateway: Int
+        var distance: Double
+        var sigma: Double
+        var online: Bool
+    }
+
+    /// Each gateway's latest reading of the beacon that still counts at `tick`, nearest first.
+    private func observations(of track: BeaconTrack, at tick: Timestamp) -> [Observation] {
+        var list: [Observation] = []
+        for (gateway, reading) in track.latest {
+            let online = gateways[gateway].online != false
+            let age = tick - reading.time
+            let limit = online ? settings.freshness : settings.offlineHold
+            guard age <= limit, reading.distance >= 0 else { continue }
+            // The distance's 1-σ from the path-loss model: shadowing (about 4 dB) and the tick's own spread,
+            // over a nominal exponent of 2; an offline gateway's reading loses weight as it ages.
+            let noise = (16 + reading.spread * reading.spread / Double(max(1, reading.samples))).squareRoot()
+            var sigma = max(0.5, reading.distance * noise * 0.115 / 2)
+            if !online { sigma *= 1 + Double(age.value) / 10_000_000 }
+            list.append(Observation(gateway: gateway, distance: reading.distance, sigma: sigma, online: online))
+        }
+        return list.sorted { ($0.distance, $0.gateway) < ($1.distance, $1.gateway) }
+    }
+
+    private func locate(_ track: inout BeaconTrack, _ observations: [Observation], at tick: Timestamp) -> (room: Int?, fix: PositionFix?) {
+        let nearest = site.gateways[observations[0].gateway]
+        let floor = nearest.floor
+        let ranges = observations.map { o in
+            let g = site.gateways[o.gateway]
+            return RangeObservation(x: g.x, y: g.y, z: g.z, distance: o.distance, sigma: o.sigma)
+        }
+        var fix: PositionFix?
+        if let bounds = site.bounds(floor: floor),
+           let solved = PositionSolver.solve(ranges, within: bounds, start: track.motion.current?.point, beaconHeight: settings.beaconHeight) {
+            fix = track.motion.update(fix: solved, at: Micros(tick.microseconds))
+        }
+        var candidate: Int?, depth = 0.0
+        if let point = fix?.point, let inside = site.room(containing: point, floor: floor) {
+            candidate = inside
+            depth = site.rooms[inside].distanceToEdge(point)
+        } else if track.room.room == nil, let gatewayRoom = nearest.room.flatMap({ name in site.rooms.firstIndex { $0.name == name } }) {
+            // A first fix outside every room: the nearest gateway's room.
+            candidate = gatewayRoom
+        }
+        return (track.room.update(candidate: candidate, depth: depth, at: Micros(tick.microseconds)), fix)
+    }
+
+    private mutating func evictLeastRecent(emit: (LocateOutput) -> Void, at tick: Timestamp) {
+        let excess = tracks.count - Self.maximumBeacons + Self.maximumBeacons / 8
+        let oldest = tracks.sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.prefix(excess)
+        for (id, track) in oldest {
+            emit(.away(time: tick, beacon: id, room: track.room.room.map { site.rooms[$0].name }))
+            tracks[id] = nil
+        }
+    }
+}
+
+/// What the fuser knows of one gateway.
+private struct GatewayState: Sendable {
+    /// nil until a status arrives: a gateway that sends readings is taken to be online.
+    var online: Bool?
+    /// The time of its latest readings, on its own clock.
+    var latest: Timestamp?
+    var lastArrival: Timestamp?
+    /// Arrival minus reading time: the smallest over the recent messages (the least delayed one).
+    private var offset: Micros?
+    private var reportedOffset: Micros?
+
+    mutating func heard(_ time: Timestamp, arrival: Timestamp) {
+        latest = max(latest ?? time, time)
+        lastArrival = max(lastArrival ?? arrival, arrival)
+        let sample = arrival - time
+        // The minimum delay, forgetting slowly (1 ms a message) so a clock that steps later is followed.
+        offset = offset.map { min(Micros($0.value + 1_000), sample) } ?? sample
+        if online == nil { online = true }
+    }
+
+    mutating func takeDrift(beyond bound: Micros) -> Micros? {
+        guard let offset else { return nil }
+        guard let reported = reportedOffset else {
+            reportedOffset = offset
+            return nil
+        }
+        let drift = Micros(offset.value - reported.value)
+        guard abs(drift.value) > bound.value else { return nil }
+        reportedOffset = offset
+        return drift
+    }
+}
+
+/// What the fuser keeps per beacon.
+private struct BeaconTrack: Sendable {
+    struct Latest: Sendable {
+        var time: Timestamp
+        var distance: Double
+        var spread: Double
+        var samples: Int
+    }
+
+    /// Per gateway index, its latest reading of the beacon.
+    var latest: [Int: Latest] = [:]
+    var lastHeard = Timestamp(microseconds: Int64.min)
+    var motion = MotionFilter()
+    var room = RoomTracker()
+    /// The room last reported in a `room` line.
+    var reportedRoom: Int?
+
+    mutating func heard(_ reading: BeaconReading, by gateway: Int, at time: Timestamp) {
+        if let previous = latest[gateway], previous.time > time { return }
+        latest[gateway] = Latest(time: time, distance: reading.accuracy, spread: reading.spread, samples: reading.samples)
+        lastHeard = max(lastHeard, time)
+    }
+}
+
+extension [GatewayReadings] {
+    /// In an array sorted by time then gateway: the index of the first message after `key` (a nil
+    /// gateway: after every message of that time), by binary search.
+    fileprivate func firstIndex(after key: (time: Timestamp, gateway: String?)) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let message = self[middle]
+            let isAfter = message.time > key.time || (message.time == key.time && key.gateway.map { message.gateway > $0 } == true)
+            if isAfter { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
