@@ -88,6 +88,15 @@ import Testing
         #expect(refusal(#"{"rooms":[\#(rooms)],"gateways":[]}"#) == "rooms: more than 1000 entries (the limit)")
     }
 
+    @Test func refusesMorePolygonPointsGatewaysOrWallsThanTheLimits() {
+        let points = Array(repeating: "[0,0]", count: Site.maximumPolygonPoints + 1).joined(separator: ",")
+        #expect(refusal(#"{"rooms":[{"name":"a","polygon":[\#(points)]}],"gateways":[]}"#) == "rooms[0].polygon: more than 100000 entries (the limit)")
+        let gateways = (0...Site.maximumGateways).map { #"{"name":"g\#($0)","position":[0,0]}"# }.joined(separator: ",")
+        #expect(refusal(#"{"rooms":[],"gateways":[\#(gateways)]}"#) == "gateways: more than 1000 entries (the limit)")
+        let walls = Array(repeating: #"{"from":[0,0],"to":[1,1]}"#, count: Site.maximumWalls + 1).joined(separator: ",")
+        #expect(refusal(#"{"rooms":[],"gateways":[],"walls":[\#(walls)]}"#) == "walls: more than 10000 entries (the limit)")
+    }
+
     @Test func refusesAFileLargerThanSixteenMebibytes() {
         let padding = [UInt8](repeating: 0x20, count: Site.maximumFileBytes)
         #expect(throws: SiteError(field: "", reason: "larger than the limit of 16777216 bytes")) {
