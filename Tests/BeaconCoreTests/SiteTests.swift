@@ -50,6 +50,12 @@ import Testing
         #expect(full.rooms.contains { $0.floor != 0 })
     }
 
+    @Test func theDocumentedSitesValidateAgainstTheSchema() throws {
+        // One document per line: newlines in JSON are whitespace between tokens.
+        let documents = try Self.documentedSites().map { $0.replacingOccurrences(of: "\n", with: " ") }
+        #expect(try SchemaValidator.problems(documents, schema: "site.schema.json") == documents.map { _ in nil })
+    }
+
     @Test func aGatewayWithoutARoomIsInTheRoomHoldingItsPositionAndOnItsFloor() throws {
         let site = try decode(withGateways(#"[{"name":"a","position":[3,1]},{"name":"b","position":[3,1],"floor":1},{"name":"c","position":[9,9]},{"name":"d","position":[1,1],"room":"up"}]"#))
         #expect(site.gateways.map(\.room) == ["hall", "up", nil, "up"])
