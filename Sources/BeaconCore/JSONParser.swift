@@ -13,6 +13,7 @@ extension JSONValue {
 
     /// Reads one JSON text from `bytes`; see `parse(_:maximumDepth:maximumBytes:)` on a buffer.
     public static func parse(_ bytes: [UInt8], maximumDepth: Int, maximumBytes: Int) throws(JSONParseError) -> JSONValue {
+        // withUnsafeBytes rethrows untyped: the result carries the typed error out.
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONParseError) -> JSONValue in
                 try parse(buffer, maximumDepth: maximumDepth, maximumBytes: maximumBytes)

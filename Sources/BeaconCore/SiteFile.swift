@@ -6,6 +6,7 @@ extension Site {
     public static let maximumRooms = 1000
     public static let maximumGateways = 1000
     public static let maximumWalls = 10_000
+    public static let maximumPolygonPoints = 100_000
     /// Largest coordinate, metres, either side of the origin.
     public static let maximumCoordinate = 10_000.0
     /// Largest floor level either side of 0.
@@ -44,7 +45,7 @@ extension Site {
     private static func room(_ field: SiteField) throws(SiteError) -> Room {
         let members = try field.members(required: ["name", "polygon"], optional: ["floor"])
         let polygonField = members["polygon"]!
-        let polygon = try polygonField.elements(atMost: 100_000).map { point throws(SiteError) in try point.point(dimensions: 2...2).point }
+        let polygon = try polygonField.elements(atMost: maximumPolygonPoints).map { point throws(SiteError) in try point.point(dimensions: 2...2).point }
         guard polygon.count >= 3 else {
             throw polygonField.error("a polygon needs at least 3 points, found \(polygon.count)")
         }

@@ -50,6 +50,12 @@ import Testing
         #expect(full.rooms.contains { $0.floor != 0 })
     }
 
+    @Test func theDocumentedSitesValidateAgainstTheSchema() throws {
+        // One document per line: newlines in JSON are whitespace between tokens.
+        let documents = try Self.documentedSites().map { $0.replacingOccurrences(of: "\n", with: " ") }
+        #expect(try SchemaValidator.problems(documents, schema: "site.schema.json") == documents.map { _ in nil })
+    }
+
     @Test func aGatewayWithoutARoomIsInTheRoomHoldingItsPositionAndOnItsFloor() throws {
         let site = try decode(withGateways(#"[{"name":"a","position":[3,1]},{"name":"b","position":[3,1],"floor":1},{"name":"c","position":[9,9]},{"name":"d","position":[1,1],"room":"up"}]"#))
         #expect(site.gateways.map(\.room) == ["hall", "up", nil, "up"])
@@ -86,6 +92,15 @@ import Testing
     @Test func refusesMoreRoomsThanTheLimit() {
         let rooms = (0...Site.maximumRooms).map { #"{"name":"r\#($0)","polygon":[[0,0],[1,0],[1,1]]}"# }.joined(separator: ",")
         #expect(refusal(#"{"rooms":[\#(rooms)],"gateways":[]}"#) == "rooms: more than 1000 entries (the limit)")
+    }
+
+    @Test func refusesMorePolygonPointsGatewaysOrWallsThanTheLimits() {
+        let points = Array(repeating: "[0,0]", count: Site.maximumPolygonPoints + 1).joined(separator: ",")
+        #expect(refusal(#"{"rooms":[{"name":"a","polygon":[\#(points)]}],"gateways":[]}"#) == "rooms[0].polygon: more than 100000 entries (the limit)")
+        let gateways = (0...Site.maximumGateways).map { #"{"name":"g\#($0)","position":[0,0]}"# }.joined(separator: ",")
+        #expect(refusal(#"{"rooms":[],"gateways":[\#(gateways)]}"#) == "gateways: more than 1000 entries (the limit)")
+        let walls = Array(repeating: #"{"from":[0,0],"to":[1,1]}"#, count: Site.maximumWalls + 1).joined(separator: ",")
+        #expect(refusal(#"{"rooms":[],"gateways":[],"walls":[\#(walls)]}"#) == "walls: more than 10000 entries (the limit)")
     }
 
     @Test func refusesAFileLargerThanSixteenMebibytes() {
