@@ -7,6 +7,7 @@ public enum BeaconTool {
     static let subcommands: [Subcommand] = [
         Subcommand(RangeOptions.help, summary: "Monitor beacon regions and range the beacons inside them."),
         Subcommand(ScanOptions.help, summary: "List every beacon heard, of every supported format."),
+        Subcommand(LocateOptions.help, summary: "Fuse several gateways' readings into each beacon's room and position."),
         Subcommand(AdvertiseOptions.help, summary: "Advertise as an iBeacon, AltBeacon or Eddystone beacon until stopped."),
         Subcommand(CalibrateOptions.help, summary: "Measure a beacon at a known distance, or fit a site's path-loss exponent."),
         Subcommand(DevicesCommand.help, summary: "List the kernel's Bluetooth controllers and the channels usable on each."),
@@ -68,6 +69,11 @@ public enum BeaconTool {
             return runCommand(ScanOptions.help, rest, console: console) { parsed throws(UsageError) in
                 let options = try ScanOptions(parsed, environment: environment)
                 return { ScanCommand.run(options, console: console, signals: signals) }
+            }
+        case "locate":
+            return runCommand(LocateOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try LocateOptions(parsed)
+                return { LocateCommand.run(options, console: console, signals: signals) }
             }
         case "advertise":
             return runCommand(AdvertiseOptions.help, rest, console: console) { parsed throws(UsageError) in

@@ -33,6 +33,17 @@ struct MQTTOptions {
                    default: "the host name, for the readings only"),
     ]
 
+    /// `--mqtt-ca`: only for an mqtts:// broker, and a file that can be read.
+    static func caFile(_ parsed: ParsedOptions, for address: BrokerAddress) throws(UsageError) -> String? {
+        guard let caFile = parsed.value("mqtt-ca") else { return nil }
+        guard address.tls else { throw UsageError("'--mqtt-ca' applies only to an mqtts:// broker") }
+        // libmosquitto would only say "A TLS error occurred." on every retry.
+        guard access(caFile, R_OK) == 0 else {
+            throw UsageError("Cannot read '--mqtt-ca <file>' \(caFile): \(String(cString: strerror(errno)))")
+        }
+        return caFile
+    }
+
     /// The broker options given, or nil without `--mqtt`.
     static func parse(_ parsed: ParsedOptions) throws(UsageError) -> MQTTOptions? {
         guard let text = parsed.value("mqtt") else {
@@ -47,14 +58,7 @@ struct MQTTOptions {
         case .failure(let error):
             throw UsageError("Invalid value for '--mqtt <url>': \(error); expected \(BrokerAddress.forms)")
         }
-        let caFile = parsed.value("mqtt-ca")
-        if let caFile {
-            guard address.tls else { throw UsageError("'--mqtt-ca' applies only to an mqtts:// broker") }
-            // libmosquitto would only say "A TLS error occurred." on every retry.
-            guard access(caFile, R_OK) == 0 else {
-                throw UsageError("Cannot read '--mqtt-ca <file>' \(caFile): \(String(cString: strerror(errno)))")
-            }
-        }
+        let caFile = try caFile(parsed, for: address)
         let room = parsed.value("room")
         if let room, !BeaconRegion.isValidName(room) {
             throw UsageError("Invalid value '\(room)' for '--room <room>': expected 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'")

@@ -24,7 +24,10 @@ public struct GatewayTopics: Sendable {
 
     /// The same on every run of the gateway (and distinct per prefix and name), so the broker keeps its
     /// session across restarts: `beacon-` and 16 hex digits, within MQTT 3.1's 23 bytes.
-    public var clientID: String {
+    public var clientID: String { Self.stableClientID(prefix: prefix, name: name) }
+
+    /// `beacon-` and 16 hex digits of a hash of `prefix` and `name`: the same on every run.
+    public static func stableClientID(prefix: String, name: String) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a
         for byte in "\(prefix)\u{0}\(name)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3

@@ -24,6 +24,8 @@ struct LibMosquitto: @unchecked Sendable {
     let tlsSet: cmosq_tls_set
     let connectCallbackSet: cmosq_connect_callback_set
     let publishCallbackSet: cmosq_publish_callback_set
+    let subscribe: cmosq_subscribe
+    let messageCallbackSet: cmosq_message_callback_set
     let strerror: cmosq_strerror
     let connackString: cmosq_connack_string
 
@@ -55,6 +57,8 @@ struct LibMosquitto: @unchecked Sendable {
                                    tlsSet: try symbol("mosquitto_tls_set"),
                                    connectCallbackSet: try symbol("mosquitto_connect_callback_set"),
                                    publishCallbackSet: try symbol("mosquitto_publish_callback_set"),
+                                   subscribe: try symbol("mosquitto_subscribe"),
+                                   messageCallbackSet: try symbol("mosquitto_message_callback_set"),
                                    strerror: try symbol("mosquitto_strerror"),
                                    connackString: try symbol("mosquitto_connack_string"))
             _ = library.libInit()

@@ -51,10 +51,16 @@ public final class MQTTPublisher: Sendable {
     /// A stable client id keeps the broker's session (and what it queued) across restarts; nil: a random
     /// id and a clean session.
     let clientID: String?
+    /// Topic filters subscribed to (QoS 1) on every connection, and what receives their messages (on the
+    /// publishing thread: topic, payload).
+    let subscriptions: [String]
+    let received: (@Sendable (String, [UInt8]) -> Void)?
 
     /// `waitsForRoom`: `publish` waits for the broker when the queue is full (a replay, which need not keep
     /// up with the air) rather than dropping the oldest, unless `stopDescriptor` (a signal watcher's) is readable.
+    /// `subscriptions`: topic filters whose messages go to `received`, on the publishing thread.
     public init(address: BrokerAddress, caFile: String?, statusTopic: String? = nil, clientID: String? = nil,
+                subscriptions: [String] = [], received: (@Sendable (String, [UInt8]) -> Void)? = nil,
                 queueCapacity: Int = PublishBounds.queueCapacity,
                 queueBytes: Int = PublishBounds.queueBytes, waitsForRoom: Bool = false, stopDescriptor: Int32? = nil,
                 warn: @escaping @Sendable (String) -> Void) throws {
@@ -65,6 +71,8 @@ public final class MQTTPublisher: Sendable {
         self.waitsForRoom = waitsForRoom
         self.statusTopic = statusTopic ?? "\(address.prefix)/status"
         self.clientID = clientID
+        self.subscriptions = subscriptions
+        self.received = received
         self.stopDescriptor = stopDescriptor
         let broker = address.description
         shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity, byteCapacity: queueBytes),
@@ -209,7 +217,7 @@ private final class BrokerSession {
         case finished
     }
 
-    private let publisher: MQTTPublisher
+    fileprivate let publisher: MQTTPublisher
     private var handle: OpaquePointer?
     private var connected = false
     private var refusal: Int32?
@@ -311,6 +319,15 @@ private final class BrokerSession {
         library.publishCallbackSet(handle) { _, context, messageID in
             Unmanaged<BrokerSession>.fromOpaque(context!).takeUnretainedValue().acknowledged.append(messageID)
         }
+        if publisher.received != nil {
+            library.messageCallbackSet(handle) { _, context, message in
+                guard let context, let message, let topic = message.pointee.topic else { return }
+                let session = Unmanaged<BrokerSession>.fromOpaque(context).takeUnretainedValue()
+                let count = Int(max(0, message.pointee.payloadlen))
+                let payload = message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+                session.publisher.received?(String(cString: topic), payload)
+            }
+        }
         rc = library.connectAsync(handle, address.host, address.port, MQTTPublisher.keepAliveSeconds)
         return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : describe(rc)
     }
@@ -319,6 +336,9 @@ private final class BrokerSession {
     /// whose latest message is still queued (sent before the first connection, or unacknowledged): the
     /// queue sends it, and a subscriber gets it once.
     private func sendSessionMessages() {
+        for filter in publisher.subscriptions {
+            _ = library.subscribe(handle, nil, filter, 1)
+        }
         _ = send(MQTTMessage(topic: publisher.statusTopic, payload: "online", retain: true))
         let retained = publisher.withShared { shared in
             shared.retainedOrder.filter { !shared.queue.holds(topic: $0) }.map { ($0, shared.retained[$0] ?? "") }

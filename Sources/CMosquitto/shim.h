@@ -20,5 +20,7 @@ typedef __typeof__(&mosquitto_int_option) cmosq_int_option;
 typedef __typeof__(&mosquitto_tls_set) cmosq_tls_set;
 typedef __typeof__(&mosquitto_connect_callback_set) cmosq_connect_callback_set;
 typedef __typeof__(&mosquitto_publish_callback_set) cmosq_publish_callback_set;
+typedef __typeof__(&mosquitto_subscribe) cmosq_subscribe;
+typedef __typeof__(&mosquitto_message_callback_set) cmosq_message_callback_set;
 typedef __typeof__(&mosquitto_strerror) cmosq_strerror;
 typedef __typeof__(&mosquitto_connack_string) cmosq_connack_string;

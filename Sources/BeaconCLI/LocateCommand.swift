@@ -1,0 +1,203 @@
+import BeaconCore
+import BeaconMQTT
+import BeaconTransport
+import Synchronization
+
+/// `beacon locate`: the gateways' readings from the broker, fused into rooms and positions until stopped.
+struct LocateCommand {
+    /// Messages waiting for the fuser beyond this are dropped (the oldest first), counted.
+    static let inboxCapacity = 100_000
+
+    static func run(_ options: LocateOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
+        let site: Site
+        do {
+            let bytes = try InputFile.read(options.sitePath, atMost: Site.maximumFileBytes + 1)
+            site = try Site.decode(bytes)
+        } catch let error as SiteError {
+            console.diagnose("Error: \(options.sitePath): \(error)")
+            return .dataError
+        } catch {
+            console.diagnose("Error: cannot read the site file: \(error)")
+            return .noInput
+        }
+        let inbox: Inbox
+        let publisher: MQTTPublisher
+        let topics = LocateTopics(prefix: options.address.prefix)
+        do {
+            inbox = try Inbox()
+            nonisolated(unsafe) let diagnose = console.diagnose
+            publisher = try MQTTPublisher(address: options.address, caFile: options.caFile, statusTopic: topics.status,
+                                          clientID: GatewayTopics.stableClientID(prefix: options.address.prefix, name: "locate"),
+                                          subscriptions: topics.subscriptions, received: { [inbox] in inbox.push($0, $1) },
+                                          waitsForRoom: options.settings.maximumLateness == nil,
+                                          stopDescriptor: signals?.descriptor, warn: { diagnose($0) })
+        } catch {
+            return Failure.report(error, console: console)
+        }
+        var fusion = Fusion(site: site, settings: options.settings, topics: topics, publisher: publisher,
+                            output: LineOutput(console: console))
+        let start = Clock.monotonic()
+        var code = ExitCode.success
+        while true {
+            if let signals, signals.pendingSignal() != nil { break }
+            if fusion.output.readerGone { break }
+            if let duration = options.duration, Clock.monotonic().value - start.value >= duration.value { break }
+            let wait = min(options.settings.interval, options.duration.map { Micros($0.value - (Clock.monotonic().value - start.value)) }
+                           ?? options.settings.interval)
+            _ = inbox.wakeup.wait(socket: signals?.descriptor, wantWrite: false, timeout: max(Micros(0), wait))
+            let arrival = Clock.now()
+            for (topic, payload) in inbox.take() {
+                fusion.receive(topic: topic, payload: payload, arrival: arrival)
+            }
+            fusion.advance(arrival: arrival)
+            if options.untilOffline, fusion.everyGatewayOffline, inbox.isEmpty { break }
+        }
+        fusion.finish()
+        let dropped = inbox.dropped
+        if dropped > 0 { console.diagnose("Warning: \(dropped) messages dropped while \(inboxCapacity) waited to be fused") }
+        publisher.finish()
+        code = fusion.output.finish(code)
+        return code
+    }
+
+    /// Messages from the publishing thread, waiting for the fuser.
+    final class Inbox: Sendable {
+        let wakeup: Wakeup
+        private let state = Mutex<(messages: [(String, [UInt8])], dropped: Int)>(([], 0))
+
+        init() throws {
+            wakeup = try Wakeup()
+        }
+
+        func push(_ topic: String, _ payload: [UInt8]) {
+            state.withLock { state in
+                if state.messages.count >= LocateCommand.inboxCapacity {
+                    state.messages.removeFirst()
+                    state.dropped += 1
+                }
+                state.messages.append((topic, payload))
+            }
+            wakeup.signal()
+        }
+
+        func take() -> [(String, [UInt8])] {
+            state.withLock { state in
+                defer { state.messages.removeAll(keepingCapacity: true) }
+                return state.messages
+            }
+        }
+
+        var isEmpty: Bool { state.withLock { $0.messages.isEmpty } }
+        var dropped: Int { state.withLock { $0.dropped } }
+    }
+}
+
+/// The fuser with its output: messages decoded and checked, outputs printed and published, every kind
+/// of bad message counted and warned about a few times.
+private struct Fusion {
+    var locator: Locator
+    let topics: LocateTopics
+    let publisher: MQTTPublisher
+    let output: LineOutput
+    /// Beacons whose Home Assistant discovery has been published (at most `Locator.maximumBeacons`).
+    private var announced: Set<String> = []
+    private var statuses: [String: Bool] = [:]
+    private var malformed = RepeatedWarning { "Warning: \($0) malformed messages from the gateways in all" }
+    private var unknown = RepeatedWarning { "Warning: messages from \($0) gateways the site does not have, in all" }
+    private var unknownNames: Set<String> = []
+    private var late = RepeatedWarning { "Warning: \($0) readings messages arrived after their time was fused, in all" }
+    private var future = RepeatedWarning { "Warning: \($0) readings messages too far ahead of the other gateways, in all" }
+    private var overflow = RepeatedWarning { "Warning: \($0) readings messages dropped to bound the readings waiting, in all" }
+    private var clocks = RepeatedWarning { "Warning: \($0) gateway clock drifts in all" }
+
+    init(site: Site, settings: Locator.Settings, topics: LocateTopics, publisher: MQTTPublisher, output: LineOutput) {
+        locator = Locator(site: site, settings: settings)
+        self.topics = topics
+        self.publisher = publisher
+        self.output = output
+    }
+
+    /// Every gateway of the site has said it is offline.
+    var everyGatewayOffline: Bool {
+        locator.site.gateways.allSatisfy { statuses[$0.name] == false }
+    }
+
+    mutating func receive(topic: String, payload: [UInt8], arrival: Timestamp) {
+        switch topics.received(on: topic) {
+        case .readings(let gateway):
+            let readings: GatewayReadings
+            do {
+                readings = try GatewayReadings.decode(payload, gateway: gateway)
+            } catch {
+                Self.warn(&malformed, console: output.console, "Warning: a readings message on \(DiagnosticEscaping.escaped(topic)): \(error)")
+                return
+            }
+            switch locator.receive(readings, arrival: arrival) {
+            case .accepted: break
+            case .unknownGateway: unknownGateway(gateway)
+            case .late: Self.warn(&late, console: output.console, "Warning: readings of \(gateway) at \(readings.time) arrived after that time was fused; dropped")
+            case .fromTheFuture:
+                Self.warn(&future, console: output.console, "Warning: readings of \(gateway) at \(readings.time) are more than \(Locator.maximumSkew) ahead of the other gateways; dropped")
+            case .overflow: Self.warn(&overflow, console: output.console, "Warning: readings of \(gateway) dropped: \(Locator.maximumPending) readings wait for the slowest gateway")
+            }
+        case .status(let gateway):
+            let text = String(decoding: payload, as: UTF8.self)
+            guard text == "online" || text == "offline" else {
+                Self.warn(&malformed, console: output.console, "Warning: the status of \(DiagnosticEscaping.escaped(gateway)) is neither online nor offline; ignored")
+                return
+            }
+            if locator.status(gateway: gateway, online: text == "online") {
+                statuses[gateway] = text == "online"
+            } else {
+                unknownGateway(gateway)
+            }
+        case nil:
+            Self.warn(&malformed, console: output.console, "Warning: a message on \(DiagnosticEscaping.escaped(topic)), which is no gateway's readings or status; ignored")
+        }
+    }
+
+    mutating func advance(arrival: Timestamp) {
+        var outputs: [LocateOutput] = []
+        locator.advance(arrival: arrival) { outputs.append($0) }
+        emit(outputs)
+        // A replay's readings arrive at any pace: their clocks against arrival tell nothing.
+        guard locator.settings.maximumLateness != nil else { return }
+        for (gateway, drift) in locator.clockWarnings() {
+            let tenths = (Double(drift.value) / 100_000).rounded() / 10
+            Self.warn(&clocks, console: output.console, "Warning: the clock of \(gateway) moved \(tenths > 0 ? "+" : "")\(tenths) s "
+                      + "against arrival; its readings are still fused on its own times")
+        }
+    }
+
+    mutating func finish() {
+        var outputs: [LocateOutput] = []
+        locator.finish { outputs.append($0) }
+        emit(outputs)
+        for warning in [malformed, unknown, late, future, overflow, clocks] {
+            if let summary = warning.summary { output.console.diagnose(summary) }
+        }
+    }
+
+    private mutating func emit(_ outputs: [LocateOutput]) {
+        for item in outputs {
+            let line = item.json
+            output.write(line, time: item.time)
+            var first = false
+            if announced.count < Locator.maximumBeacons, !announced.contains(item.beacon) {
+                announced.insert(item.beacon)
+                first = true
+            }
+            publisher.publish(topics.messages(for: item, line: line, firstSighting: first))
+        }
+    }
+
+    private mutating func unknownGateway(_ gateway: String) {
+        guard unknownNames.count < 1_000, unknownNames.insert(gateway).inserted else { return }
+        Self.warn(&unknown, console: output.console, "Warning: messages from '\(DiagnosticEscaping.escaped(gateway))', which is not a gateway of the site; ignored")
+    }
+
+    /// Static: `warning` is one of this fuser's own members, which an instance method could not take inout.
+    private static func warn(_ warning: inout RepeatedWarning, console: Console, _ message: @autoclosure () -> String) {
+        if let line = warning.occurred(message()) { console.diagnose(line) }
+    }
+}

@@ -1,0 +1,79 @@
+import BeaconCore
+import BeaconMQTT
+
+/// Everything `beacon locate` needs, validated (the site file is read when the command runs).
+struct LocateOptions {
+    var address: BrokerAddress
+    var caFile: String?
+    var sitePath: String
+    var settings: Locator.Settings
+    var duration: Micros?
+    /// Ends the run once every gateway of the site has gone offline (replays into the broker).
+    var untilOffline: Bool
+
+    static let help = CommandHelp(
+        name: "locate",
+        overview: "Fuse the readings of several gateways into each beacon's room and position, printing JSON lines.",
+        usage: "beacon locate --mqtt <url> --site <file> [<options>]",
+        options: [
+            OptionSpec("mqtt", .value(placeholder: "url"),
+                       "The broker the gateways (`beacon range --mqtt URL --gateway NAME`) publish to: \(BrokerAddress.forms). "
+                       + "Reads PREFIX/\(GatewayTopics.level)/+/readings and /status; publishes PREFIX/beacons/ID/room and "
+                       + "/location (retained), Home Assistant discovery under \(LocateTopics.discoveryPrefix)/, and "
+                       + "PREFIX/locate/status (online, or offline as the last will)."),
+            OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
+                       default: "the system's certificates"),
+            OptionSpec("site", .value(placeholder: "file"), "The site: rooms as polygons and gateways with their positions, metres (docs/site.md)."),
+            OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.", default: "1s"),
+            OptionSpec("away-after", .value(placeholder: "duration"),
+                       "No gateway has heard a beacon for this long: an away line, and its room not_home.", default: "30s"),
+            OptionSpec("max-lateness", .value(placeholder: "duration"),
+                       "How far behind the other gateways one may fall before the fuser stops waiting for it; 'none' "
+                       + "waits for every online gateway of the site (replays, which may run at any pace).", default: "5s"),
+            OptionSpec("until-offline", .flag,
+                       "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays)."),
+            OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
+        ],
+        discussion: """
+        Each gateway is a `beacon range --mqtt URL --gateway NAME` whose NAME is a gateway of the site file.
+        Readings are fused on their own times, never on their arrival: a window is fused once every live
+        gateway has reported past its end, so late and reordered messages land where they belong, and the
+        same readings replayed at any pace give the same lines. Every --interval, one "location" line per
+        beacon heard: its room (null when none), x and y in the site's frame (metres), the 1-sigma error
+        radius, and the gateways used with their distances; a "room" line on each change of room; an
+        "away" line when no gateway has heard it for --away-after. A room changes only when the position
+        has been well inside another room (0.5 m from its walls) for 2 s, so a beacon near a wall does not
+        flap; a gateway going offline is not evidence that a beacon left (its readings count, less and
+        less, for 60 s). SIGINT, SIGTERM, SIGHUP: what is complete is printed and published, then exit 0.
+        Output: one JSON object per line with "event" location, room or away (fields in beacon(1), OUTPUT).
+        """,
+        exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError]
+    )
+
+    init(_ parsed: ParsedOptions) throws(UsageError) {
+        guard let url = parsed.value("mqtt") else { throw UsageError("Missing expected argument '--mqtt <url>'") }
+        switch BrokerAddress.parse(url) {
+        case .success(let parsed): address = parsed
+        case .failure(let error):
+            throw UsageError("Invalid value for '--mqtt <url>': \(error); expected \(BrokerAddress.forms)")
+        }
+        caFile = try MQTTOptions.caFile(parsed, for: address)
+        guard let site = parsed.value("site") else { throw UsageError("Missing expected argument '--site <file>'") }
+        sitePath = site
+        settings = Locator.Settings()
+        if let text = parsed.value("interval") {
+            settings.interval = try CommonOptions.positiveDuration(text, option: "interval")
+            if settings.interval < Micros.milliseconds(100) { throw UsageError("'--interval' must be at least 100ms") }
+        }
+        if let text = parsed.value("away-after") {
+            settings.awayAfter = try CommonOptions.positiveDuration(text, option: "away-after")
+        }
+        if let text = parsed.value("max-lateness") {
+            settings.maximumLateness = text == "none" ? nil : try CommonOptions.positiveDuration(text, option: "max-lateness")
+        }
+        duration = try parsed.value("duration").map { text throws(UsageError) in
+            try CommonOptions.positiveDuration(text, option: "duration")
+        }
+        untilOffline = parsed.has("until-offline")
+    }
+}

@@ -1,0 +1,107 @@
+import BeaconCore
+
+/// The topics of `beacon locate`:
+///   PREFIX/gateways/+/readings, /status      read: the gateways' readings and statuses
+///   PREFIX/locate/status                     online (retained), offline at exit and as the last will
+///   PREFIX/beacons/ID/room                   the beacon's room, or not_home (retained)
+///   PREFIX/beacons/ID/location               the location line (retained)
+///   homeassistant/device_tracker/…/config, homeassistant/sensor/…/config
+///                                            Home Assistant MQTT discovery, once per beacon (retained)
+public struct LocateTopics: Sendable {
+    public let prefix: String
+    /// Home Assistant's default discovery prefix.
+    public static let discoveryPrefix = "homeassistant"
+    /// Home Assistant's state of a device tracker that is in no zone.
+    public static let away = "not_home"
+
+    public init(prefix: String) {
+        self.prefix = prefix
+    }
+
+    public var subscriptions: [String] {
+        ["\(prefix)/\(GatewayTopics.level)/+/readings", "\(prefix)/\(GatewayTopics.level)/+/status"]
+    }
+
+    public var status: String { "\(prefix)/locate/status" }
+
+    /// What a message on `topic` is: a gateway's readings or status, and the gateway's name.
+    public enum Received: Equatable, Sendable {
+        case readings(gateway: String)
+        case status(gateway: String)
+    }
+
+    public func received(on topic: String) -> Received? {
+        let head = "\(prefix)/\(GatewayTopics.level)/"
+        guard topic.hasPrefix(head) else { return nil }
+        let rest = topic.dropFirst(head.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard rest.count == 2, !rest[0].isEmpty else { return nil }
+        switch rest[1] {
+        case "readings": return .readings(gateway: String(rest[0]))
+        case "status": return .status(gateway: String(rest[0]))
+        default: return nil
+        }
+    }
+
+    /// The retained messages for one output line: the room and the location, and, the first time a
+    /// beacon is seen, its Home Assistant discovery.
+    public func messages(for output: LocateOutput, line: String, firstSighting: Bool) -> [MQTTMessage] {
+        let base = "\(prefix)/beacons/\(output.beacon)"
+        var messages = firstSighting ? discovery(of: output.beacon) : []
+        switch output {
+        case .location(let located):
+            messages.append(MQTTMessage(topic: "\(base)/location", payload: line, retain: true))
+            messages.append(MQTTMessage(topic: "\(base)/room", payload: located.room ?? Self.away, retain: true))
+        case .room:
+            break  // the location line of the same instant carries the room
+        case .away:
+            messages.append(MQTTMessage(topic: "\(base)/room", payload: Self.away, retain: true))
+        }
+        return messages
+    }
+
+    /// A device tracker and a room sensor for the beacon, available while locate is online.
+    func discovery(of beacon: String) -> [MQTTMessage] {
+        let object = Self.objectID(beacon)
+        let base = "\(prefix)/beacons/\(beacon)"
+        func config(_ body: (inout JSONMembers) -> Void) -> String {
+            var w = JSONWriter()
+            w.object { o in
+                o.members { m in
+                    body(&m)
+                    m.field("availability_topic", status)
+                    m.field("payload_available", "online")
+                    m.field("payload_not_available", "offline")
+                    m.field("json_attributes_topic", "\(base)/location")
+                }
+                o.field("device", object: { d in
+                    d.members { m in m.field("name", "beacon \(beacon)") }
+                    d.field("identifiers", array: { $0.string("beacon_\(object)") })
+                })
+            }
+            return w.text
+        }
+        let tracker = config { m in
+            m.field("name", "beacon \(beacon)")
+            m.field("unique_id", "beacon_\(object)_tracker")
+            m.field("state_topic", "\(base)/room")
+            m.field("source_type", "bluetooth_le")
+        }
+        let sensor = config { m in
+            m.field("name", "beacon \(beacon) room")
+            m.field("unique_id", "beacon_\(object)_room")
+            m.field("state_topic", "\(base)/room")
+            m.field("icon", "mdi:map-marker")
+        }
+        return [
+            MQTTMessage(topic: "\(Self.discoveryPrefix)/device_tracker/beacon_\(object)/config", payload: tracker, retain: true),
+            MQTTMessage(topic: "\(Self.discoveryPrefix)/sensor/beacon_\(object)_room/config", payload: sensor, retain: true),
+        ]
+    }
+
+    /// Home Assistant's object ids are letters, digits, `_` and `-`: anything else as `_`.
+    static func objectID(_ beacon: String) -> String {
+        String(String.UnicodeScalarView(beacon.unicodeScalars.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") ? scalar : "_"
+        }))
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `beacon locate` against a real mosquitto, fed by `beacon range --gateway` replays.
+@Suite(
+    "beacon locate fusing gateways over a mosquitto broker",
+    .enabled(if: IntegrationGate.isEnabled && MosquittoBroker.isInstalled, IntegrationGate.reason),
+    .timeLimit(.minutes(10)))
+struct LocateIntegrationTests {
+    private static let uuid = TestBeacon.uuid
+    private static let beaconID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1"
+
+    /// Two rooms side by side, a gateway in each far corner and one on the shared wall.
+    private static let site = """
+        {"rooms":[{"name":"office","polygon":[[0,0],[4,0],[4,4],[0,4]]},{"name":"hall","polygon":[[4,0],[8,0],[8,4],[4,4]]}],
+         "gateways":[{"name":"gw1","position":[0.5,0.5,1],"room":"office"},{"name":"gw2","position":[7.5,3.5,1],"room":"hall"},
+                     {"name":"gw3","position":[7.5,0.5,1],"room":"hall"}]}
+        """
+
+    private func withBroker(_ body: (MosquittoBroker, URL) async throws -> Void) async throws {
+        let scratch = try ProjectPaths.makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let broker = try await MosquittoBroker(directory: scratch)
+        do {
+            try await body(broker, scratch)
+            await broker.stop()
+        } catch {
+            await broker.stop()
+            throw error
+        }
+    }
+
+    /// Replays `capture` as each gateway, `offsets` (dB) making each hear the beacon nearer or farther.
+    private func replayGateways(_ offsets: [(String, Int)], capture: String, broker: MosquittoBroker) async throws {
+        for (gateway, offset) in offsets {
+            let range = try await BeaconProcess.run(
+                ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--rssi-offset", "\(offset)",
+                 "--mqtt", broker.url(prefix: "site"), "--gateway", gateway])
+            #expect(range.termination == .exited(0), "\(range.failure("exit status"))")
+        }
+    }
+
+    @Test("three gateways replayed one after another: the beacon in the room of the gateway that hears it closest, one room line, retained room and Home Assistant discovery")
+    func locatesAcrossGateways() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("desk.btsnoop").path
+            let sitePath = scratch.appendingPathComponent("site.json").path
+            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            #expect(try await BeaconProcess.run(["simulate", "--scene", "desk", "--duration", "30s", "--out", capture]).termination == .exited(0))
+            let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", sitePath,
+                                                  "--until-offline", "--max-lateness", "none"], limit: HangGuard.processLimit)
+            try await Self.waitForSubscription(broker)
+            try await replayGateways([("gw1", 0), ("gw2", -30), ("gw3", -30)], capture: capture, broker: broker)
+            #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
+            let lines = try locate.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            let locations = lines.filter { $0["event"] as? String == "location" }
+            #expect(locations.count >= 25, "\(locate.stdoutLines.count) lines")
+            #expect(locations.allSatisfy { $0["beacon"] as? String == Self.beaconID && $0["room"] as? String == "office" })
+            #expect(locations.allSatisfy { ($0["x"] as? Double ?? 9) < 4 && ($0["gateways"] as? [Any])?.count == 3 })
+            #expect(lines.filter { $0["event"] as? String == "room" }.map { $0["to"] as? String } == ["office"])
+            #expect(!lines.contains { $0["event"] as? String == "away" })
+            #expect(!locate.stderrLines.contains { $0.hasPrefix("Warning") }, "\(locate.stderrLines)")
+
+            let retained = try await MQTTSubscriber.start(port: broker.port, topics: ["site/beacons/#", "homeassistant/#", "site/locate/status"])
+            try await waitUntil("the retained messages", retained) { MQTTSubscriber.messages(retained).count >= 5 }
+            let messages = MQTTSubscriber.messages(retained)
+            #expect(messages.first { $0.topic == "site/beacons/\(Self.beaconID)/room" }?.payload == "office")
+            #expect(messages.first { $0.topic == "site/locate/status" }?.payload == "offline")
+            let tracker = try #require(messages.first { $0.topic.hasPrefix("homeassistant/device_tracker/") && $0.topic.hasSuffix("/config") })
+            let config = try #require(try JSONSerialization.jsonObject(with: Data(tracker.payload.utf8)) as? [String: Any])
+            #expect(config["state_topic"] as? String == "site/beacons/\(Self.beaconID)/room")
+            #expect(config["availability_topic"] as? String == "site/locate/status")
+            #expect(messages.contains { $0.topic.hasPrefix("homeassistant/sensor/") })
+            await retained.stop()
+        }
+    }
+
+    @Test("hostile messages on the gateways' topics: counted warnings, no crash, and the real readings still fused")
+    func hostileMessages() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("desk.btsnoop").path
+            let sitePath = scratch.appendingPathComponent("site.json").path
+            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            #expect(try await BeaconProcess.run(["simulate", "--scene", "desk", "--duration", "10s", "--out", capture]).termination == .exited(0))
+            let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", sitePath,
+                                                  "--until-offline", "--max-lateness", "none"], limit: HangGuard.processLimit)
+            try await Self.waitForSubscription(broker)
+            let hostile: [(String, String)] = [
+                ("site/gateways/gw1/readings", "{not json"),
+                ("site/gateways/gw1/readings", #"{"gateway":"gw1","time":"2026-01-01T00:00:01.000Z","seq":1,"beacons":[{"id":"x","rssi":NaN}]}"#),
+                ("site/gateways/gw1/readings", String(repeating: "[", count: 5_000)),
+                ("site/gateways/gw1/readings", #"{"gateway":"gw2","time":"2026-01-01T00:00:01.000Z","seq":1,"beacons":[]}"#),
+                ("site/gateways/intruder/readings", #"{"gateway":"intruder","time":"2026-01-01T00:00:01.000Z","seq":1,"beacons":[]}"#),
+                ("site/gateways/gw1/status", "maybe"),
+                ("site/gateways/gw1/readings", #"{"gateway":"gw1","time":"9999-01-01T00:00:01.000Z","seq":1,"beacons":[{"id":"far","rssi":-60,"filteredRssi":-60,"spread":1,"samples":1,"measuredPower":-59,"accuracy":1e300}]}"#),
+            ]
+            for (topic, payload) in hostile {
+                let publish = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
+                                               arguments: ["-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", payload])
+                #expect(try await publish.waitForExit(within: HangGuard.step) == .exited(0))
+            }
+            try await replayGateways([("gw1", 0), ("gw2", -30), ("gw3", -30)], capture: capture, broker: broker)
+            #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
+            #expect(locate.stdoutLines.contains { $0.contains(#""room":"office""#) }, "\(locate.stdoutLines)")
+            let warnings = locate.stderrLines.filter { $0.hasPrefix("Warning") }
+            #expect(warnings.contains { $0.contains("'intruder', which is not a gateway of the site") }, "\(warnings)")
+            #expect(warnings.contains { $0.contains("neither online nor offline") }, "\(warnings)")
+            #expect(warnings.count { $0.contains("a readings message on site/gateways/gw1/readings") } >= 4, "\(warnings)")
+            #expect(!locate.stdoutLines.contains { $0.contains("far") || $0.contains("9999") })
+        }
+    }
+
+    /// locate subscribes in the background: a retained probe it would not see is no use, so wait for its online status.
+    private static func waitForSubscription(_ broker: MosquittoBroker) async throws {
+        let status = try await MQTTSubscriber.start(port: broker.port, topics: ["site/locate/status"])
+        let deadline = ContinuousClock.now + HangGuard.step
+        while !MQTTSubscriber.messages(status).contains(where: { $0.payload == "online" }) {
+            if ContinuousClock.now >= deadline { throw status.failure("no online status from locate") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await status.stop()
+    }
+
+    private func waitUntil(_ what: String, _ process: ChildProcess, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + HangGuard.step
+        while !condition() {
+            if ContinuousClock.now >= deadline { throw process.failure("no \(what) within \(HangGuard.step)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
