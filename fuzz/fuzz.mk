@@ -10,7 +10,7 @@ SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_BUILD ?= .build/fuzz
-FUZZ_TARGETS := h4_framer hci_event advertising_data beacon_decoders beacon_frames btsnoop_reader transport_spec arguments range_session
+FUZZ_TARGETS := h4_framer hci_event advertising_data beacon_decoders beacon_frames btsnoop_reader transport_spec arguments range_session json_value site_file
 # Bounded memory and time per input; -use_value_profile helps with magic numbers and lengths.
 FUZZ_OPTIONS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=5 -max_len=4096 -use_value_profile=1 -print_final_stats=1
 
@@ -21,7 +21,7 @@ FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=64
 FUZZ_SWIFTFLAGS := -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
 FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
 FUZZ_CLI_SOURCES := $(addprefix Sources/BeaconCLI/,ArgumentParser.swift CommandHelp.swift CommonOptions.swift \
-	RangeOptions.swift ScanOptions.swift AdvertiseOptions.swift ExitCode.swift EstimatorOptions.swift NearestMatch.swift MQTTOptions.swift)
+	RangeOptions.swift ScanOptions.swift AdvertiseOptions.swift ExitCode.swift EstimatorOptions.swift MQTTOptions.swift)
 # The pure part of BeaconMQTT, for the options range reads (--mqtt, --room); the publisher needs libmosquitto.
 FUZZ_MQTT_SOURCES := $(addprefix Sources/BeaconMQTT/,BrokerAddress.swift MQTTMessage.swift MQTTText.swift MonitorTopics.swift PublishBounds.swift)
 FUZZ_MQTT_LIB := $(FUZZ_BUILD)/lib/libBeaconMQTT.a
@@ -42,6 +42,8 @@ fuzz_source_arguments := fuzz/FuzzArguments.swift $(FUZZ_CLI_SOURCES)
 # Instrumented libraries a target links besides BeaconCore.
 fuzz_libs_arguments := $(FUZZ_MQTT_LIB) $(FUZZ_TRANSPORT_LIB)
 fuzz_source_range_session := fuzz/FuzzRangeSession.swift
+fuzz_source_json_value := fuzz/FuzzJSONValue.swift
+fuzz_source_site_file := fuzz/FuzzSiteFile.swift
 
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-seeds $(addprefix fuzz-,$(FUZZ_TARGETS))
 

@@ -104,6 +104,27 @@ enum GenerateSeeds {
             write("transport_spec", "spec-\(i)", Array(spec.utf8))
         }
 
+        let jsonTexts = [
+            #"{"a":[1,-2.5e-3,0,true,false,null],"b":{"c":"d"}}"#,
+            #"["\ud83d\ude00","\u00e9\n\t\"","é😀"]"#,
+            #"{"rooms":[{"name":"hall","polygon":[[0,0],[4,0],[4,4],[0,4]]}]}"#,
+            "[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]",
+            #"{"a":1,"a":2}"#,
+            "1e309",
+        ]
+        for (i, text) in jsonTexts.enumerated() {
+            write("json_value", "text-\(i)", Array(text.utf8))
+        }
+
+        let siteTexts = [
+            #"{"rooms":[{"name":"hall","polygon":[[0,0],[4,0],[4,4],[0,4]]}],"gateways":[{"name":"gw1","position":[2,2,1],"room":"hall"}]}"#,
+            #"{"floors":[{"level":0,"name":"ground","height":3.0}],"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,4]],"floor":0},{"name":"b","polygon":[[4,0],[8,0],[8,4]]}],"gateways":[{"name":"g1","position":[1,1]},{"name":"g2","position":[7,1,2],"floor":0}],"walls":[{"from":[4,0],"to":[4,4],"attenuation":6,"floor":0}]}"#,
+            #"{"rooms":[{"name":"hall","polgon":[[0,0]]}],"gateways":[]}"#,
+        ]
+        for (i, text) in siteTexts.enumerated() {
+            write("site_file", "site-\(i)", Array(text.utf8))
+        }
+
         let commandLines: [[String]] = [
             ["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "0x2", "--hci", "btsnoop:x", "--index", "1"],
             ["range", "--region", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1", "--interval=500ms", "--exit-after", "2.5s",

@@ -1,8 +1,8 @@
 /// The valid word a mistyped one was most likely meant to be, for "Did you mean …?" in usage errors.
-enum NearestMatch {
+public enum NearestMatch {
     /// The one candidate `typed` begins (an abbreviation), else the closest within a couple of typos;
     /// nil when nothing is close enough to be a useful guess.
-    static func suggestion(for typed: String, among candidates: [String]) -> String? {
+    public static func suggestion(for typed: String, among candidates: [String]) -> String? {
         let abbreviated = candidates.filter { typed.count >= 2 && $0.hasPrefix(typed) }
         if abbreviated.count == 1 { return abbreviated[0] }
         let typedCharacters = Array(typed)
@@ -17,7 +17,7 @@ enum NearestMatch {
     }
 
     /// Insertions, deletions, substitutions and swaps of neighbours (optimal string alignment distance).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
@@ -38,7 +38,7 @@ enum NearestMatch {
     }
 
     /// `message` with ". Did you mean 'x'?" when there is a likely candidate.
-    static func message(_ message: String, typed: String, among candidates: [String]) -> String {
+    public static func message(_ message: String, typed: String, among candidates: [String]) -> String {
         guard let match = suggestion(for: typed, among: candidates) else { return message }
         return "\(message). Did you mean '\(match)'?"
     }

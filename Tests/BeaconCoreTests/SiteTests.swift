@@ -1,0 +1,142 @@
+import BeaconCore
+import Foundation
+import Testing
+
+@Suite struct SiteTests {
+    static let minimal = #"{"rooms":[{"name":"hall","polygon":[[0,0],[4,0],[4,4],[0,4]]}],"gateways":[{"name":"gw1","position":[2,2,1],"room":"hall"}]}"#
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The ```json blocks of docs/site.md.
+    static func documentedSites() throws -> [String] {
+        let markdown = try String(contentsOf: root.appendingPathComponent("docs/site.md"), encoding: .utf8)
+        return markdown.components(separatedBy: "```json\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+    }
+
+    private func decode(_ text: String) throws(SiteError) -> Site { try Site.decode(Array(text.utf8)) }
+
+    private func refusal(_ text: String) -> String? {
+        do {
+            _ = try decode(text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// `minimal` with its gateways replaced.
+    private func withGateways(_ gateways: String) -> String {
+        #"{"rooms":[{"name":"hall","polygon":[[0,0],[4,0],[4,4],[0,4]]},{"name":"up","polygon":[[0,0],[4,0],[4,4]],"floor":1}],"gateways":\#(gateways)}"#
+    }
+
+    @Test func decodesTheMinimalFormWithItsDefaults() throws {
+        let site = try decode(Self.minimal)
+        #expect(site.rooms == [Room(name: "hall", polygon: [Point2(x: 0, y: 0), Point2(x: 4, y: 0), Point2(x: 4, y: 4), Point2(x: 0, y: 4)])])
+        #expect(site.rooms[0].floor == 0)
+        #expect(site.rooms[0].centre == Point2(x: 2, y: 2))
+        #expect(site.gateways == [SiteGateway(name: "gw1", x: 2, y: 2, z: 1, room: "hall", floor: 0)])
+        #expect(site.walls.isEmpty && site.floors.isEmpty)
+    }
+
+    @Test func theDocumentedSitesDecodeOneWithEveryMember() throws {
+        let documents = try Self.documentedSites()
+        #expect(documents.count >= 2)
+        for text in documents {
+            #expect(throws: Never.self) { try decode(text) }
+        }
+        let full = try decode(documents.last!)
+        #expect(!full.walls.isEmpty && !full.floors.isEmpty)
+        #expect(full.floors.contains { $0.name != nil })
+        #expect(full.rooms.contains { $0.floor != 0 })
+    }
+
+    @Test func aGatewayWithoutARoomIsInTheRoomHoldingItsPositionAndOnItsFloor() throws {
+        let site = try decode(withGateways(#"[{"name":"a","position":[3,1]},{"name":"b","position":[3,1],"floor":1},{"name":"c","position":[9,9]},{"name":"d","position":[1,1],"room":"up"}]"#))
+        #expect(site.gateways.map(\.room) == ["hall", "up", nil, "up"])
+        #expect(site.gateways.map(\.floor) == [0, 1, 0, 1])
+        #expect(site.gateways[0].z == 1.0)
+        #expect(site.gatewayIndex(named: "c") == 2)
+        #expect(site.gatewayIndex(named: "zz") == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"rooms":[{"name":"hall","polgon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].polgon: unknown member; did you mean 'polygon'?"),
+        (#"{"rooms":[],"gateways":[],"extra":1}"#, "extra: unknown member"),
+        (#"{"rooms":[]}"#, "gateways: missing"),
+        (#"{"rooms":[{"name":"hall","polygon":[[0,0],[4,0]]}],"gateways":[]}"#, "rooms[0].polygon: a polygon needs at least 3 points, found 2"),
+        (#"{"rooms":[{"name":"","polygon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].name: a name may not be empty"),
+        (#"{"rooms":[{"name":"a\u0007","polygon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].name: a name may not hold control characters or noncharacters"),
+        (#"{"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,4]]},{"name":"a","polygon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[1].name: duplicate room name 'a' (also rooms[0])"),
+        (#"{"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,10001]]}],"gateways":[]}"#, "rooms[0].polygon[2][1]: expected a coordinate within ±10000 m"),
+        (#"{"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,1e400]]}],"gateways":[]}"#, "line 1, column 49: number out of range"),
+        (#"{"rooms":[],"gateways":[{"name":"g","position":[1]}]}"#, "gateways[0].position: expected [x, y] or [x, y, z] in metres"),
+        (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2]},{"name":"g","position":[1,2]}]}"#, "gateways[1].name: duplicate gateway name 'g' (also gateways[0])"),
+        (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2],"room":"kitchen"}]}"#, "gateways[0].room: no room is named 'kitchen'"),
+        (#"{"rooms":[],"gateways":[],"walls":[{"from":[0,0],"to":[1,1],"attenuation":-1}]}"#, "walls[0].attenuation: -1.0 is outside 0.0...100.0"),
+        (#"{"rooms":[],"gateways":[],"floors":[{"level":0.5}]}"#, "floors[0].level: a floor level is a whole number, found 0.5"),
+        (#"{"rooms":[],"gateways":[],"floors":[{"level":1},{"level":1}]}"#, "floors[1].level: duplicate floor level '1' (also floors[0])"),
+        (#"{"rooms":{},"gateways":[]}"#, "rooms: expected an array, found an object"),
+        ("[]", "expected an object, found an array"),
+        ("{", "line 1, column 2: unexpected end of input, expected a member name in quotes"),
+    ])
+    func refusesNamingTheField(text: String, reason: String) {
+        #expect(refusal(text) == reason)
+    }
+
+    @Test func refusesMoreRoomsThanTheLimit() {
+        let rooms = (0...Site.maximumRooms).map { #"{"name":"r\#($0)","polygon":[[0,0],[1,0],[1,1]]}"# }.joined(separator: ",")
+        #expect(refusal(#"{"rooms":[\#(rooms)],"gateways":[]}"#) == "rooms: more than 1000 entries (the limit)")
+    }
+
+    @Test func refusesAFileLargerThanSixteenMebibytes() {
+        let padding = [UInt8](repeating: 0x20, count: Site.maximumFileBytes)
+        #expect(throws: SiteError(field: "", reason: "larger than the limit of 16777216 bytes")) {
+            try Site.decode(Array(Self.minimal.utf8) + padding)
+        }
+    }
+
+    @Test func findsTheRoomHoldingAPointEdgesIncludedFirstOfOverlappingRooms() {
+        let square = [Point2(x: 0, y: 0), Point2(x: 4, y: 0), Point2(x: 4, y: 4), Point2(x: 0, y: 4)]
+        let lShape = [Point2(x: 4, y: 0), Point2(x: 8, y: 0), Point2(x: 8, y: 8), Point2(x: 6, y: 8), Point2(x: 6, y: 2), Point2(x: 4, y: 2)]
+        let site = Site(rooms: [Room(name: "a", polygon: square), Room(name: "b", polygon: lShape), Room(name: "c", polygon: square, floor: 1)],
+                        gateways: [])
+        #expect(site.room(containing: Point2(x: 2, y: 2), floor: 0) == 0)
+        #expect(site.room(containing: Point2(x: 4, y: 1), floor: 0) == 0)  // the shared edge: the first room
+        #expect(site.room(containing: Point2(x: 0, y: 4), floor: 0) == 0)  // a vertex
+        #expect(site.room(containing: Point2(x: 7, y: 7), floor: 0) == 1)
+        #expect(site.room(containing: Point2(x: 5, y: 5), floor: 0) == nil) // the L's notch
+        #expect(site.room(containing: Point2(x: 2, y: 2), floor: 1) == 2)
+        #expect(site.room(containing: Point2(x: 2, y: 2), floor: 2) == nil)
+        #expect(site.room(containing: Point2(x: .nan, y: 2), floor: 0) == nil)
+    }
+
+    @Test func roomCentresAreAreaCentroidsOrTheVertexMeanWhenFlat() {
+        let lShape = [Point2(x: 0, y: 0), Point2(x: 2, y: 0), Point2(x: 2, y: 1), Point2(x: 1, y: 1), Point2(x: 1, y: 2), Point2(x: 0, y: 2)]
+        let centre = Room(name: "l", polygon: lShape).centre
+        #expect(abs(centre.x - 5.0 / 6) < 1e-12 && abs(centre.y - 5.0 / 6) < 1e-12)
+        let flat = Room(name: "f", polygon: [Point2(x: 0, y: 0), Point2(x: 1, y: 0), Point2(x: 3, y: 0)]).centre
+        #expect(abs(flat.x - 4.0 / 3) < 1e-12 && flat.y == 0)
+    }
+
+    @Test func boundsCoverTheRoomsAndGatewaysOfAFloor() throws {
+        let site = try decode(withGateways(#"[{"name":"a","position":[-1,6]},{"name":"b","position":[50,50],"floor":3}]"#))
+        let bounds = try #require(site.bounds(floor: 0))
+        #expect(bounds.min == Point2(x: -1, y: 0) && bounds.max == Point2(x: 4, y: 6))
+        #expect(site.bounds(floor: 3).map { [$0.min, $0.max] } == [Point2(x: 50, y: 50), Point2(x: 50, y: 50)])
+        #expect(site.bounds(floor: 7) == nil)
+    }
+
+    @Test func sumsTheWallsAPathProperlyCrosses() {
+        let site = Site(rooms: [], gateways: [], walls: [
+            Wall(from: Point2(x: 2, y: -5), to: Point2(x: 2, y: 5)),
+            Wall(from: Point2(x: 4, y: -5), to: Point2(x: 4, y: 5), attenuation: 10),
+            Wall(from: Point2(x: 3, y: -5), to: Point2(x: 3, y: 5), attenuation: 7, floor: 1),
+            Wall(from: Point2(x: 0, y: 1), to: Point2(x: 9, y: 1), attenuation: 20),  // along the path's line, above it
+        ])
+        #expect(site.wallsCrossed(from: Point2(x: 0, y: 0), to: Point2(x: 5, y: 0), floor: 0) == 13)
+        #expect(site.wallsCrossed(from: Point2(x: 0, y: 0), to: Point2(x: 3, y: 0), floor: 0) == 3)
+        #expect(site.wallsCrossed(from: Point2(x: 0, y: 0), to: Point2(x: 2, y: 0), floor: 0) == 0) // ends on the wall
+        #expect(site.wallsCrossed(from: Point2(x: 0, y: 0), to: Point2(x: 5, y: 0), floor: 1) == 7)
+        #expect(site.wallsCrossed(from: Point2(x: 0, y: 1), to: Point2(x: 9, y: 1), floor: 0) == 13)  // along a wall
+    }
+}
