@@ -3,7 +3,7 @@ import BeaconCore
 /// Bermuda's area race (agittins/bermuda, the `MinDistanceSelector` of custom_components/bermuda and the
 /// `_refresh_area_by_min_distance` it came from; constants from const.py), run at every query. The race is
 /// between gateways, not rooms: the incumbent is the gateway that won last, and each other gateway
-/// challenges it in turn (here in the layout's order):
+/// challenges it in turn (here in the site's order):
 ///
 /// - A challenger older than `maxAdvertAge` (AREA_MAX_AD_AGE = max(DISTANCE_TIMEOUT / 3, 2 × UPDATE_INTERVAL)
 ///   = 10 s) or further than `maxRadius` (20 m) cannot race.
@@ -20,7 +20,7 @@ import BeaconCore
 /// before the race; the readings here are raced as they come.
 public struct BermudaRule: RoomRule {
     public let name = "Bermuda"
-    public let layout: FloorLayout
+    public let site: Site
     public static let maxAdvertAge = Micros.seconds(10)
     public static let distanceTimeout = Micros.seconds(30)
     public static let maxRadius = 20.0
@@ -39,8 +39,8 @@ public struct BermudaRule: RoomRule {
     private var adverts: [String: [String: Advert]] = [:]
     private var incumbents: [String: String] = [:]
 
-    public init(layout: FloorLayout) {
-        self.layout = layout
+    public init(site: Site) {
+        self.site = site
     }
 
     public mutating func add(_ reading: RoomReading) {
@@ -53,7 +53,7 @@ public struct BermudaRule: RoomRule {
     public mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate {
         let heard = adverts[beacon] ?? [:]
         var incumbent = incumbents[beacon].flatMap { heard[$0] }
-        for gateway in layout.gateways {
+        for gateway in site.gateways {
             guard let challenger = heard[gateway.name], challenger.latest.gateway != incumbent?.latest.gateway,
                   time - challenger.latest.time <= Self.maxAdvertAge, challenger.latest.distance <= Self.maxRadius else { continue }
             guard let current = incumbent, time - current.latest.time <= Self.distanceTimeout else {
@@ -63,7 +63,7 @@ public struct BermudaRule: RoomRule {
             if wins(challenger, over: current, at: time) { incumbent = challenger }
         }
         incumbents[beacon] = incumbent?.latest.gateway
-        let room = incumbent.flatMap { layout.gateway(named: $0.latest.gateway)?.room }
+        let room = incumbent.flatMap { site.roomName(ofGateway: $0.latest.gateway) }
         return RoomEstimate(time: time, room: room)
     }
 
@@ -71,7 +71,7 @@ public struct BermudaRule: RoomRule {
         let a = challenger.latest.distance, b = incumbent.latest.distance
         guard a <= b else { return false }
         let difference = a + b > 0 ? abs(a - b) / ((a + b) / 2) : 0
-        let sameRoom = layout.gateway(named: challenger.latest.gateway)?.room == layout.gateway(named: incumbent.latest.gateway)?.room
+        let sameRoom = site.roomName(ofGateway: challenger.latest.gateway) == site.roomName(ofGateway: incumbent.latest.gateway)
         if sameRoom && (time - incumbent.latest.time).value > (time - challenger.latest.time).value + 1_000_000 { return true }
         if challenger.history.count > Self.minHistory,
            let furthest = challenger.history.prefix(Self.historyWindow).map(\.distance).max(),

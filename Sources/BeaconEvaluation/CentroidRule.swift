@@ -9,12 +9,12 @@ import BeaconCore
 /// than 0.1 m; neither is modelled here, so this is the centroid as computed.
 public struct CentroidRule: RoomRule {
     public let name = "ESPresense centroid"
-    public let layout: FloorLayout
+    public let site: Site
     public let window: Micros
     private var latest = LatestReadings()
 
-    public init(layout: FloorLayout, window: Micros = .seconds(30)) {
-        self.layout = layout
+    public init(site: Site, window: Micros = .seconds(30)) {
+        self.site = site
         self.window = window
     }
 
@@ -24,7 +24,7 @@ public struct CentroidRule: RoomRule {
 
     public mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate {
         let heard = latest.heard(beacon, at: time, within: window)
-            .compactMap { reading in layout.gateway(named: reading.gateway).map { (distance: reading.distance, gateway: $0) } }
+            .compactMap { reading in site.gateway(named: reading.gateway).map { (distance: reading.distance, gateway: $0) } }
             .sorted { $0.distance < $1.distance }
         guard heard.count > 1 else { return RoomEstimate(time: time, room: nil) }
         let x: Double, y: Double
@@ -37,6 +37,7 @@ public struct CentroidRule: RoomRule {
             x = zip(heard, weights).reduce(0) { $0 + $1.0.gateway.x * $1.1 } / total
             y = zip(heard, weights).reduce(0) { $0 + $1.0.gateway.y * $1.1 } / total
         }
-        return RoomEstimate(time: time, room: layout.room(containingX: x, y: y), x: x, y: y)
+        // The companion locates per floor; the site's floor here is the nearest gateway's.
+        return RoomEstimate(time: time, room: site.roomName(containing: Point2(x: x, y: y), floor: heard[0].gateway.floor), x: x, y: y)
     }
 }

@@ -10,7 +10,7 @@ import BeaconCore
 /// gateways in one room count as one source, as two ESPresense nodes named after the same room do.
 public struct MQTTRoomRule: RoomRule {
     public let name = "mqtt_room"
-    public let layout: FloorLayout
+    public let site: Site
     public let timeout: Micros
 
     private struct State {
@@ -20,13 +20,13 @@ public struct MQTTRoomRule: RoomRule {
     }
     private var states: [String: State] = [:]
 
-    public init(layout: FloorLayout, timeout: Micros = .seconds(5)) {
-        self.layout = layout
+    public init(site: Site, timeout: Micros = .seconds(5)) {
+        self.site = site
         self.timeout = timeout
     }
 
     public mutating func add(_ reading: RoomReading) {
-        guard let room = layout.gateway(named: reading.gateway)?.room else { return }
+        guard let room = site.roomName(ofGateway: reading.gateway) else { return }
         let next = State(room: room, distance: reading.distance, updated: reading.time)
         guard let current = states[reading.beacon] else {
             states[reading.beacon] = next

@@ -5,12 +5,12 @@ import BeaconCore
 /// without its hysteresis margin, whose default is 0).
 public struct NearestGatewayRule: RoomRule {
     public let name = "nearest gateway"
-    public let layout: FloorLayout
+    public let site: Site
     public let window: Micros
     private var latest = LatestReadings()
 
-    public init(layout: FloorLayout, window: Micros = .seconds(5)) {
-        self.layout = layout
+    public init(site: Site, window: Micros = .seconds(5)) {
+        self.site = site
         self.window = window
     }
 
@@ -20,10 +20,10 @@ public struct NearestGatewayRule: RoomRule {
 
     public mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate {
         let nearest = latest.heard(beacon, at: time, within: window)
-            .compactMap { reading in layout.gateway(named: reading.gateway).map { (reading, $0) } }
+            .compactMap { reading in site.gateway(named: reading.gateway).map { (reading, $0) } }
             .min { $0.0.distance < $1.0.distance }
         guard let (_, gateway) = nearest else { return RoomEstimate(time: time, room: nil) }
-        return RoomEstimate(time: time, room: gateway.room, x: gateway.x, y: gateway.y)
+        return RoomEstimate(time: time, room: site.roomName(of: gateway), x: gateway.x, y: gateway.y)
     }
 }
 

@@ -6,10 +6,12 @@ import Testing
 @Suite("Peer room rules")
 struct RoomRuleTests {
     /// Two 3 × 4 m rooms side by side; gateways a and c in the left room, b in the right.
-    static let layout = FloorLayout(
-        rooms: [.init(name: "left", minX: 0, minY: 0, maxX: 3, maxY: 4), .init(name: "right", minX: 3, minY: 0, maxX: 6, maxY: 4)],
-        gateways: [.init(name: "a", x: 0, y: 0, z: 2, room: "left"), .init(name: "b", x: 6, y: 0, z: 2, room: "right"),
-                   .init(name: "c", x: 0, y: 4, z: 2, room: "left")])
+    static let site = Site(
+        rooms: [Room(name: "left", polygon: [Point2(x: 0, y: 0), Point2(x: 3, y: 0), Point2(x: 3, y: 4), Point2(x: 0, y: 4)]),
+                Room(name: "right", polygon: [Point2(x: 3, y: 0), Point2(x: 6, y: 0), Point2(x: 6, y: 4), Point2(x: 3, y: 4)])],
+        // c names no room: its position puts it in the left one.
+        gateways: [SiteGateway(name: "a", x: 0, y: 0, z: 2, room: "left"), SiteGateway(name: "b", x: 6, y: 0, z: 2, room: "right"),
+                   SiteGateway(name: "c", x: 0, y: 4, z: 2)])
 
     static func at(_ seconds: Double) -> Timestamp { Timestamp(microseconds: Int64(seconds * 1_000_000)) }
 
@@ -21,7 +23,7 @@ struct RoomRuleTests {
     }
 
     @Test func mqttRoomTakesACloserOtherRoomAtOnceAndAFurtherOneOnlyAfterTheTimeout() {
-        var rule = MQTTRoomRule(layout: Self.layout)
+        var rule = MQTTRoomRule(site: Self.site)
         #expect(Self.room(&rule, [(0, "a", 2.0), (1, "b", 2.5)], at: 1) == "left")
         #expect(Self.room(&rule, [(2, "b", 1.9)], at: 2) == "right")
         // b's state was updated at 2 s; a's further reading waits until it is 5 s old.
@@ -30,13 +32,13 @@ struct RoomRuleTests {
     }
 
     @Test func mqttRoomSameRoomReadingsReplaceTheDistanceEvenWhenFurther() {
-        var rule = MQTTRoomRule(layout: Self.layout)
+        var rule = MQTTRoomRule(site: Self.site)
         // c is in a's room: its 4 m replaces a's 1 m, so b's 3 m is closer.
         #expect(Self.room(&rule, [(0, "a", 1.0), (1, "c", 4.0), (2, "b", 3.0)], at: 2) == "right")
     }
 
     @Test func bermudaNeedsThirtyPercentDifferenceToWinOutright() {
-        var rule = BermudaRule(layout: Self.layout)
+        var rule = BermudaRule(site: Self.site)
         #expect(Self.room(&rule, [(0, "a", 2.0)], at: 0) == "left")
         // |1.6 − 2| / 1.8 = 22 %: not enough with a short history.
         #expect(Self.room(&rule, [(1, "b", 1.6), (1, "a", 2.0)], at: 1) == "left")
@@ -45,7 +47,7 @@ struct RoomRuleTests {
     }
 
     @Test func bermudaWinsOnHistoryAtFifteenPercentWhenItsWorstBeatsTheIncumbentsBest() {
-        var rule = BermudaRule(layout: Self.layout)
+        var rule = BermudaRule(site: Self.site)
         #expect(Self.room(&rule, [(0, "a", 2.0)], at: 0) == "left")
         // b at 1.7 m, a at 2.0 m: 16 % difference, below 30 %; b's worst (1.7) beats a's best (2.0)
         // once b has more than three readings.
@@ -56,16 +58,16 @@ struct RoomRuleTests {
     }
 
     @Test func bermudaIgnoresChallengersOlderThanTenSecondsAndDropsAnIncumbentAfterThirty() {
-        var rule = BermudaRule(layout: Self.layout)
+        var rule = BermudaRule(site: Self.site)
         #expect(Self.room(&rule, [(0, "a", 3.0), (0, "b", 0.5)], at: 10.5) == nil)
-        var other = BermudaRule(layout: Self.layout)
+        var other = BermudaRule(site: Self.site)
         #expect(Self.room(&other, [(0, "a", 1.0)], at: 0) == "left")
         // b is further but a has said nothing for more than 30 s.
         #expect(Self.room(&other, [(31, "b", 5.0)], at: 31) == "right")
     }
 
     @Test func centroidWeighsGatewaysByInverseSquaredDistance() {
-        var rule = CentroidRule(layout: Self.layout)
+        var rule = CentroidRule(site: Self.site)
         for (gateway, distance) in [("a", 1.0), ("b", 1.0), ("c", 1.0)] {
             rule.add(RoomReading(time: Self.at(0), gateway: gateway, beacon: "tag", distance: distance))
         }
@@ -78,7 +80,7 @@ struct RoomRuleTests {
     }
 
     @Test func centroidOfTwoGatewaysIsTheirMidpointAndOfOneNothing() {
-        var rule = CentroidRule(layout: Self.layout)
+        var rule = CentroidRule(site: Self.site)
         rule.add(RoomReading(time: Self.at(0), gateway: "b", beacon: "tag", distance: 1))
         #expect(rule.estimate(of: "tag", at: Self.at(0)) == RoomEstimate(time: Self.at(0), room: nil))
         rule.add(RoomReading(time: Self.at(0), gateway: "c", beacon: "tag", distance: 5))
@@ -89,7 +91,7 @@ struct RoomRuleTests {
     }
 
     @Test func nearestGatewayTakesTheSmallestRecentDistance() {
-        var rule = NearestGatewayRule(layout: Self.layout)
+        var rule = NearestGatewayRule(site: Self.site)
         #expect(Self.room(&rule, [(0, "b", 0.5), (4, "a", 2.0)], at: 4) == "right")
         // b's reading is now more than 5 s old.
         let later = rule.estimate(of: "tag", at: Self.at(5.5))
