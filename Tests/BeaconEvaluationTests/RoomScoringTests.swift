@@ -81,3 +81,24 @@ struct RoomScoringTests {
         #expect(total.scores[.roomArrival] == .infinity)
     }
 }
+
+@Suite("Fleet evaluation")
+struct FleetEvaluationTests {
+    @Test func eachRuleIsAskedAtEveryTruthSecondAfterTheReadingsUpToIt() {
+        let scenario = FleetScenario(FleetScenario.diagonal, seed: 1)
+        let estimates = FleetEvaluation.estimates(NearestGatewayRule(site: FleetScenario.site), scenario)
+        #expect(estimates.map(\.time) == scenario.truth.map(\.time))
+        // At 0 s only the first gateway's reading (of the four, a quarter second apart) has arrived.
+        #expect(estimates[0].room == FleetScenario.site.gateways[0].room)
+    }
+
+    @Test func theTableHasARowPerPeerRuleAndIsTheSameEveryRun() {
+        let table = FleetEvaluation.evaluate(seeds: [1, 2])
+        #expect(table.rows.map(\.model) == ["mqtt_room", "Bermuda", "ESPresense centroid", "nearest gateway"])
+        #expect(table.metrics == FleetEvaluation.metrics)
+        #expect(table.rows.allSatisfy { $0.scores[.roomAccuracy] != nil && $0.scores[.roomFlaps] != nil })
+        // Only the rules that place the beacon have position errors.
+        #expect(table.rows.map { $0.scores[.positionMedian] != nil } == [false, false, true, true])
+        #expect(ReportTable.render(table) == ReportTable.render(FleetEvaluation.evaluate(seeds: [1, 2])))
+    }
+}
