@@ -12,7 +12,7 @@ public enum FleetEvaluation {
 
     /// Fresh rules, in the table's order.
     public static func peerRules(_ site: Site) -> [any RoomRule] {
-        [MQTTRoomRule(site: site), BermudaRule(site: site), CentroidRule(site: site), NearestGatewayRule(site: site)]
+        [MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site), GatewayPlacementRule.nearestGateway(site: site)]
     }
 
     /// `rule`'s estimate at each of the scenario's truth times.

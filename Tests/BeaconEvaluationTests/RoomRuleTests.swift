@@ -67,7 +67,7 @@ struct RoomRuleTests {
     }
 
     @Test func centroidWeighsGatewaysByInverseSquaredDistance() {
-        var rule = CentroidRule(site: Self.site)
+        var rule = GatewayPlacementRule.centroid(site: Self.site)
         for (gateway, distance) in [("a", 1.0), ("b", 1.0), ("c", 1.0)] {
             rule.add(RoomReading(time: Self.at(0), gateway: gateway, beacon: "tag", distance: distance))
         }
@@ -80,7 +80,7 @@ struct RoomRuleTests {
     }
 
     @Test func centroidOfTwoGatewaysIsTheirMidpointAndOfOneNothing() {
-        var rule = CentroidRule(site: Self.site)
+        var rule = GatewayPlacementRule.centroid(site: Self.site)
         rule.add(RoomReading(time: Self.at(0), gateway: "b", beacon: "tag", distance: 1))
         #expect(rule.estimate(of: "tag", at: Self.at(0)) == RoomEstimate(time: Self.at(0), room: nil))
         rule.add(RoomReading(time: Self.at(0), gateway: "c", beacon: "tag", distance: 5))
@@ -91,7 +91,7 @@ struct RoomRuleTests {
     }
 
     @Test func nearestGatewayTakesTheSmallestRecentDistance() {
-        var rule = NearestGatewayRule(site: Self.site)
+        var rule = GatewayPlacementRule.nearestGateway(site: Self.site)
         #expect(Self.room(&rule, [(0, "b", 0.5), (4, "a", 2.0)], at: 4) == "right")
         // b's reading is now more than 5 s old.
         let later = rule.estimate(of: "tag", at: Self.at(5.5))

@@ -86,7 +86,7 @@ struct RoomScoringTests {
 struct FleetEvaluationTests {
     @Test func eachRuleIsAskedAtEveryTruthSecondAfterTheReadingsUpToIt() {
         let scenario = FleetScenario(FleetScenario.diagonal, seed: 1)
-        let estimates = FleetEvaluation.estimates(NearestGatewayRule(site: FleetScenario.site), scenario)
+        let estimates = FleetEvaluation.estimates(GatewayPlacementRule.nearestGateway(site: FleetScenario.site), scenario)
         #expect(estimates.map(\.time) == scenario.truth.map(\.time))
         // At 0 s only the first gateway's reading (of the four, a quarter second apart) has arrived.
         #expect(estimates[0].room == FleetScenario.site.gateways[0].room)
