@@ -66,6 +66,24 @@ struct RoomRuleTests {
         #expect(Self.room(&other, [(31, "b", 5.0)], at: 31) == "right")
     }
 
+    @Test func bermudaTakesANearerGatewayOfTheSameRoomWhenTheIncumbentIsMoreThanASecondStaler() {
+        var rule = BermudaRule(site: Self.site)
+        #expect(Self.room(&rule, [(0, "a", 2.0)], at: 0) == "left")
+        // c (left room too) is 5 % nearer: too little to win on distance, but a is 2 s staler.
+        _ = Self.room(&rule, [(2, "c", 1.9)], at: 2)
+        // Now c is the incumbent: b at 1.45 m races c's 1.9 m (27 %, not enough) rather than a's 2.0 m (32 %).
+        #expect(Self.room(&rule, [(2.5, "b", 1.45)], at: 2.5) == "left")
+    }
+
+    @Test func readingsComeFromAReadingsMessageLeavingOutUnknownDistances() {
+        let heard = BeaconReading(id: "tag", rssi: -65, filteredRSSI: -65, spread: 0, samples: 3, measuredPower: -59, accuracy: 2)
+        var unknown = heard
+        unknown.id = "other"
+        unknown.accuracy = -1
+        let message = GatewayReadings(gateway: "a", time: Self.at(3), sequence: 1, readings: [heard, unknown])
+        #expect(RoomReading.readings(message) == [RoomReading(time: Self.at(3), gateway: "a", beacon: "tag", distance: 2)])
+    }
+
     @Test func centroidWeighsGatewaysByInverseSquaredDistance() {
         var rule = GatewayPlacementRule.centroid(site: Self.site)
         for (gateway, distance) in [("a", 1.0), ("b", 1.0), ("c", 1.0)] {
