@@ -15,7 +15,9 @@
 #                and its live path from a fake controller: rates, CPU, peak RSS, syscalls (release build;
 #                tools/bench/bench.mk); make bench-quick: the in-process throughput of the hot path only
 #   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
-#                shipped scene (release build); prints the tables, draws docs/eval/*.png
+#                shipped scene, and the peers' room rules on the fleet scenario (release build); prints
+#                the tables, draws docs/eval/*.png
+#   make eval-fleet  the peers' room rules on the fleet scenario alone: prints its table (docs/eval.md)
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
@@ -43,7 +45,7 @@ APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time libmosqu
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 
-.PHONY: deps apt-deps deps-kernel build test test-repeat eval demo clean
+.PHONY: deps apt-deps deps-kernel build test test-repeat eval eval-fleet demo clean
 
 # make bench and bench-quick, and the bench venv (before deps, which installs it too).
 include tools/bench/bench.mk
@@ -140,6 +142,11 @@ eval: apt-deps $(EVAL_STAMP)
 	@rm -rf .build/eval
 	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --out .build/eval
 	$(EVAL_PYTHON) tools/eval_plots.py .build/eval docs/eval
+
+# make eval-fleet: the fleet table alone (FleetEvaluation): no data files, no plots.
+eval-fleet:
+	swift build -c release --product beacon-eval
+	.build/release/beacon-eval --fleet
 
 demo: deps build
 	@tools/demo.sh

@@ -3,11 +3,12 @@ import BeaconEvaluation
 import BeaconTransport
 import Glibc
 
-// make eval: every model on the real measurements and every shipped scene; prints the tables and
-// writes the plot data. Usage: beacon-eval [--research-data DIR] [--out DIR]
+// make eval: every model on the real measurements and every shipped scene, and the peers' room rules on
+// the fleet scenario; prints the tables and writes the plot data. Usage:
+// beacon-eval [--research-data DIR] [--out DIR] | beacon-eval --fleet (the fleet table alone: make eval-fleet).
 // DIR defaults to $BEACON_RESEARCH_DATA, else ../shared/research-data/herald-edison-rssi-distance.
 
-let usage = "usage: beacon-eval [--research-data DIR] [--out DIR]"
+let usage = "usage: beacon-eval [--research-data DIR] [--out DIR] | beacon-eval --fleet"
 var researchDirectory = StandardStreams.environment()["BEACON_RESEARCH_DATA"]
     ?? "../shared/research-data/herald-edison-rssi-distance"
 var outputDirectory = ".build/eval"
@@ -17,6 +18,9 @@ while let argument = arguments.popFirst() {
     case "--research-data", "--out":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)", code: 64) }
         if argument == "--out" { outputDirectory = value } else { researchDirectory = value }
+    case "--fleet":
+        print(FleetEvaluation.report())
+        exit(0)
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -57,6 +61,7 @@ do {
 } catch {
     fail("a shipped scene cannot be simulated: \(error)")
 }
+sections.append(Evaluation.fleet())
 
 print(Evaluation.report(sections))
 do {

@@ -57,6 +57,11 @@ public enum Evaluation {
         return section
     }
 
+    /// The peers' room rules on the fleet scenario (`FleetEvaluation`).
+    public static func fleet() -> EvaluationSection {
+        EvaluationSection(title: FleetEvaluation.title, datasets: FleetEvaluation.tables())
+    }
+
     /// Each model's mean, over `datasets`, of each metric: models and metrics in the first table's order,
     /// those every table has. Nil for fewer than two tables.
     static func meanTable(_ datasets: [DatasetResult], name: String) -> DatasetResult? {

@@ -20,12 +20,25 @@ public enum Metric: String, CaseIterable, Hashable, Sendable {
     case flips = "flips/h"
     /// Median time from the end of a walk until the estimate is within 1 m of the truth and stays there (s).
     case lag = "lag s"
+    /// Share of the time the estimated room is the true one (%).
+    case roomAccuracy = "room ok %"
+    /// Share of the time the estimate names a room that is not the true one (%); no room is not wrong.
+    case wrongRoom = "wrong room %"
+    /// Median, 90th and 95th percentile of the estimated position's distance from the truth, at each second (m).
+    case positionMedian = "pos med m"
+    case positionP90 = "pos p90 m"
+    case positionP95 = "pos p95 m"
+    /// Changes of the estimated room while the truth stands still, per hour of standing still.
+    case roomFlaps = "flaps/h"
+    /// Median and 90th percentile of the time from the truth entering a room to the estimate naming it (s).
+    case roomArrival = "to room s"
+    case roomArrivalP90 = "to room p90 s"
 
-    public var higherIsBetter: Bool { self == .proximityAccuracy }
+    public var higherIsBetter: Bool { self == .proximityAccuracy || self == .roomAccuracy }
 
     public var decimals: Int {
         switch self {
-        case .medianError, .p90Error: 2
+        case .medianError, .p90Error, .positionMedian, .positionP90, .positionP95: 2
         default: 1
         }
     }

@@ -9,17 +9,17 @@ import Darwin
 /// The distributions the radio model draws from, on SplitMix64 so a seed fixes every draw.
 extension SplitMix64 {
     /// Uniform in [0, 1), from the top 53 bits.
-    mutating func unit() -> Double {
+    public mutating func unit() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 
     /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool {
+    public mutating func chance(_ p: Double) -> Bool {
         unit() < p
     }
 
     /// Standard normal (Box-Muller; one of the pair is used, so every call draws exactly twice).
-    mutating func normal() -> Double {
+    public mutating func normal() -> Double {
         let u = 1 - unit() // (0, 1]: log stays finite
         let v = unit()
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
@@ -37,7 +37,7 @@ extension SplitMix64 {
 
     /// An independent stream for the `index`-th part of a run (a beacon, the interference), so adding
     /// a beacon to a scene leaves the draws of the others as they were.
-    static func stream(seed: UInt64, index: UInt64) -> SplitMix64 {
+    public static func stream(seed: UInt64, index: UInt64) -> SplitMix64 {
         var mixer = SplitMix64(seed: seed ^ (index &* 0xD1B5_4A32_D192_ED03))
         return SplitMix64(seed: mixer.next())
     }

@@ -1,0 +1,62 @@
+import BeaconCore
+
+/// The peers' room rules on the fleet scenario: every track of `FleetScenario` walked with each of `seeds`,
+/// each rule fed the gateways' readings in time order and asked for the beacon's room at every second of
+/// the truth (after the readings up to that second), the runs' tallies added up per rule.
+public enum FleetEvaluation {
+    /// The seeds each track is walked with: the scene evaluation's seed and the ones after it.
+    public static let seeds: [UInt64] = (0..<5).map { SceneEvaluation.seed + $0 }
+    public static let metrics: [Metric] = [.roomAccuracy, .wrongRoom, .positionMedian, .positionP90, .positionP95,
+                                           .roomFlaps, .roomArrival, .roomArrivalP90]
+    public static let title = "Fleet: peers' room rules on two rooms and four gateways"
+
+    /// Fresh rules, in the table's order.
+    public static func peerRules(_ site: Site) -> [any RoomRule] {
+        [MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site), GatewayPlacementRule.nearestGateway(site: site)]
+    }
+
+    /// `rule`'s estimate at each of the scenario's truth times.
+    public static func estimates(_ rule: any RoomRule, _ scenario: FleetScenario) -> [RoomEstimate] {
+        var rule = rule
+        var estimates: [RoomEstimate] = []
+        var next = 0
+        for point in scenario.truth {
+            while next < scenario.messages.count && scenario.messages[next].time <= point.time {
+                for reading in RoomReading.readings(scenario.messages[next]) { rule.add(reading) }
+                next += 1
+            }
+            estimates.append(rule.estimate(of: FleetScenario.beacon, at: point.time))
+        }
+        return estimates
+    }
+
+    /// The table of every track together, then one per track.
+    public static func tables() -> [DatasetResult] {
+        [evaluate()] + FleetScenario.tracks.map { evaluate(tracks: [$0], name: "fleet \($0.name)") }
+    }
+
+    /// One row per peer rule.
+    public static func evaluate(tracks: [FleetTrack] = FleetScenario.tracks, seeds: [UInt64] = seeds,
+                                name: String = "fleet") -> DatasetResult {
+        let scenarios = tracks.flatMap { track in seeds.map { FleetScenario(track, seed: $0) } }
+        let names = peerRules(FleetScenario.site).map(\.name)
+        var tallies = names.map { _ in RoomTally() }
+        for scenario in scenarios {
+            for (index, rule) in peerRules(FleetScenario.site).enumerated() {
+                tallies[index].add(RoomTally(estimates: estimates(rule, scenario), truth: scenario.truth))
+            }
+        }
+        let entries = tallies.first?.arrivals.count ?? 0
+        let standing = Int((tallies.first?.standingTime ?? 0).rounded())
+        let detail = "tracks \(tracks.map(\.name).joined(separator: ", ")) x seeds \(seeds.map(String.init).joined(separator: ","))"
+            + "; 6 x 4 m, gateways in the corners, 1 reading per gateway per second, 0.5 m/s"
+            + "; \(entries) room entries, \(standing) s standing still"
+        return DatasetResult(name: name, detail: detail, metrics: metrics,
+                             rows: zip(names, tallies).map { ($0, $1.scores) })
+    }
+
+    /// The tables as `beacon-eval --fleet` prints them.
+    public static func report() -> String {
+        (["#### \(title)"] + tables().map(ReportTable.render)).joined(separator: "\n\n")
+    }
+}

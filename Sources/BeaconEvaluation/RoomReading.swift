@@ -1,0 +1,48 @@
+import BeaconCore
+
+/// One gateway's distance estimate of one beacon, as the peers' room rules take it.
+public struct RoomReading: Equatable, Sendable {
+    public var time: Timestamp
+    public var gateway: String
+    public var beacon: String
+    /// Estimated distance (m).
+    public var distance: Double
+
+    public init(time: Timestamp, gateway: String, beacon: String, distance: Double) {
+        self.time = time
+        self.gateway = gateway
+        self.beacon = beacon
+        self.distance = distance
+    }
+
+    /// The readings of a gateway's readings message; beacons of unknown distance are left out.
+    public static func readings(_ message: GatewayReadings) -> [RoomReading] {
+        message.readings.filter { $0.accuracy >= 0 }.map {
+            RoomReading(time: message.time, gateway: message.gateway, beacon: $0.id, distance: $0.accuracy)
+        }
+    }
+}
+
+/// A room rule's answer for one beacon at one time: the room, and the position when the rule has one.
+public struct RoomEstimate: Equatable, Sendable {
+    public var time: Timestamp
+    public var room: String?
+    public var x: Double?
+    public var y: Double?
+
+    public init(time: Timestamp, room: String?, x: Double? = nil, y: Double? = nil) {
+        self.time = time
+        self.room = room
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A peer's way of placing a beacon in a room from the gateways' distance readings: fed the readings in
+/// time order, asked for a beacon's room at a time no earlier than the last reading.
+public protocol RoomRule {
+    /// The row name in the tables.
+    var name: String { get }
+    mutating func add(_ reading: RoomReading)
+    mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate
+}

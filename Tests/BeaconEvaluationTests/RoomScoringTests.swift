@@ -1,0 +1,104 @@
+import BeaconCore
+import BeaconEvaluation
+import Testing
+
+/// The room metrics on hand-made estimates and truth.
+@Suite("Room scoring")
+struct RoomScoringTests {
+    static func at(_ seconds: Double) -> Timestamp { Timestamp(microseconds: Int64(seconds * 1_000_000)) }
+
+    /// Standing in the west room for a second, walking 3 m east over two, standing in the east room.
+    static let truth = [
+        TruthPoint(time: at(0), x: 1, y: 1, room: "west"), TruthPoint(time: at(1), x: 1, y: 1, room: "west"),
+        TruthPoint(time: at(2), x: 2, y: 1, room: "west"), TruthPoint(time: at(3), x: 4, y: 1, room: "east"),
+        TruthPoint(time: at(4), x: 4, y: 1, room: "east"),
+    ]
+    /// Right until the truth enters the east room at 3 s; east at 3.5 s, back west at 3.7 s, east again at 3.9 s.
+    static let estimates = [
+        RoomEstimate(time: at(0), room: "west", x: 1, y: 1), RoomEstimate(time: at(1), room: "west", x: 1, y: 2),
+        RoomEstimate(time: at(3.5), room: "east", x: 5, y: 1), RoomEstimate(time: at(3.7), room: "west", x: 2, y: 1),
+        RoomEstimate(time: at(3.9), room: "east", x: 4, y: 1.5),
+    ]
+
+    static func near(_ value: Double?, _ expected: Double) -> Bool {
+        value.map { abs($0 - expected) < 1e-9 } ?? false
+    }
+
+    @Test func roomTimeIsSplitAtEachEstimateAndTheTruthHoldsUntilItsNextPoint() {
+        let tally = RoomTally(estimates: Self.estimates, truth: Self.truth)
+        #expect(tally.scoredTime == 4)
+        // Right 0–3 s, 3.5–3.7 s and 3.9–4 s; wrong 3–3.5 s and 3.7–3.9 s.
+        #expect(Self.near(tally.rightTime, 3.3) && Self.near(tally.wrongTime, 0.7))
+        let scores = tally.scores
+        #expect(Self.near(scores[.roomAccuracy], 82.5) && Self.near(scores[.wrongRoom], 17.5))
+    }
+
+    @Test func positionErrorsAreTakenAtEachTruthPointFromTheEstimateHoldingThen() {
+        let tally = RoomTally(estimates: Self.estimates, truth: Self.truth)
+        // (1,1)–(1,1), (1,2)–(1,1), (1,2)–(2,1), (1,2)–(4,1), (4,1.5)–(4,1).
+        let expected = [0, 1, 2.0.squareRoot(), 10.0.squareRoot(), 0.5]
+        #expect(zip(tally.positionErrors, expected).allSatisfy { abs($0 - $1) < 1e-9 } && tally.positionErrors.count == 5)
+        let scores = tally.scores
+        #expect(Self.near(scores[.positionMedian], 1))
+        #expect(Self.near(scores[.positionP90], 2.0.squareRoot() + 0.6 * (10.0.squareRoot() - 2.0.squareRoot())))
+        #expect(Self.near(scores[.positionP95], 2.0.squareRoot() + 0.8 * (10.0.squareRoot() - 2.0.squareRoot())))
+    }
+
+    @Test func flapsAreRoomChangesWhileStandingStillButNotTheFirstArrival() {
+        let tally = RoomTally(estimates: Self.estimates, truth: Self.truth)
+        // 3.5 s is the arrival; 3.7 s and 3.9 s are flaps; the truth stood still 0–1 s and 3–4 s.
+        #expect(tally.flaps == 2 && tally.standingTime == 2)
+        #expect(Self.near(tally.scores[.roomFlaps], 3600))
+    }
+
+    @Test func aRoomChangeWhileWalkingIsNoFlap() {
+        let estimates = [RoomEstimate(time: Self.at(0), room: "west"), RoomEstimate(time: Self.at(1.5), room: "east"),
+                         RoomEstimate(time: Self.at(2.5), room: "west")]
+        #expect(RoomTally(estimates: estimates, truth: Self.truth).flaps == 0)
+    }
+
+    @Test func arrivalIsTheTimeFromEnteringARoomToTheEstimateNamingIt() {
+        #expect(RoomTally(estimates: Self.estimates, truth: Self.truth).arrivals == [0.5])
+        // Naming the room before the truth enters it is an arrival of zero.
+        let early = [RoomEstimate(time: Self.at(0), room: "west"), RoomEstimate(time: Self.at(2.5), room: "east")]
+        #expect(RoomTally(estimates: early, truth: Self.truth).arrivals == [0])
+    }
+
+    @Test func noEstimatesScoreNoRoomNoPositionAndNeverArrive() {
+        let tally = RoomTally(estimates: [], truth: Self.truth)
+        let scores = tally.scores
+        #expect(scores[.roomAccuracy] == 0 && scores[.wrongRoom] == 0)
+        #expect(scores[.positionMedian] == nil && scores[.roomFlaps] == 0)
+        #expect(scores[.roomArrival] == .infinity && Metric.roomArrival.format(.infinity) == "never")
+        #expect(RoomTally(estimates: Self.estimates, truth: []).scores.isEmpty)
+    }
+
+    @Test func talliesOfSeveralRunsAddUp() {
+        var total = RoomTally(estimates: Self.estimates, truth: Self.truth)
+        total.add(RoomTally(estimates: [], truth: Self.truth))
+        #expect(total.scoredTime == 8 && total.flaps == 2 && total.arrivals == [0.5, .infinity])
+        #expect(Self.near(total.scores[.roomAccuracy], 41.25) && Self.near(total.scores[.roomFlaps], 1800))
+        #expect(total.scores[.roomArrival] == .infinity)
+    }
+}
+
+@Suite("Fleet evaluation")
+struct FleetEvaluationTests {
+    @Test func eachRuleIsAskedAtEveryTruthSecondAfterTheReadingsUpToIt() {
+        let scenario = FleetScenario(FleetScenario.diagonal, seed: 1)
+        let estimates = FleetEvaluation.estimates(GatewayPlacementRule.nearestGateway(site: FleetScenario.site), scenario)
+        #expect(estimates.map(\.time) == scenario.truth.map(\.time))
+        // At 0 s only the first gateway's reading (of the four, a quarter second apart) has arrived.
+        #expect(estimates[0].room == FleetScenario.site.gateways[0].room)
+    }
+
+    @Test func theTableHasARowPerPeerRuleAndIsTheSameEveryRun() {
+        let table = FleetEvaluation.evaluate(seeds: [1, 2])
+        #expect(table.rows.map(\.model) == ["mqtt_room", "Bermuda", "ESPresense centroid", "nearest gateway"])
+        #expect(table.metrics == FleetEvaluation.metrics)
+        #expect(table.rows.allSatisfy { $0.scores[.roomAccuracy] != nil && $0.scores[.roomFlaps] != nil })
+        // Only the rules that place the beacon have position errors.
+        #expect(table.rows.map { $0.scores[.positionMedian] != nil } == [false, false, true, true])
+        #expect(ReportTable.render(table) == ReportTable.render(FleetEvaluation.evaluate(seeds: [1, 2])))
+    }
+}
