@@ -43,7 +43,7 @@ struct LocateOptions {
         beacon heard: its room (null when none), x and y in the site's frame (metres), the 1-sigma error
         radius, and the gateways used with their distances; a "room" line on each change of room; an
         "away" line when no gateway has heard it for --away-after. A room changes only when the position
-        has been well inside another room (0.5 m from its walls) for 2 s, so a beacon near a wall does not
+        has been well inside another room (0.2 m from its walls) for 1 s, so a beacon near a wall does not
         flap; a gateway going offline is not evidence that a beacon left (its readings count, less and
         less, for 60 s). SIGINT, SIGTERM, SIGHUP: what is complete is printed and published, then exit 0.
         Output: one JSON object per line with "event" location, room or away (fields in beacon(1), OUTPUT).

@@ -7,9 +7,9 @@
 /// - a fix outside every room keeps the current room (a position error near an outer wall is not a move).
 public struct RoomTracker: Sendable {
     /// How far inside a challenger room a fix must be, metres.
-    public static let margin = 0.5
+    public static let margin = 0.2
     /// How long a challenger must hold, from its first fix to the fix that makes it the room.
-    public static let dwell = Micros.seconds(2)
+    public static let dwell = Micros.seconds(1)
 
     /// The current room (an index into the site's rooms), nil before the first fix inside a room.
     public private(set) var room: Int?

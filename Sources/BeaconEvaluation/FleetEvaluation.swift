@@ -1,6 +1,6 @@
 import BeaconCore
 
-/// The peers' room rules on the fleet scenario: every track of `FleetScenario` walked with each of `seeds`,
+/// beacon locate's fuser and the peers' room rules on the fleet scenario: every track of `FleetScenario` walked with each of `seeds`,
 /// each rule fed the gateways' readings in time order and asked for the beacon's room at every second of
 /// the truth (after the readings up to that second), the runs' tallies added up per rule.
 public enum FleetEvaluation {
@@ -8,11 +8,11 @@ public enum FleetEvaluation {
     public static let seeds: [UInt64] = (0..<5).map { SceneEvaluation.seed + $0 }
     public static let metrics: [Metric] = [.roomAccuracy, .wrongRoom, .positionMedian, .positionP90, .positionP95,
                                            .roomFlaps, .roomArrival, .roomArrivalP90]
-    public static let title = "Fleet: peers' room rules on two rooms and four gateways"
+    public static let title = "Fleet: beacon locate and the peers' room rules on two rooms and four gateways"
 
-    /// Fresh rules, in the table's order.
+    /// Fresh rules, in the table's order: beacon's first, then the peers'.
     public static func peerRules(_ site: Site) -> [any RoomRule] {
-        [MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site), GatewayPlacementRule.nearestGateway(site: site)]
+        [LocatorRule(site: site), MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site), GatewayPlacementRule.nearestGateway(site: site)]
     }
 
     /// `rule`'s estimate at each of the scenario's truth times.
@@ -22,7 +22,7 @@ public enum FleetEvaluation {
         var next = 0
         for point in scenario.truth {
             while next < scenario.messages.count && scenario.messages[next].time <= point.time {
-                for reading in RoomReading.readings(scenario.messages[next]) { rule.add(reading) }
+                rule.add(scenario.messages[next])
                 next += 1
             }
             estimates.append(rule.estimate(of: FleetScenario.beacon, at: point.time))
@@ -35,7 +35,7 @@ public enum FleetEvaluation {
         [evaluate()] + FleetScenario.tracks.map { evaluate(tracks: [$0], name: "fleet \($0.name)") }
     }
 
-    /// One row per peer rule.
+    /// One row per rule.
     public static func evaluate(tracks: [FleetTrack] = FleetScenario.tracks, seeds: [UInt64] = seeds,
                                 name: String = "fleet") -> DatasetResult {
         let scenarios = tracks.flatMap { track in seeds.map { FleetScenario(track, seed: $0) } }

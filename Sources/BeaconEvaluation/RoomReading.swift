@@ -43,6 +43,14 @@ public struct RoomEstimate: Equatable, Sendable {
 public protocol RoomRule {
     /// The row name in the tables.
     var name: String { get }
+    /// A gateway's readings message; by default its readings one by one, as the peers take them.
+    mutating func add(_ message: GatewayReadings)
     mutating func add(_ reading: RoomReading)
     mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate
+}
+
+extension RoomRule {
+    public mutating func add(_ message: GatewayReadings) {
+        for reading in RoomReading.readings(message) { add(reading) }
+    }
 }
