@@ -22,20 +22,21 @@ struct LocateCommand {
         }
         let inbox: Inbox
         let publisher: MQTTPublisher
-        let topics = LocateTopics(prefix: options.address.prefix)
+        let topics = LocateTopics(prefix: options.address.prefix, shard: options.shard)
         do {
             inbox = try Inbox()
             nonisolated(unsafe) let diagnose = console.diagnose
             publisher = try MQTTPublisher(address: options.address, caFile: options.caFile, statusTopic: topics.status,
-                                          clientID: GatewayTopics.stableClientID(prefix: options.address.prefix, name: "locate"),
+                                          clientID: GatewayTopics.stableClientID(prefix: options.address.prefix,
+                                                                                 name: "locate " + (options.shard?.description ?? "")),
                                           subscriptions: topics.subscriptions, received: { [inbox] in inbox.push($0, $1) },
                                           waitsForRoom: options.settings.maximumLateness == nil,
                                           stopDescriptor: signals?.descriptor, warn: { diagnose($0) })
         } catch {
             return Failure.report(error, console: console)
         }
-        var fusion = Fusion(site: site, settings: options.settings, topics: topics, publisher: publisher,
-                            output: LineOutput(console: console))
+        var fusion = Fusion(site: site, settings: options.settings, shard: options.shard, topics: topics,
+                            publisher: publisher, output: LineOutput(console: console))
         let start = Clock.monotonic()
         var code = ExitCode.success
         while true {
@@ -96,6 +97,7 @@ struct LocateCommand {
 /// of bad message counted and warned about a few times.
 private struct Fusion {
     var locator: Locator
+    let shard: BeaconShard?
     let topics: LocateTopics
     let publisher: MQTTPublisher
     let output: LineOutput
@@ -110,8 +112,10 @@ private struct Fusion {
     private var overflow = RepeatedWarning { "Warning: \($0) readings messages dropped to bound the readings waiting, in all" }
     private var clocks = RepeatedWarning { "Warning: \($0) gateway clock drifts in all" }
 
-    init(site: Site, settings: Locator.Settings, topics: LocateTopics, publisher: MQTTPublisher, output: LineOutput) {
+    init(site: Site, settings: Locator.Settings, shard: BeaconShard?, topics: LocateTopics, publisher: MQTTPublisher,
+         output: LineOutput) {
         locator = Locator(site: site, settings: settings)
+        self.shard = shard
         self.topics = topics
         self.publisher = publisher
         self.output = output
@@ -132,7 +136,7 @@ private struct Fusion {
                 Self.warn(&malformed, console: output.console, "Warning: a readings message on \(DiagnosticEscaping.escaped(topic)): \(error)")
                 return
             }
-            switch locator.receive(readings, arrival: arrival) {
+            switch locator.receive(shard.map { $0.share(of: readings) } ?? readings, arrival: arrival) {
             case .accepted: break
             case .unknownGateway: unknownGateway(gateway)
             case .late: Self.warn(&late, console: output.console, "Warning: readings of \(gateway) at \(readings.time) arrived after that time was fused; dropped")

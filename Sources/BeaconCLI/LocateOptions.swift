@@ -10,6 +10,8 @@ struct LocateOptions {
     var duration: Micros?
     /// Ends the run once every gateway of the site has gone offline (replays into the broker).
     var untilOffline: Bool
+    /// The beacons this fuser owns; nil: all.
+    var shard: BeaconShard?
 
     static let help = CommandHelp(
         name: "locate",
@@ -33,6 +35,9 @@ struct LocateOptions {
                        + "waits for every online gateway of the site (replays, which may run at any pace).", default: "5s"),
             OptionSpec("until-offline", .flag,
                        "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays)."),
+            OptionSpec("shard", .value(placeholder: "K/N"),
+                       "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
+                       + "split the beacons, each located by exactly one; every fuser reads every gateway's readings."),
             OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
         ],
         discussion: """
@@ -76,5 +81,11 @@ struct LocateOptions {
             try CommonOptions.positiveDuration(text, option: "duration")
         }
         untilOffline = parsed.has("until-offline")
+        shard = try parsed.value("shard").map { text throws(UsageError) in
+            guard let shard = BeaconShard(text) else {
+                throw UsageError("Invalid value '\(text)' for '--shard <K/N>': expected K/N with 1 <= K <= N <= \(BeaconShard.maximumCount), such as 1/2")
+            }
+            return shard
+        }
     }
 }

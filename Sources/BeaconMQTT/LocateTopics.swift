@@ -3,26 +3,32 @@ import BeaconCore
 /// The topics of `beacon locate`:
 ///   PREFIX/gateways/+/readings, /status      read: the gateways' readings and statuses
 ///   PREFIX/locate/status                     online (retained), offline at exit and as the last will
+///                                            (PREFIX/locate/K-N/status for `--shard K/N`)
 ///   PREFIX/beacons/ID/room                   the beacon's room, or not_home (retained)
 ///   PREFIX/beacons/ID/location               the location line (retained)
 ///   homeassistant/device_tracker/…/config, homeassistant/sensor/…/config
 ///                                            Home Assistant MQTT discovery, once per beacon (retained)
 public struct LocateTopics: Sendable {
     public let prefix: String
+    public let shard: BeaconShard?
     /// Home Assistant's default discovery prefix.
     public static let discoveryPrefix = "homeassistant"
     /// Home Assistant's state of a device tracker that is in no zone.
     public static let away = "not_home"
 
-    public init(prefix: String) {
+    public init(prefix: String, shard: BeaconShard? = nil) {
         self.prefix = prefix
+        self.shard = shard
     }
 
     public var subscriptions: [String] {
         ["\(prefix)/\(GatewayTopics.level)/+/readings", "\(prefix)/\(GatewayTopics.level)/+/status"]
     }
 
-    public var status: String { "\(prefix)/locate/status" }
+    /// Each shard has its own, so one shard's last will does not mark the others' beacons unavailable.
+    public var status: String {
+        shard.map { "\(prefix)/locate/\($0.index)-\($0.count)/status" } ?? "\(prefix)/locate/status"
+    }
 
     /// What a message on `topic` is: a gateway's readings or status, and the gateway's name.
     public enum Received: Equatable, Sendable {

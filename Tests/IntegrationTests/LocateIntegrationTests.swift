@@ -114,9 +114,44 @@ struct LocateIntegrationTests {
         }
     }
 
+    @Test("two shards and a whole fuser on one broker: every beacon located by exactly one shard, none lost")
+    func shards() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("crowd.btsnoop").path
+            let sitePath = scratch.appendingPathComponent("site.json").path
+            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            #expect(try await BeaconProcess.run(["simulate", "--scene", "crowd", "--duration", "40s", "--out", capture]).termination == .exited(0))
+            var fusers: [ChildProcess] = []
+            for shard in [nil, "1/2", "2/2"] {
+                fusers.append(try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", sitePath,
+                                                       "--until-offline", "--max-lateness", "none"] + (shard.map { ["--shard", $0] } ?? []),
+                                                      limit: HangGuard.processLimit))
+                try await Self.waitForSubscription(broker, status: shard.map { "site/locate/\($0.replacingOccurrences(of: "/", with: "-"))/status" }
+                                                   ?? "site/locate/status")
+            }
+            try await replayGateways([("gw1", 0), ("gw2", -30), ("gw3", -30)], capture: capture, broker: broker)
+            var located: [Set<String>] = []
+            for fuser in fusers {
+                #expect(try await fuser.waitForExit(within: HangGuard.step) == .exited(0), "\(fuser.failure("exit status"))")
+                located.append(Set(try fuser.stdoutLines.compactMap {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["beacon"] as? String
+                }))
+            }
+            #expect(located[0].count > 10, "\(located[0])")
+            #expect(located[1].isDisjoint(with: located[2]))
+            #expect(located[1].union(located[2]) == located[0])
+            #expect(!located[1].isEmpty && !located[2].isEmpty)
+            // Each shard's lines are exactly the whole fuser's lines for its beacons.
+            let whole = fusers[0].stdoutLines
+            for (index, shard) in fusers.enumerated().dropFirst() {
+                #expect(shard.stdoutLines == whole.filter { line in located[index].contains { line.contains("\"beacon\":\"\($0)\"") } })
+            }
+        }
+    }
+
     /// locate subscribes in the background: a retained probe it would not see is no use, so wait for its online status.
-    private static func waitForSubscription(_ broker: MosquittoBroker) async throws {
-        let status = try await MQTTSubscriber.start(port: broker.port, topics: ["site/locate/status"])
+    private static func waitForSubscription(_ broker: MosquittoBroker, status topic: String = "site/locate/status") async throws {
+        let status = try await MQTTSubscriber.start(port: broker.port, topics: [topic])
         let deadline = ContinuousClock.now + HangGuard.step
         while !MQTTSubscriber.messages(status).contains(where: { $0.payload == "online" }) {
             if ContinuousClock.now >= deadline { throw status.failure("no online status from locate") }

@@ -1,0 +1,35 @@
+/// `beacon locate --shard K/N`: the share of the beacons one fuser owns, so several fusers against one
+/// broker split a building's beacons between them, each beacon located by exactly one. Every fuser reads
+/// every gateway's readings and keeps the beacons whose id hashes to its share.
+public struct BeaconShard: Equatable, Sendable, CustomStringConvertible {
+    /// 1...count.
+    public let index: Int
+    public let count: Int
+
+    public static let maximumCount = 1_000
+
+    /// `K/N` with 1 ≤ K ≤ N ≤ `maximumCount`; nil otherwise.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+              (1...Self.maximumCount).contains(count), (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// Whether the beacon `id` is this shard's: FNV-1a of its bytes, the same on every machine and run.
+    public func owns(_ id: String) -> Bool {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return Int(hash % UInt64(count)) == index - 1
+    }
+
+    /// `readings` with only this shard's beacons.
+    public func share(of readings: GatewayReadings) -> GatewayReadings {
+        var mine = readings
+        mine.readings.removeAll { !owns($0.id) }
+        return mine
+    }
+}
