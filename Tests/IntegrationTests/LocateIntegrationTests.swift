@@ -35,11 +35,21 @@ struct LocateIntegrationTests {
     }
 
     /// Replays `capture` as each gateway, `offsets` (dB) making each hear the beacon nearer or farther.
-    private func replayGateways(_ offsets: [(String, Int)], capture: String, broker: MosquittoBroker) async throws {
+    private func replayGateways(_ offsets: [(String, Int)], capture: String, broker: MosquittoBroker, prefix: String = "site",
+                                together: Bool = false) async throws {
+        func arguments(_ gateway: String, _ offset: Int) -> [String] {
+            ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--rssi-offset", "\(offset)",
+             "--mqtt", broker.url(prefix: prefix), "--gateway", gateway]
+        }
+        if together {
+            let ranges = try offsets.map { try BeaconProcess.start(arguments($0.0, $0.1), limit: HangGuard.processLimit) }
+            for range in ranges {
+                #expect(try await range.waitForExit(within: HangGuard.step) == .exited(0), "\(range.failure("exit status"))")
+            }
+            return
+        }
         for (gateway, offset) in offsets {
-            let range = try await BeaconProcess.run(
-                ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--rssi-offset", "\(offset)",
-                 "--mqtt", broker.url(prefix: "site"), "--gateway", gateway])
+            let range = try await BeaconProcess.run(arguments(gateway, offset))
             #expect(range.termination == .exited(0), "\(range.failure("exit status"))")
         }
     }
@@ -111,6 +121,28 @@ struct LocateIntegrationTests {
             #expect(warnings.contains { $0.contains("neither online nor offline") }, "\(warnings)")
             #expect(warnings.count { $0.contains("a readings message on site/gateways/gw1/readings") } >= 4, "\(warnings)")
             #expect(!locate.stdoutLines.contains { $0.contains("far") || $0.contains("9999") })
+        }
+    }
+
+    @Test("the same captures replayed one after another and all at once, at full speed: exactly the same lines")
+    func interleavingsAgree() async throws {
+        try await withBroker { broker, scratch in
+            let capture = scratch.appendingPathComponent("walk.btsnoop").path
+            let sitePath = scratch.appendingPathComponent("site.json").path
+            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            #expect(try await BeaconProcess.run(["simulate", "--scene", "walk-away", "--duration", "60s", "--out", capture]).termination == .exited(0))
+            var outputs: [[String]] = []
+            for (prefix, together) in [("one", false), ("all", true)] {
+                let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: prefix), "--site", sitePath,
+                                                      "--until-offline", "--max-lateness", "none"], limit: HangGuard.processLimit)
+                try await Self.waitForSubscription(broker, status: "\(prefix)/locate/status")
+                try await replayGateways([("gw1", 0), ("gw2", -20), ("gw3", -25)], capture: capture, broker: broker,
+                                         prefix: prefix, together: together)
+                #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
+                outputs.append(locate.stdoutLines)
+            }
+            #expect(outputs[0].count > 30)
+            #expect(outputs[0] == outputs[1])
         }
     }
 
