@@ -244,14 +244,19 @@ public struct Locator: Sendable {
             guard counts(reading, from: gateway, at: tick) else { continue }
             let online = gateways[gateway].online != false
             let age = tick - reading.time
-            // The distance's 1-σ from the path-loss model: shadowing (about 4 dB) and the tick's own spread,
-            // over a nominal exponent of 2; an offline gateway's reading loses weight as it ages.
-            let noise = (16 + reading.spread * reading.spread / Double(max(1, reading.samples))).squareRoot()
-            var sigma = max(0.5, reading.distance * noise * 0.115 / 2)
+            var sigma = Self.distanceSigma(reading.distance, spread: reading.spread, samples: reading.samples)
+            // An offline gateway's reading loses weight as it ages.
             if !online { sigma *= 1 + Double(age.value) / 10_000_000 }
             list.append(Observation(gateway: gateway, distance: reading.distance, sigma: sigma, online: online))
         }
         return list.sorted { ($0.distance, $0.gateway) < ($1.distance, $1.gateway) }
+    }
+
+    /// A distance's 1-σ (metres) from the path-loss model: shadowing (about 4 dB) and the tick's own
+    /// spread, in dB, over a nominal exponent of 2; a dB of RSSI is ln(10)/(10·2) of the distance.
+    static func distanceSigma(_ distance: Double, spread: Double, samples: Int) -> Double {
+        let noise = (16 + spread * spread / Double(max(1, samples))).squareRoot()
+        return max(0.5, distance * noise * 0.115)
     }
 
     /// A gateway's latest reading still counts at `tick`: a distance, not older than the gateway's hold.

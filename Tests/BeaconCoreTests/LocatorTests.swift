@@ -1,4 +1,4 @@
-import BeaconCore
+@testable import BeaconCore
 @testable import BeaconSimulation
 import Testing
 
@@ -240,3 +240,14 @@ let awkwardSites: [Site] = {
         Site(rooms: [Room(name: "line", polygon: [Point2(x: 0, y: 0), Point2(x: 6, y: 0)]), F.site.rooms[1]], gateways: F.site.gateways),
     ]
 }()
+
+@Suite("the fuser's distance noise model")
+struct LocatorDistanceSigmaTests {
+    @Test("4 dB of shadowing over a path-loss exponent of 2 is a 1-σ of 0.46 of the distance (ln 10 / 20 a dB); never under 0.5 m")
+    func shadowingSigma() {
+        let sigma = Locator.distanceSigma(4, spread: 0, samples: 1)
+        #expect(abs(sigma - 4 * 4 * 0.1151) < 0.01, "\(sigma)")
+        #expect(Locator.distanceSigma(0, spread: 0, samples: 1) == 0.5)
+        #expect(Locator.distanceSigma(4, spread: 3, samples: 1) > sigma)
+    }
+}
