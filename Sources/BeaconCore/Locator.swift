@@ -69,6 +69,9 @@ public struct Locator: Sendable {
     /// Takes one gateway's readings message, arrived at `arrival` (the fuser's clock, used only to tell
     /// a gateway that stopped sending and to estimate its clock offset).
     public mutating func receive(_ readings: GatewayReadings, arrival: Timestamp) -> Receipt {
+        // Within the supported range a window's end and the next one are always representable.
+        var readings = readings
+        readings.time = readings.time.clampedToSupportedRange
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
         if let fusedUpTo, readings.time <= fusedUpTo { return .late }
         if let reference = clockReference(excluding: index), readings.time - reference > Self.maximumSkew {
@@ -128,7 +131,7 @@ public struct Locator: Sendable {
     /// The end of the window (interval-aligned, windows closed at their end) that holds `time`.
     private func tickEnding(containing time: Timestamp) -> Timestamp {
         let step = settings.interval.value
-        let (quotient, remainder) = time.microseconds.quotientAndRemainder(dividingBy: step)
+        let (quotient, remainder) = time.clampedToSupportedRange.microseconds.quotientAndRemainder(dividingBy: step)
         let ceiling = remainder > 0 ? quotient + 1 : quotient
         return Timestamp(microseconds: ceiling.multipliedReportingOverflow(by: step).partialValue)
     }
@@ -166,14 +169,27 @@ public struct Locator: Sendable {
 
     private mutating func fuse(upTo watermark: Timestamp, emit: (LocateOutput) -> Void) {
         while var tick = nextTick, tick <= watermark {
-            // Nothing tracked and nothing waiting before a later window: go straight to it.
-            if tracks.isEmpty, let next = pending.first?.time, next > tick { tick = tickEnding(containing: next) }
             if tracks.isEmpty, pending.isEmpty { break }
+            // Windows that would change nothing and print nothing are skipped, however long the gap.
+            tick = max(tick, firstEventfulTick(from: tick))
             guard tick <= watermark else { nextTick = tick; break }
             fuseWindow(endingAt: tick, emit: emit)
             fusedUpTo = tick
             nextTick = tick + settings.interval
         }
+    }
+
+    /// The first window from `tick` in which something can happen: a message falls due, a beacon's
+    /// reading counts (a location line) or a beacon goes away.
+    private func firstEventfulTick(from tick: Timestamp) -> Timestamp {
+        var event = pending.first.map { tickEnding(containing: $0.time) }
+        for track in tracks.values {
+            if track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) { return tick }
+            // Away once more than awayAfter has passed.
+            let away = tickEnding(containing: track.lastHeard + settings.awayAfter + Micros(1))
+            event = min(event ?? away, away)
+        }
+        return event ?? tick
     }
 
     // MARK: - One window
@@ -225,18 +241,28 @@ public struct Locator: Sendable {
     private func observations(of track: BeaconTrack, at tick: Timestamp) -> [Observation] {
         var list: [Observation] = []
         for (gateway, reading) in track.latest {
+            guard counts(reading, from: gateway, at: tick) else { continue }
             let online = gateways[gateway].online != false
             let age = tick - reading.time
-            let limit = online ? settings.freshness : settings.offlineHold
-            guard age <= limit, reading.distance >= 0 else { continue }
-            // The distance's 1-σ from the path-loss model: shadowing (about 4 dB) and the tick's own spread,
-            // over a nominal exponent of 2; an offline gateway's reading loses weight as it ages.
-            let noise = (16 + reading.spread * reading.spread / Double(max(1, reading.samples))).squareRoot()
-            var sigma = max(0.5, reading.distance * noise * 0.115 / 2)
+            var sigma = Self.distanceSigma(reading.distance, spread: reading.spread, samples: reading.samples)
+            // An offline gateway's reading loses weight as it ages.
             if !online { sigma *= 1 + Double(age.value) / 10_000_000 }
             list.append(Observation(gateway: gateway, distance: reading.distance, sigma: sigma, online: online))
         }
         return list.sorted { ($0.distance, $0.gateway) < ($1.distance, $1.gateway) }
+    }
+
+    /// A distance's 1-σ (metres) from the path-loss model: shadowing (about 4 dB) and the tick's own
+    /// spread, in dB, over a nominal exponent of 2; a dB of RSSI is ln(10)/(10·2) of the distance.
+    static func distanceSigma(_ distance: Double, spread: Double, samples: Int) -> Double {
+        let noise = (16 + spread * spread / Double(max(1, samples))).squareRoot()
+        return max(0.5, distance * noise * 0.115)
+    }
+
+    /// A gateway's latest reading still counts at `tick`: a distance, not older than the gateway's hold.
+    private func counts(_ reading: BeaconTrack.Latest, from gateway: Int, at tick: Timestamp) -> Bool {
+        let limit = gateways[gateway].online != false ? settings.freshness : settings.offlineHold
+        return tick - reading.time <= limit && reading.distance >= 0
     }
 
     private func locate(_ track: inout BeaconTrack, _ observations: [Observation], at tick: Timestamp) -> (room: Int?, fix: PositionFix?) {

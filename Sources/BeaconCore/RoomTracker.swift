@@ -33,7 +33,9 @@ public struct RoomTracker: Sendable {
             return room
         }
         if let held = challenger, held.room == candidate {
-            if time.value - held.since.value >= Self.dwell.value {
+            // The dwell's end, unless it lies beyond Int64 (then not reached).
+            let (end, beyond) = held.since.value.addingReportingOverflow(Self.dwell.value)
+            if !beyond, time.value >= end {
                 room = candidate
                 challenger = nil
             }

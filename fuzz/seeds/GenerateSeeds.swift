@@ -125,6 +125,16 @@ enum GenerateSeeds {
             write("site_file", "site-\(i)", Array(text.utf8))
         }
 
+        let readingsTexts = [
+            #"{"gateway":"gw1","time":"2026-12-03T07:38:29.000Z","seq":12,"beacons":[{"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","rssi":-61.3,"filteredRssi":-60.5,"spread":1.23,"samples":9,"measuredPower":-59,"accuracy":1.50}]}"#,
+            #"{"gateway":"gw1","time":"2026-12-03T07:38:30.000Z","seq":13,"beacons":[]}"#,
+            #"{"gateway":"gw1","time":"2026-12-03T07:38:31.500Z","seq":14,"beacons":[{"id":"a","rssi":-90,"filteredRssi":-88,"spread":0,"samples":1,"measuredPower":-59,"accuracy":-1},{"id":"b","rssi":-40,"filteredRssi":-41,"spread":12.5,"samples":40,"measuredPower":-65,"accuracy":0}]}"#,
+            #"{"gateway":"gw2","time":"9999-12-31T23:59:59.999Z","seq":1,"beacons":[]}"#,
+        ]
+        for (i, text) in readingsTexts.enumerated() {
+            write("readings_decoder", "message-\(i)", Array(text.utf8))
+        }
+
         let commandLines: [[String]] = [
             ["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "0x2", "--hci", "btsnoop:x", "--index", "1"],
             ["range", "--region", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1", "--interval=500ms", "--exit-after", "2.5s",

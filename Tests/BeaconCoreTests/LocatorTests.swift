@@ -1,0 +1,253 @@
+@testable import BeaconCore
+@testable import BeaconSimulation
+import Testing
+
+@Suite("beacon locate's fuser: readings in, each beacon's room and position per interval")
+struct LocatorTests {
+    typealias F = LocatorFixture
+
+    @Test("a beacon standing in room A is located in A within 1 m, with one room line from null to A")
+    func standingInA() throws {
+        var locator = Locator(site: F.site)
+        let outputs = F.run(&locator, seconds: 20) { _ in Point2(x: 1.5, y: 2) }
+        let rooms = outputs.filter(\.isRoom).map(\.json)
+        try #require(rooms.count == 1, "\(rooms)")
+        #expect(rooms[0].contains(#""from":null,"to":"A""#))
+        let last = try #require(outputs.compactMap(\.located).last)
+        #expect(last.room == "A")
+        let point = try #require(last.fix?.point)
+        #expect(abs(point.x - 1.5) < 1 && abs(point.y - 2) < 1, "\(point)")
+        #expect(last.gateways.count == 4)
+    }
+
+    @Test("a beacon walking from A to B gets its room line to B within 5 s of crossing")
+    func walkingToB() throws {
+        var locator = Locator(site: F.site)
+        // 0.5 m/s along y = 2 from x = 0.5; it crosses x = 3 at 5 s.
+        let outputs = F.run(&locator, seconds: 20) { second in Point2(x: min(5.5, 0.5 + 0.5 * Double(second)), y: 2) }
+        let toB = try #require(outputs.first { $0.isRoom && $0.json.contains(#""to":"B""#) })
+        #expect(toB.time - F.at(seconds: 5) <= .seconds(5), "\(toB.json)")
+        #expect(outputs.filter(\.isRoom).count == 2)
+    }
+
+    @Test("a beacon standing 1 m from the wall between the rooms, with noisy distances, does not flap over 10 minutes")
+    func noFlapNearTheWall() {
+        var locator = Locator(site: F.site)
+        let outputs = F.run(&locator, seconds: 600, seed: 42, noise: { rng in max(0.05, 1 + 0.15 * rng.normal()) }) { _ in
+            Point2(x: 2, y: 2)
+        }
+        #expect(outputs.filter(\.isRoom).map(\.json).count == 1)
+        #expect(outputs.compactMap(\.located).allSatisfy { $0.room == "A" })
+    }
+
+    @Test("the same readings in any interleaving give the same lines (no lateness bound)")
+    func interleavingsAgree() {
+        var settings = Locator.Settings()
+        settings.maximumLateness = nil
+        var rng = SplitMix64(seed: 7)
+        var messages: [GatewayReadings] = []
+        for second in 1...40 {
+            let point = Point2(x: 0.5 + 0.125 * Double(second), y: 2)
+            messages += F.messages(at: F.at(seconds: Double(second)), beaconAt: point, sequence: second,
+                                   noise: { rng in 1 + 0.1 * rng.normal() }, rng: &rng)
+        }
+        func lines(_ order: [GatewayReadings]) -> [String] {
+            var locator = Locator(site: F.site, settings: settings)
+            var lines: [String] = []
+            for message in order {
+                #expect(locator.receive(message, arrival: message.time) == .accepted)
+                locator.advance(arrival: message.time) { lines.append($0.json) }
+            }
+            locator.finish { lines.append($0.json) }
+            return lines
+        }
+        let byTime = lines(messages)
+        #expect(byTime.count > 40)
+        let byGateway = lines(F.site.gateways.flatMap { g in messages.filter { $0.gateway == g.name } })
+        var shuffler = SplitMix64(seed: 3)
+        // Each gateway's messages keep their order (as the broker delivers them); the gateways interleave at random.
+        var queues = F.site.gateways.map { g in messages.filter { $0.gateway == g.name }[...] }
+        var merged: [GatewayReadings] = []
+        while let index = queues.indices.filter({ !queues[$0].isEmpty }).randomElement(using: &shuffler) {
+            merged.append(queues[index].removeFirst())
+        }
+        let shuffled = lines(merged)
+        let gatewayByGatewayReversed = lines(F.site.gateways.reversed().flatMap { g in messages.filter { $0.gateway == g.name } })
+        #expect(byGateway == byTime)
+        #expect(shuffled == byTime)
+        #expect(gatewayByGatewayReversed == byTime)
+    }
+
+    @Test("a message for a fused window is late, one from a gateway not in the site unknown, one 20 minutes ahead from the future")
+    func refusals() {
+        var locator = Locator(site: F.site)
+        _ = F.run(&locator, seconds: 10) { _ in Point2(x: 1.5, y: 2) }
+        var rng = SplitMix64(seed: 1)
+        let old = F.messages(at: F.at(seconds: 3), beaconAt: Point2(x: 1, y: 1), rng: &rng)[0]
+        #expect(locator.receive(old, arrival: F.at(seconds: 11)) == .late)
+        let stranger = GatewayReadings(gateway: "gw9", time: F.at(seconds: 11), sequence: 1, readings: [])
+        #expect(locator.receive(stranger, arrival: F.at(seconds: 11)) == .unknownGateway)
+        let ahead = GatewayReadings(gateway: "gw2", time: F.at(seconds: 11 + 1_200), sequence: 11, readings: [])
+        #expect(locator.receive(ahead, arrival: F.at(seconds: 11)) == .fromTheFuture)
+    }
+
+    @Test("a gateway going offline keeps the beacon's room and gives no away line; its reading is listed as offline")
+    func gatewayOffline() throws {
+        var locator = Locator(site: F.site)
+        var outputs = F.run(&locator, seconds: 5) { _ in Point2(x: 1, y: 1) }
+        let known = locator.status(gateway: "gw1", online: false)
+        #expect(known)
+        var rng = SplitMix64(seed: 1)
+        for second in 6...40 {
+            let time = F.at(seconds: Double(second))
+            for message in F.messages(at: time, beaconAt: Point2(x: 1, y: 1), sequence: second, rng: &rng) where message.gateway != "gw1" {
+                #expect(locator.receive(message, arrival: time) == .accepted)
+            }
+            locator.advance(arrival: time) { outputs.append($0) }
+        }
+        #expect(outputs.filter(\.isAway).isEmpty)
+        #expect(outputs.filter(\.isRoom).count == 1)
+        let last = try #require(outputs.compactMap(\.located).last)
+        #expect(last.room == "A")
+        #expect(last.gateways.contains { $0.name == "gw1" && !$0.online })
+    }
+
+    @Test("an online gateway that stops hearing the beacon drops out of its gateways after the freshness")
+    func stopsHearing() throws {
+        var locator = Locator(site: F.site)
+        var rng = SplitMix64(seed: 1)
+        var outputs: [LocateOutput] = []
+        for second in 1...20 {
+            let time = F.at(seconds: Double(second))
+            for var message in F.messages(at: time, beaconAt: Point2(x: 1, y: 1), sequence: second, rng: &rng) {
+                if message.gateway == "gw4", second > 5 { message.readings = [] }
+                _ = locator.receive(message, arrival: time)
+            }
+            locator.advance(arrival: time) { outputs.append($0) }
+        }
+        let located = outputs.compactMap(\.located)
+        let withGW4 = located.filter { $0.gateways.contains { $0.name == "gw4" } }.map(\.time)
+        let lastHeard = F.at(seconds: 5)
+        #expect(withGW4.allSatisfy { $0 - lastHeard <= Locator.Settings().freshness })
+        #expect(located.contains { $0.time - lastHeard > Locator.Settings().freshness })
+        #expect(located.last?.gateways.count == 3)
+    }
+
+    @Test("no gateway hearing the beacon for the away time gives one away line")
+    func away() {
+        var locator = Locator(site: F.site)
+        let outputs = F.run(&locator, seconds: 80) { second in second <= 5 ? Point2(x: 1, y: 1) : nil }
+        let away = outputs.filter(\.isAway)
+        #expect(away.count == 1)
+        #expect(away.first.map { $0.json.contains(#""room":"A""#) } == true)
+        #expect(locator.beaconCount == 0)
+    }
+
+    @Test("a message 500 s after the last, with one beacon tracked, fuses no more windows with lines than until it is away")
+    func longGapIsSkipped() {
+        var settings = Locator.Settings()
+        settings.maximumLateness = nil
+        var locator = Locator(site: F.site, settings: settings)
+        var rng = SplitMix64(seed: 1)
+        var outputs: [LocateOutput] = []
+        for message in F.messages(at: F.at(seconds: 1), beaconAt: Point2(x: 1, y: 1), rng: &rng) {
+            _ = locator.receive(message, arrival: F.at(seconds: 1))
+        }
+        locator.advance(arrival: F.at(seconds: 1)) { outputs.append($0) }
+        for message in F.messages(at: F.at(seconds: 501), beaconAt: nil, rng: &rng) {
+            _ = locator.receive(message, arrival: F.at(seconds: 501))
+        }
+        locator.advance(arrival: F.at(seconds: 501)) { outputs.append($0) }
+        let windows = Set(outputs.map(\.time)).count
+        #expect(windows <= Int(Locator.Settings().awayAfter.value / Locator.Settings().interval.value) + 2, "\(windows)")
+        #expect(outputs.filter(\.isAway).count == 1)
+    }
+
+    @Test("a long away time across a long gap fuses in a bounded number of windows", .timeLimit(.minutes(1)))
+    func longAwayAcrossGap() {
+        var settings = Locator.Settings()
+        settings.maximumLateness = nil
+        settings.awayAfter = .seconds(400 * 86_400)
+        settings.interval = .milliseconds(1)
+        var locator = Locator(site: Site(rooms: F.site.rooms, gateways: [F.site.gateways[0]]), settings: settings)
+        var outputs: [LocateOutput] = []
+        _ = locator.receive(GatewayReadings(gateway: "gw1", time: F.at(seconds: 1), sequence: 1, readings: [F.reading(1)]), arrival: F.at(seconds: 1))
+        locator.advance(arrival: F.at(seconds: 1)) { outputs.append($0) }
+        // Within the skew bound of the fused time, 10 minutes of 1 ms windows in which nothing is heard.
+        for step in 1...4 {
+            let time = F.at(seconds: 1 + 590 * Double(step))
+            #expect(locator.receive(GatewayReadings(gateway: "gw1", time: time, sequence: 1 + step, readings: []), arrival: time) == .accepted)
+            locator.advance(arrival: time) { outputs.append($0) }
+        }
+        #expect(locator.beaconCount == 1)
+        #expect(outputs.count < 10_000, "\(outputs.count)")
+    }
+
+    @Test("times at the ends of Int64 are fused without trapping or spinning", .timeLimit(.minutes(1)),
+          arguments: [Int64.min, Int64.min + 1, -(1 << 62), 1 << 62, Int64.max - 1, Int64.max])
+    func extremeTimes(microseconds: Int64) {
+        var locator = Locator(site: F.site)
+        var outputs: [LocateOutput] = []
+        let time = Timestamp(microseconds: microseconds)
+        for gateway in F.site.gateways {
+            _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: 1, readings: [F.reading(2)]), arrival: time)
+        }
+        locator.advance(arrival: time) { outputs.append($0) }
+        locator.finish { outputs.append($0) }
+        let later = Timestamp(microseconds: microseconds / 2)
+        for gateway in F.site.gateways {
+            _ = locator.receive(GatewayReadings(gateway: gateway.name, time: later, sequence: 2, readings: [F.reading(2)]), arrival: later)
+        }
+        locator.advance(arrival: later) { outputs.append($0) }
+        locator.finish { outputs.append($0) }
+        #expect(outputs.count < 1_000)
+        #expect(outputs.allSatisfy { !$0.json.contains("nan") && !$0.json.contains("inf") })
+    }
+
+    @Test("awkward sites and distances locate without NaN or a trap", arguments: awkwardSites.indices)
+    func awkwardSite(index: Int) {
+        let site = awkwardSites[index]
+        var locator = Locator(site: site)
+        var outputs: [LocateOutput] = []
+        for second in 1...10 {
+            let time = F.at(seconds: Double(second))
+            for gateway in site.gateways {
+                let distance = [0, 100, 2, 0.0001, 1_000][second % 5]
+                _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: second, readings: [F.reading(distance)]), arrival: time)
+            }
+            locator.advance(arrival: time) { outputs.append($0) }
+        }
+        locator.finish { outputs.append($0) }
+        #expect(outputs.compactMap(\.located).count >= 8)
+        for line in outputs.map(\.json) {
+            #expect(!line.lowercased().contains("nan") && !line.lowercased().contains("inf"), "\(line)")
+            #expect((try? JSONValue.parse(Array(line.utf8), maximumDepth: 8, maximumBytes: 1 << 20)) != nil, "\(line)")
+        }
+    }
+}
+
+/// Sites where ranging is degenerate.
+let awkwardSites: [Site] = {
+    typealias F = LocatorFixture
+    return [
+        // One gateway.
+        Site(rooms: F.site.rooms, gateways: [F.site.gateways[0]]),
+        // Three gateways on one line.
+        Site(rooms: F.site.rooms, gateways: [SiteGateway(name: "a", x: 0, y: 2), SiteGateway(name: "b", x: 3, y: 2), SiteGateway(name: "c", x: 6, y: 2)]),
+        // Every gateway at one point.
+        Site(rooms: F.site.rooms, gateways: (1...4).map { SiteGateway(name: "g\($0)", x: 1, y: 1, room: "A") }),
+        // A room that is a line.
+        Site(rooms: [Room(name: "line", polygon: [Point2(x: 0, y: 0), Point2(x: 6, y: 0)]), F.site.rooms[1]], gateways: F.site.gateways),
+    ]
+}()
+
+@Suite("the fuser's distance noise model")
+struct LocatorDistanceSigmaTests {
+    @Test("4 dB of shadowing over a path-loss exponent of 2 is a 1-σ of 0.46 of the distance (ln 10 / 20 a dB); never under 0.5 m")
+    func shadowingSigma() {
+        let sigma = Locator.distanceSigma(4, spread: 0, samples: 1)
+        #expect(abs(sigma - 4 * 4 * 0.1151) < 0.01, "\(sigma)")
+        #expect(Locator.distanceSigma(0, spread: 0, samples: 1) == 0.5)
+        #expect(Locator.distanceSigma(4, spread: 3, samples: 1) > sigma)
+    }
+}
