@@ -90,10 +90,14 @@ public struct Locator: Sendable {
         return .accepted
     }
 
-    /// A gateway's retained status (`online`, `offline`).
+    /// A gateway's retained status (`online`, `offline`). Offline takes effect after the gateway's latest
+    /// reading, on its own clock: a gateway sends its status after its readings, so the windows it is
+    /// offline in are the same however the messages interleave with the other gateways'.
     public mutating func status(gateway name: String, online: Bool) -> Bool {
         guard let index = site.gatewayIndex(named: name) else { return false }
         gateways[index].online = online
+        // Online to the end of the window holding its last reading.
+        gateways[index].offlineAfter = online ? nil : gateways[index].latest.map(tickEnding) ?? Timestamp.supportedRange.lowerBound
         return true
     }
 
@@ -242,7 +246,7 @@ public struct Locator: Sendable {
         var list: [Observation] = []
         for (gateway, reading) in track.latest {
             guard counts(reading, from: gateway, at: tick) else { continue }
-            let online = gateways[gateway].online != false
+            let online = gateways[gateway].isOnline(at: tick)
             let age = tick - reading.time
             var sigma = Self.distanceSigma(reading.distance, spread: reading.spread, samples: reading.samples)
             // An offline gateway's reading loses weight as it ages.
@@ -261,7 +265,7 @@ public struct Locator: Sendable {
 
     /// A gateway's latest reading still counts at `tick`: a distance, not older than the gateway's hold.
     private func counts(_ reading: BeaconTrack.Latest, from gateway: Int, at tick: Timestamp) -> Bool {
-        let limit = gateways[gateway].online != false ? settings.freshness : settings.offlineHold
+        let limit = gateways[gateway].isOnline(at: tick) ? settings.freshness : settings.offlineHold
         return tick - reading.time <= limit && reading.distance >= 0
     }
 
@@ -302,6 +306,12 @@ public struct Locator: Sendable {
 private struct GatewayState: Sendable {
     /// nil until a status arrives: a gateway that sends readings is taken to be online.
     var online: Bool?
+    /// Set by an offline status: the end of the window of the gateway's latest reading then, after which it is offline.
+    var offlineAfter: Timestamp?
+
+    func isOnline(at tick: Timestamp) -> Bool {
+        offlineAfter.map { tick <= $0 } ?? true
+    }
     /// The time of its latest readings, on its own clock.
     var latest: Timestamp?
     var lastArrival: Timestamp?

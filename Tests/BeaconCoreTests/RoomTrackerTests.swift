@@ -10,24 +10,29 @@ struct RoomTrackerTests {
         #expect(tracker.update(candidate: 1, depth: 0.01, at: .seconds(1)) == 1)
     }
 
+    /// `start` plus `dwells` times the dwell.
+    func after(_ dwells: Double, from start: Micros = .seconds(1)) -> Micros {
+        Micros(start.value + Int64(dwells * Double(RoomTracker.dwell.value)))
+    }
+
     @Test("a challenger held for the dwell, at least the margin inside, takes over; not before")
     func dwell() {
         var tracker = RoomTracker()
         _ = tracker.update(candidate: 0, depth: 1, at: .seconds(0))
         #expect(tracker.update(candidate: 1, depth: 1, at: .seconds(1)) == 0)
-        #expect(tracker.update(candidate: 1, depth: 1, at: .milliseconds(2_999)) == 0)
-        #expect(tracker.update(candidate: 1, depth: 1, at: .seconds(3)) == 1)
+        #expect(tracker.update(candidate: 1, depth: 1, at: Micros(after(1).value - 1)) == 0)
+        #expect(tracker.update(candidate: 1, depth: 1, at: after(1)) == 1)
     }
 
     @Test("a fix shallower than the margin, back in the room or outside every room starts the count again")
     func breaks() {
-        for interruption: (Int?, Double) in [(1, 0.2), (0, 1), (nil, 0)] {
+        for interruption: (Int?, Double) in [(1, RoomTracker.margin / 2), (0, 1), (nil, 0)] {
             var tracker = RoomTracker()
             _ = tracker.update(candidate: 0, depth: 1, at: .seconds(0))
             _ = tracker.update(candidate: 1, depth: 1, at: .seconds(1))
-            #expect(tracker.update(candidate: interruption.0, depth: interruption.1, at: .seconds(2)) == 0)
-            #expect(tracker.update(candidate: 1, depth: 1, at: .seconds(3)) == 0)
-            #expect(tracker.update(candidate: 1, depth: 1, at: .seconds(5)) == 1)
+            #expect(tracker.update(candidate: interruption.0, depth: interruption.1, at: after(0.5)) == 0)
+            #expect(tracker.update(candidate: 1, depth: 1, at: after(1)) == 0)
+            #expect(tracker.update(candidate: 1, depth: 1, at: after(2)) == 1)
         }
     }
 
