@@ -21,7 +21,10 @@ extension GatewayReadings {
         }
         guard json.object != nil else { throw ReadingsError("expected an object, found \(json.kind)") }
         guard let name = json["gateway"]?.string else { throw ReadingsError("gateway: expected a string") }
-        guard name == gateway else { throw ReadingsError("gateway: '\(name)' published on the topic of '\(gateway)'") }
+        // The names are the sender's text: quoted, so a control character cannot break the line.
+        guard name == gateway else {
+            throw ReadingsError("gateway: \(JSONValue.quoted(name)) published on the topic of \(JSONValue.quoted(gateway))")
+        }
         guard let timeText = json["time"]?.string, let time = TimestampText.parse(timeText) else {
             throw ReadingsError("time: expected an ISO 8601 time such as 2026-12-03T07:38:29.000Z")
         }

@@ -101,7 +101,7 @@ private struct JSONParser {
             let keyOffset = offset
             let key = try string()
             guard keys.insert(key).inserted else {
-                throw failure("duplicate member \(JSONParser.quoted(key))", at: keyOffset)
+                throw failure("duplicate member \(JSONValue.quoted(key))", at: keyOffset)
             }
             skipWhitespace()
             guard next == UInt8(ascii: ":") else { throw expected("':'") }
@@ -296,8 +296,10 @@ private struct JSONParser {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
+}
 
-    /// A member name for an error: quoted, control characters escaped, long names cut short.
+extension JSONValue {
+    /// A member name or other text of the input for an error: quoted, control characters escaped, long names cut short.
     static func quoted(_ text: String) -> String {
         var shown = ""
         for (index, scalar) in text.unicodeScalars.enumerated() {

@@ -65,6 +65,13 @@ struct GatewayReadingsDecodingTests {
         #expect(error.description.contains("gw1") && error.description.contains("gw2"))
     }
 
+    @Test("a gateway name with control characters is refused in one line")
+    func controlCharactersInName() {
+        let text = Self.readme.replacingOccurrences(of: #""gateway":"gw1""#, with: #""gateway":"gw\r\nforged\u001b[2J""#)
+        guard case .failure(let error) = decode(text) else { Issue.record("read"); return }
+        #expect(!error.description.contains("\r") && !error.description.contains("\n") && !error.description.contains("\u{1B}"), "\(error)")
+    }
+
     @Test("more than maximumBeacons readings are refused; exactly that many are read")
     func tooManyBeacons() throws {
         func message(_ count: Int) -> String {
