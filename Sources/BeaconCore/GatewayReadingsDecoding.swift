@@ -43,8 +43,10 @@ extension GatewayReadings {
 
     private static func reading(_ json: JSONValue, at path: String) throws(ReadingsError) -> BeaconReading {
         guard json.object != nil else { throw ReadingsError("\(path): expected an object, found \(json.kind)") }
-        guard let id = json["id"]?.string, !id.isEmpty, id.utf8.count <= 128 else {
-            throw ReadingsError("\(path).id: expected a string of 1 to 128 bytes")
+        // The id becomes a topic level (PREFIX/beacons/ID/room) and a Home Assistant object id.
+        guard let id = json["id"]?.string, !id.isEmpty, id.utf8.count <= 128,
+              id.unicodeScalars.allSatisfy({ !$0.isControlOrNoncharacter && !"/+#".unicodeScalars.contains($0) }) else {
+            throw ReadingsError("\(path).id: expected a string of 1 to 128 bytes without control characters, noncharacters, '/', '+' or '#'")
         }
         func number(_ key: String, _ range: ClosedRange<Double>) throws(ReadingsError) -> Double {
             guard let value = json[key]?.number, range.contains(value) else {
