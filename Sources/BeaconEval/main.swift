@@ -57,7 +57,8 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
 }
 
 if fleetOnly {
-    print(FleetEvaluation.report() + "\n\n" + Evaluation.report([flatSection(flatDirectory)]))
+    let flat = flatSection(flatDirectory)
+    print(([FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)).joined(separator: "\n\n"))
     exit(0)
 }
 
