@@ -17,7 +17,8 @@
 #   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
 #                shipped scene, and the peers' room rules on the fleet scenario (release build); prints
 #                the tables, draws docs/eval/*.png
-#   make eval-fleet  the peers' room rules on the fleet scenario alone: prints its table (docs/eval.md)
+#   make eval-fleet  the peers' room rules on the fleet scenario and the Kolakowski flat's robot drive
+#                (BEACON_FLAT_DATA) alone: prints their tables (docs/eval.md)
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
@@ -125,6 +126,8 @@ test-repeat:
 # shipped scene through beacon's estimators and its peers'. The harness writes its data files to
 # .build/eval; matplotlib, in a venv of its own, draws them to docs/eval.
 BEACON_RESEARCH_DATA ?= ../shared/research-data/herald-edison-rssi-distance
+# The Kolakowski flat (six anchors, a robot's drive) the fleet tables replay; skipped with a note when absent.
+BEACON_FLAT_DATA ?= ../shared/research-data/kolakowski-flat-ble-rss
 EVAL_VENV := .venv-eval
 EVAL_PYTHON := $(EVAL_VENV)/bin/python
 EVAL_STAMP := $(EVAL_VENV)/.requirements-installed
@@ -140,13 +143,13 @@ $(EVAL_STAMP): $(EVAL_REQUIREMENTS) | $(EVAL_PYTHON)
 eval: apt-deps $(EVAL_STAMP)
 	swift build -c release --product beacon-eval
 	@rm -rf .build/eval
-	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --out .build/eval
+	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --flat-data "$(BEACON_FLAT_DATA)" --out .build/eval
 	$(EVAL_PYTHON) tools/eval_plots.py .build/eval docs/eval
 
 # make eval-fleet: the fleet table alone (FleetEvaluation): no data files, no plots.
 eval-fleet:
 	swift build -c release --product beacon-eval
-	.build/release/beacon-eval --fleet
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet
 
 demo: deps build
 	@tools/demo.sh

@@ -17,17 +17,40 @@ public enum FleetEvaluation {
 
     /// `rule`'s estimate at each of the scenario's truth times.
     public static func estimates(_ rule: any RoomRule, _ scenario: FleetScenario) -> [RoomEstimate] {
+        estimates(rule, messages: scenario.messages, truth: scenario.truth, beacon: FleetScenario.beacon)
+    }
+
+    /// `rule`'s estimate of `beacon` at each truth time, after the messages up to that time.
+    public static func estimates(_ rule: any RoomRule, messages: [GatewayReadings], truth: [TruthPoint],
+                                 beacon: String) -> [RoomEstimate] {
         var rule = rule
         var estimates: [RoomEstimate] = []
         var next = 0
-        for point in scenario.truth {
-            while next < scenario.messages.count && scenario.messages[next].time <= point.time {
-                rule.add(scenario.messages[next])
+        for point in truth {
+            while next < messages.count && messages[next].time <= point.time {
+                rule.add(messages[next])
                 next += 1
             }
-            estimates.append(rule.estimate(of: FleetScenario.beacon, at: point.time))
+            estimates.append(rule.estimate(of: beacon, at: point.time))
         }
         return estimates
+    }
+
+    /// One row per rule on the Kolakowski flat's robot drive, the six anchors as gateways.
+    public static func evaluate(drive: FlatDrive) -> DatasetResult {
+        let site = FlatDrive.site
+        let truth = drive.truth.map { point in
+            var point = point
+            point.room = site.room(containing: Point2(x: point.x, y: point.y), floor: 0).map { site.rooms[$0].name }
+            return point
+        }
+        let rules = peerRules(site)
+        let tallies = rules.map { RoomTally(estimates: estimates($0, messages: drive.messages, truth: truth, beacon: FlatDrive.tagID), truth: truth) }
+        let detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
+            + "mean RSS per anchor per second, measured power \(FlatDrive.measuredPower) dBm (the default); "
+            + "\(tallies.first?.arrivals.count ?? 0) room entries"
+        return DatasetResult(name: "fleet kolakowski-flat", detail: detail, metrics: metrics,
+                             rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })
     }
 
     /// The table of every track together, then one per track.

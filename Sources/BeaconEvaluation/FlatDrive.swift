@@ -1,0 +1,96 @@
+import BeaconCore
+
+/// The robot's test drive of the Kolakowski BLE RSS dataset (M. Kolakowski, "Automated Calibration of RSS
+/// Fingerprinting Based Systems Using a Mobile Robot and Machine Learning", Sensors 21, 6270 (2021),
+/// CC BY 4.0): one tag heard by six anchors, replayed as one `GatewayReadings` message per anchor per second.
+public struct FlatDrive: Sendable {
+    public var messages: [GatewayReadings]
+    /// The robot's true position, the last one of each second; rooms are left to the site.
+    public var truth: [TruthPoint]
+
+    /// The tag's identity in the replayed messages.
+    public static let tagID = "kolakowski-tag"
+    /// The dataset records no measured power: the project's default calibration is used, as on unseen buildings.
+    public static let measuredPower: Int8 = FleetScenario.measuredPower
+    public static let anchorCount = 6
+
+    /// Parses `test_robot_df.csv`: a header, then `index,ts,x,heading,y,rssi_1..rssi_6` (ts in ns, RSS in dBm,
+    /// empty or NaN when the anchor did not hear the tag). Anchor N becomes gateway `anchor-N`; each second's
+    /// readings give the mean RSS and the default distance model's `accuracy`, as `beacon range` reports it.
+    public static func parse(name: String, bytes: [UInt8],
+                             distance: DistanceModel = .standard) throws(ResearchDataError) -> FlatDrive {
+        var seconds: [(second: Int64, rssi: [[Double]], x: Double, y: Double)] = []
+        // Split as bytes: as a Swift Character, "\r\n" is one and would not split at "\n".
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (lineNumber, rawLine) in lines.enumerated() where lineNumber > 0 {
+            let line = String(decoding: rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine, as: UTF8.self)
+            if line.isEmpty { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5 + anchorCount else {
+                throw ResearchDataError(file: name, line: lineNumber + 1, "expected \(5 + anchorCount) fields")
+            }
+            guard let nanoseconds = Double(fields[1]), nanoseconds.isFinite, nanoseconds >= 0,
+                  let x = Double(fields[2]), x.isFinite, let y = Double(fields[4]), y.isFinite else {
+                throw ResearchDataError(file: name, line: lineNumber + 1, "ts, x and y must be numbers")
+            }
+            let second = Int64(nanoseconds / 1e9)
+            if seconds.last?.second != second {
+                seconds.append((second, Array(repeating: [], count: anchorCount), x, y))
+            }
+            seconds[seconds.count - 1].x = x
+            seconds[seconds.count - 1].y = y
+            for anchor in 0..<anchorCount {
+                let text = fields[5 + anchor]
+                if text.isEmpty || text.lowercased() == "nan" { continue }
+                guard let rssi = Double(text), rssi.isFinite, (-128...127).contains(rssi) else {
+                    throw ResearchDataError(file: name, line: lineNumber + 1, "rssi_\(anchor + 1) '\(text)' is not a dBm value")
+                }
+                seconds[seconds.count - 1].rssi[anchor].append(rssi)
+            }
+        }
+        var prepared = PreparedDistanceModel(distance)
+        var messages: [GatewayReadings] = []
+        var truth: [TruthPoint] = []
+        for (sequence, entry) in seconds.enumerated() {
+            let time = Timestamp(microseconds: entry.second * 1_000_000)
+            truth.append(TruthPoint(time: time, x: entry.x, y: entry.y, room: nil))
+            for anchor in 0..<anchorCount {
+                let heard = entry.rssi[anchor]
+                var readings: [BeaconReading] = []
+                if let mean = Statistics.mean(heard) {
+                    let spread = (heard.max() ?? mean) - (heard.min() ?? mean)
+                    readings.append(BeaconReading(id: tagID, rssi: heard[heard.count - 1], filteredRSSI: mean, spread: spread,
+                                                  samples: heard.count, measuredPower: Int(measuredPower),
+                                                  accuracy: prepared.distance(rssi: mean, measuredPower: Double(measuredPower))))
+                }
+                messages.append(GatewayReadings(gateway: "anchor-\(anchor + 1)", time: time, sequence: sequence, readings: readings))
+            }
+        }
+        return FlatDrive(messages: messages, truth: truth)
+    }
+}
+
+extension FlatDrive {
+    /// The flat of `layout.csv` as rooms: rectangles between the wall lines of the outline polygon (names
+    /// ours; the dataset names none), and the six anchors of `anchors.csv` as gateways `anchor-1`...`anchor-6`.
+    public static let site: Site = {
+        func rectangle(_ name: String, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Room {
+            Room(name: name, polygon: [Point2(x: x0, y: y0), Point2(x: x1, y: y0), Point2(x: x1, y: y1), Point2(x: x0, y: y1)])
+        }
+        let rooms = [
+            rectangle("hall", 0, 0, 3.88, 2.07),
+            rectangle("south room", 4.05, 0, 6.22, 1.93),
+            rectangle("west room", 0, 2.18, 2.58, 7.1),
+            rectangle("living room", 2.7, 2.12, 6.27, 7.1),
+            rectangle("east room", 6.37, 4.19, 9.07, 7.1),
+        ]
+        let anchors: [(x: Double, y: Double, z: Double)] = [
+            (5.48, 2.41, 2.08), (0.79, 6.75, 2.62), (3.03, 0.14, 2.38), (3.79, 7.06, 1.85), (5.99, 0.43, 2.31), (8.66, 6.59, 2.41),
+        ]
+        let gateways = anchors.enumerated().map { index, anchor in
+            SiteGateway(name: "anchor-\(index + 1)", x: anchor.x, y: anchor.y, z: anchor.z,
+                        room: rooms.first { $0.contains(Point2(x: anchor.x, y: anchor.y)) }?.name)
+        }
+        return Site(rooms: rooms, gateways: gateways)
+    }()
+}
