@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `beacon locate`'s fuser: gateways' readings in, each beacon's room and position out, once per
 /// interval, on the readings' own times (never on when they arrived, so a replay of the same readings
 /// in any interleaving gives the same lines). Time is passed in; nothing here reads a clock.
@@ -73,7 +81,12 @@ public struct Locator: Sendable {
         var readings = readings
         readings.time = readings.time.clampedToSupportedRange
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
-        if let fusedUpTo, readings.time <= fusedUpTo { return .late }
+        if let fusedUpTo, readings.time <= fusedUpTo {
+            // Late, but the gateway is alive and keeping up from here: it holds the watermark from now on,
+            // or one gateway first heard an instant after the others would never be waited for.
+            gateways[index].heard(readings.time, arrival: arrival)
+            return .late
+        }
         if let reference = clockReference(excluding: index), readings.time - reference > Self.maximumSkew {
             return .fromTheFuture
         }
@@ -272,17 +285,26 @@ public struct Locator: Sendable {
     private func locate(_ track: inout BeaconTrack, _ observations: [Observation], at tick: Timestamp) -> (room: Int?, fix: PositionFix?) {
         let nearest = site.gateways[observations[0].gateway]
         let floor = nearest.floor
+        // The beacon's distance scale: a beacon whose calibration does not suit the site (a measured power
+        // off by some dB, walls the model does not know) has every distance off by one factor.
+        let scale = track.scale
         let ranges = observations.map { o in
             let g = site.gateways[o.gateway]
-            return RangeObservation(x: g.x, y: g.y, z: g.z, distance: o.distance, sigma: o.sigma)
+            return RangeObservation(x: g.x, y: g.y, z: g.z, distance: o.distance * scale, sigma: o.sigma * scale)
         }
         var fix: PositionFix?
         if let bounds = site.bounds(floor: floor),
            let solved = PositionSolver.solve(ranges, within: bounds, start: track.motion.current?.point, beaconHeight: settings.beaconHeight) {
             fix = track.motion.update(fix: solved, at: Micros(tick.microseconds))
+            if ranges.count >= Self.scaleGateways { track.learnScale(from: ranges, at: solved.point, beaconHeight: settings.beaconHeight) }
         }
         var candidate: Int?, depth = 0.0
-        if let point = fix?.point, let inside = site.room(containing: point, floor: floor) {
+        let nearestRoom = nearest.room.flatMap { name in site.rooms.firstIndex { $0.name == name } }
+        if let nearestRoom, observations.count >= 2, observations[0].distance < Self.clearlyNearest * observations[1].distance {
+            // One gateway clearly nearer than any other: its room, whatever a fit through walls says.
+            candidate = nearestRoom
+            depth = .infinity
+        } else if let point = fix?.point, let inside = site.room(containing: point, floor: floor) {
             candidate = inside
             depth = site.rooms[inside].distanceToEdge(point)
         } else if track.room.room == nil, let gatewayRoom = nearest.room.flatMap({ name in site.rooms.firstIndex { $0.name == name } }) {
@@ -291,6 +313,12 @@ public struct Locator: Sendable {
         }
         return (track.room.update(candidate: candidate, depth: depth, at: Micros(tick.microseconds)), fix)
     }
+
+    /// A gateway this much nearer than the next decides the room by itself.
+    static let clearlyNearest = 0.7
+
+    /// Gateways needed to learn a beacon's distance scale: with fewer, a scale and a position trade off.
+    static let scaleGateways = 4
 
     private mutating func evictLeastRecent(emit: (LocateOutput) -> Void, at tick: Timestamp) {
         let excess = tracks.count - Self.maximumBeacons + Self.maximumBeacons / 8
@@ -355,6 +383,26 @@ private struct BeaconTrack: Sendable {
     var lastHeard = Timestamp(microseconds: Int64.min)
     var motion = MotionFilter()
     var room = RoomTracker()
+    /// What the beacon's distances are multiplied by (`learnScale`), 1 until learned.
+    var scale = 1.0
+
+    /// The scale that best fits the fix's distances to the gateways (weighted least squares over the
+    /// scaled readings), folded in slowly and kept within 1/4…4: a beacon's calibration error does not
+    /// change from one second to the next.
+    mutating func learnScale(from ranges: [RangeObservation], at point: Point2, beaconHeight: Double) {
+        var numerator = 0.0, denominator = 0.0
+        for range in ranges where range.distance > 0 && range.sigma > 0 {
+            let dz = range.z - beaconHeight
+            let geometric = ((range.x - point.x) * (range.x - point.x) + (range.y - point.y) * (range.y - point.y) + dz * dz).squareRoot()
+            let weight = 1 / (range.sigma * range.sigma)
+            numerator += weight * geometric * range.distance
+            denominator += weight * range.distance * range.distance
+        }
+        guard denominator > 0, numerator > 0 else { return }
+        let correction = numerator / denominator
+        guard correction.isFinite else { return }
+        scale = min(4, max(0.25, scale * pow(correction, 0.1)))
+    }
     /// The room last reported in a `room` line.
     var reportedRoom: Int?
 
