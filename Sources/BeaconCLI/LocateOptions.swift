@@ -47,8 +47,9 @@ struct LocateOptions {
         same readings replayed at any pace give the same lines. Every --interval, one "location" line per
         beacon heard: its room (null when none), x and y in the site's frame (metres), the 1-sigma error
         radius, and the gateways used with their distances; a "room" line on each change of room; an
-        "away" line when no gateway has heard it for --away-after. A room changes only when the position
-        has been well inside another room (0.2 m from its walls) for 1 s, so a beacon near a wall does not
+        "away" line when no gateway has heard it for --away-after. The room is that of a gateway clearly
+        nearest (0.7 of the next distance), else the room holding the position; it changes only when
+        another room has been the candidate (0.2 m inside it) for 1 s, so a beacon near a wall does not
         flap; a gateway going offline is not evidence that a beacon left (its readings count, less and
         less, for 60 s). SIGINT, SIGTERM, SIGHUP: what is complete is printed and published, then exit 0.
         Output: one JSON object per line with "event" location, room or away (fields in beacon(1), OUTPUT).
