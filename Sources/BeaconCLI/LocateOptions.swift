@@ -26,7 +26,7 @@ struct LocateOptions {
             OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
                        default: "the system's certificates"),
             OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons and the gateways' positions, for example "
-                       + #"{"rooms":[{"name":"hall","polygon":[[0,0],[4,0],[4,4],[0,4]]}],"gateways":[{"name":"gw1","position":[2,2,1],"room":"hall"}]}."#),
+                       + #"{"rooms": [{"name": "hall", "polygon": [[0,0], [4,0], [4,4], [0,4]]}], "gateways": [{"name": "gw1", "position": [2,2,1], "room": "hall"}]}."#),
             OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.", default: "1s"),
             OptionSpec("away-after", .value(placeholder: "duration"),
                        "No gateway has heard a beacon for this long: an away line, and its room not_home.", default: "30s"),

@@ -21,17 +21,27 @@ struct LocateIntegrationTests {
                      {"name":"gw3","position":[7.5,0.5,1],"room":"hall"}]}
         """
 
-    private func withBroker(_ body: (MosquittoBroker, URL) async throws -> Void) async throws {
-        let scratch = try ProjectPaths.makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let broker = try await MosquittoBroker(directory: scratch)
-        do {
-            try await body(broker, scratch)
-            await broker.stop()
-        } catch {
-            await broker.stop()
-            throw error
+    /// A broker, a scratch directory holding the site file, and a capture of `scene` for `duration`:
+    /// `body` gets the broker, the capture's path and the site's.
+    private func withCapture(_ scene: String, _ duration: String,
+                             _ body: (MosquittoBroker, String, String) async throws -> Void) async throws {
+        try await MosquittoBroker.with { broker, scratch in
+            let capture = scratch.appendingPathComponent("\(scene).btsnoop").path
+            let sitePath = scratch.appendingPathComponent("site.json").path
+            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            #expect(try await BeaconProcess.run(["simulate", "--scene", scene, "--duration", duration, "--out", capture]).termination == .exited(0))
+            try await body(broker, capture, sitePath)
         }
+    }
+
+    /// A `beacon locate` of the replays (until every gateway is offline), once it is subscribed.
+    private func startLocate(_ broker: MosquittoBroker, site: String, prefix: String = "site", shard: String? = nil) async throws -> ChildProcess {
+        let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: prefix), "--site", site,
+                                              "--until-offline", "--max-lateness", "none"] + (shard.map { ["--shard", $0] } ?? []),
+                                             limit: HangGuard.processLimit)
+        let status = shard.map { "\(prefix)/locate/\($0.replacingOccurrences(of: "/", with: "-"))/status" } ?? "\(prefix)/locate/status"
+        try await Self.waitForSubscription(broker, status: status)
+        return locate
     }
 
     /// Replays `capture` as each gateway, `offsets` (dB) making each hear the beacon nearer or farther.
@@ -56,14 +66,8 @@ struct LocateIntegrationTests {
 
     @Test("three gateways replayed one after another: the beacon in the room of the gateway that hears it closest, one room line, retained room and Home Assistant discovery")
     func locatesAcrossGateways() async throws {
-        try await withBroker { broker, scratch in
-            let capture = scratch.appendingPathComponent("desk.btsnoop").path
-            let sitePath = scratch.appendingPathComponent("site.json").path
-            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
-            #expect(try await BeaconProcess.run(["simulate", "--scene", "desk", "--duration", "30s", "--out", capture]).termination == .exited(0))
-            let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", sitePath,
-                                                  "--until-offline", "--max-lateness", "none"], limit: HangGuard.processLimit)
-            try await Self.waitForSubscription(broker)
+        try await withCapture("desk", "30s") { broker, capture, sitePath in
+            let locate = try await startLocate(broker, site: sitePath)
             try await replayGateways([("gw1", 0), ("gw2", -30), ("gw3", -30)], capture: capture, broker: broker)
             #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
             let lines = try locate.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -91,14 +95,8 @@ struct LocateIntegrationTests {
 
     @Test("hostile messages on the gateways' topics: counted warnings, no crash, and the real readings still fused")
     func hostileMessages() async throws {
-        try await withBroker { broker, scratch in
-            let capture = scratch.appendingPathComponent("desk.btsnoop").path
-            let sitePath = scratch.appendingPathComponent("site.json").path
-            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
-            #expect(try await BeaconProcess.run(["simulate", "--scene", "desk", "--duration", "10s", "--out", capture]).termination == .exited(0))
-            let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", sitePath,
-                                                  "--until-offline", "--max-lateness", "none"], limit: HangGuard.processLimit)
-            try await Self.waitForSubscription(broker)
+        try await withCapture("desk", "10s") { broker, capture, sitePath in
+            let locate = try await startLocate(broker, site: sitePath)
             let hostile: [(String, String)] = [
                 ("site/gateways/gw1/readings", "{not json"),
                 ("site/gateways/gw1/readings", #"{"gateway":"gw1","time":"2026-01-01T00:00:01.000Z","seq":1,"beacons":[{"id":"x","rssi":NaN}]}"#),
@@ -126,16 +124,10 @@ struct LocateIntegrationTests {
 
     @Test("the same captures replayed one after another and all at once, at full speed: exactly the same lines")
     func interleavingsAgree() async throws {
-        try await withBroker { broker, scratch in
-            let capture = scratch.appendingPathComponent("walk.btsnoop").path
-            let sitePath = scratch.appendingPathComponent("site.json").path
-            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
-            #expect(try await BeaconProcess.run(["simulate", "--scene", "walk-away", "--duration", "60s", "--out", capture]).termination == .exited(0))
+        try await withCapture("walk-away", "60s") { broker, capture, sitePath in
             var outputs: [[String]] = []
             for (prefix, together) in [("one", false), ("all", true)] {
-                let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: prefix), "--site", sitePath,
-                                                      "--until-offline", "--max-lateness", "none"], limit: HangGuard.processLimit)
-                try await Self.waitForSubscription(broker, status: "\(prefix)/locate/status")
+                let locate = try await startLocate(broker, site: sitePath, prefix: prefix)
                 try await replayGateways([("gw1", 0), ("gw2", -20), ("gw3", -25)], capture: capture, broker: broker,
                                          prefix: prefix, together: together)
                 #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
@@ -148,18 +140,10 @@ struct LocateIntegrationTests {
 
     @Test("two shards and a whole fuser on one broker: every beacon located by exactly one shard, none lost")
     func shards() async throws {
-        try await withBroker { broker, scratch in
-            let capture = scratch.appendingPathComponent("crowd.btsnoop").path
-            let sitePath = scratch.appendingPathComponent("site.json").path
-            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
-            #expect(try await BeaconProcess.run(["simulate", "--scene", "crowd", "--duration", "40s", "--out", capture]).termination == .exited(0))
+        try await withCapture("crowd", "40s") { broker, capture, sitePath in
             var fusers: [ChildProcess] = []
             for shard in [nil, "1/2", "2/2"] {
-                fusers.append(try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", sitePath,
-                                                       "--until-offline", "--max-lateness", "none"] + (shard.map { ["--shard", $0] } ?? []),
-                                                      limit: HangGuard.processLimit))
-                try await Self.waitForSubscription(broker, status: shard.map { "site/locate/\($0.replacingOccurrences(of: "/", with: "-"))/status" }
-                                                   ?? "site/locate/status")
+                fusers.append(try await startLocate(broker, site: sitePath, shard: shard))
             }
             try await replayGateways([("gw1", 0), ("gw2", -30), ("gw3", -30)], capture: capture, broker: broker)
             var located: [Set<String>] = []

@@ -14,19 +14,10 @@ import Glibc
 struct MQTTIntegrationTests {
     private static let uuid = TestBeacon.uuid
 
-    /// Runs `body` with a broker and a scratch directory, stopping and removing both afterwards.
     private func withBroker(_ body: (MosquittoBroker, URL) async throws -> Void) async throws {
-        let scratch = try ProjectPaths.makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let broker = try await MosquittoBroker(directory: scratch)
-        do {
-            try await body(broker, scratch)
-            await broker.stop()
-        } catch {
-            await broker.stop()
-            throw error
-        }
+        try await MosquittoBroker.with(body)
     }
+
 
     @Test("a replayed capture: every line on its topic, mqtt_room messages, and the retained state and status for a late subscriber")
     func replayPublishes() async throws {

@@ -33,6 +33,20 @@ final class MosquittoBroker: @unchecked Sendable {
         process = try await Self.start(directory: directory, port: port)
     }
 
+    /// Runs `body` with a broker and a scratch directory, stopping and removing both afterwards.
+    static func with(_ body: (MosquittoBroker, URL) async throws -> Void) async throws {
+        let scratch = try ProjectPaths.makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let broker = try await MosquittoBroker(directory: scratch)
+        do {
+            try await body(broker, scratch)
+            await broker.stop()
+        } catch {
+            await broker.stop()
+            throw error
+        }
+    }
+
     /// `mqtt://127.0.0.1:PORT/PREFIX`
     func url(prefix: String) -> String { "mqtt://127.0.0.1:\(port)/\(prefix)" }
 
