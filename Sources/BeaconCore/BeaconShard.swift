@@ -21,9 +21,7 @@ public struct BeaconShard: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether the beacon `id` is this shard's: FNV-1a of its bytes, the same on every machine and run.
     public func owns(_ id: String) -> Bool {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return Int(hash % UInt64(count)) == index - 1
+        Int(StableHash.fnv1a(id) % UInt64(count)) == index - 1
     }
 
     /// `readings` with only this shard's beacons.

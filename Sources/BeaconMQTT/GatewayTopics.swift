@@ -28,11 +28,7 @@ public struct GatewayTopics: Sendable {
 
     /// `beacon-` and 16 hex digits of a hash of `prefix` and `name`: the same on every run.
     public static func stableClientID(prefix: String, name: String) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a
-        for byte in "\(prefix)\u{0}\(name)".utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(StableHash.fnv1a("\(prefix)\u{0}\(name)"), radix: 16)
         return "beacon-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
