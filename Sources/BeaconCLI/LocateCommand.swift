@@ -73,8 +73,10 @@ struct LocateCommand {
         func push(_ topic: String, _ payload: [UInt8]) {
             state.withLock { state in
                 if state.messages.count >= LocateCommand.inboxCapacity {
-                    state.messages.removeFirst()
-                    state.dropped += 1
+                    // An eighth at once: dropping one at a time would move the whole inbox for every message of a flood.
+                    let excess = LocateCommand.inboxCapacity / 8
+                    state.messages.removeFirst(excess)
+                    state.dropped += excess
                 }
                 state.messages.append((topic, payload))
             }
