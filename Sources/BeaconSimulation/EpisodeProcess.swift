@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Episodes that come and go at random (a body in the way, a burst of interference): gaps and
 /// lengths exponentially distributed around their means. The episodes are fixed by the generator
 /// alone, so asking at different instants never changes them; instants must not go backwards.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BeaconCore
 
 /// One beacon's log-normal shadowing (dB): a first-order Gauss-Markov process whose correlation
 /// between two packets is exp(−moved / decorrelationDistance − elapsed / decorrelationTime), so a

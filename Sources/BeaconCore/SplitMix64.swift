@@ -6,7 +6,21 @@ import Musl
 import Darwin
 #endif
 
-/// The distributions the radio model draws from, on SplitMix64 so a seed fixes every draw.
+/// A small deterministic pseudo-random generator (SplitMix64), so simulated runs and the fuser's
+/// particles repeat exactly.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The distributions drawn from (the simulated radio, the fuser's particles), on SplitMix64 so a seed fixes every draw.
 extension SplitMix64 {
     /// Uniform in [0, 1), from the top 53 bits.
     public mutating func unit() -> Double {
@@ -25,13 +39,25 @@ extension SplitMix64 {
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 
+    /// Two independent standard normals (Marsaglia's polar method: no trigonometry, for the fuser's
+    /// particles; `normal()` keeps the simulator's draws as they were).
+    public mutating func normalPair() -> (Double, Double) {
+        while true {
+            let u = 2 * unit() - 1, v = 2 * unit() - 1
+            let s = u * u + v * v
+            guard s > 0, s < 1 else { continue }
+            let factor = (-2 * log(s) / s).squareRoot()
+            return (u * factor, v * factor)
+        }
+    }
+
     /// Exponential with the given mean (the gaps and lengths of Poisson episodes).
-    mutating func exponential(mean: Double) -> Double {
+    public mutating func exponential(mean: Double) -> Double {
         -log(1 - unit()) * mean
     }
 
     /// Uniform in 0...bound microseconds.
-    mutating func micros(upTo bound: Int64) -> Int64 {
+    public mutating func micros(upTo bound: Int64) -> Int64 {
         bound <= 0 ? 0 : Int64(next() % UInt64(bound + 1))
     }
 
