@@ -63,8 +63,8 @@ final class LineOutput {
     }
 
     /// See `LineSink.stepEnded`.
-    func stepEnded() {
-        for sink in sinks { sink.stepEnded() }
+    func stepEnded(lastTick: Timestamp? = nil) {
+        for sink in sinks { sink.stepEnded(lastTick: lastTick) }
     }
 
     /// Writes out `w` (`pending`, in the middle of encoding the line that starts at `start`) once it holds a

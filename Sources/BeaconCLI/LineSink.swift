@@ -6,8 +6,9 @@ protocol LineSink: AnyObject {
     /// A monitoring line (`beacon range`) and its JSON text.
     func monitor(_ output: MonitorOutput, line: String)
     /// The loop has handled one packet or deadline: every output of the instants it completed has been
-    /// given (a sink that gathers a tick's outputs sends them now).
-    func stepEnded()
+    /// given (a sink that gathers a tick's outputs sends them now). `lastTick` is the latest tick of the
+    /// session's schedule passed (wall-clock time, as lines print it), even one that printed nothing.
+    func stepEnded(lastTick: Timestamp?)
     /// Delivers what is pending, within the sink's own bound, and closes.
     func finish()
 }

@@ -8,6 +8,8 @@ protocol ListeningSession {
     var nextDeadline: Timestamp? { get }
     /// Beacons forgotten early because the session's table was full (see `BeaconMemory`).
     var evictedBeacons: Int { get }
+    /// The latest tick of the session's schedule passed (schedule time); nil for a session without one.
+    var lastTick: Timestamp? { get }
     func isFinished(at now: Timestamp) -> Bool
     mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
                          emit: (Output) -> Void, heard: (Sighting) -> Bool) throws(DecodeError)
@@ -16,7 +18,9 @@ protocol ListeningSession {
 }
 
 extension RangeSession: ListeningSession {}
-extension ScanSession: ListeningSession {}
+extension ScanSession: ListeningSession {
+    var lastTick: Timestamp? { nil }
+}
 
 /// The one loop over the host's events for the listening commands: it runs until `--duration`, a
 /// signal, the end of a replayed capture or stdout going away. Malformed packets are warned about and
@@ -47,7 +51,7 @@ enum ListeningLoop {
                 } catch {
                     output.warnMalformed(error)
                 }
-                output.stepEnded()
+                output.stepEnded(lastTick: session.lastTick.map { $0 + host.timeline.wallOffset })
                 if session.isFinished(at: time) {
                     // The ticks up to --duration's end, exactly as a live run prints them.
                     session.advance(to: time, emit: emit)
@@ -61,7 +65,7 @@ enum ListeningLoop {
                 continue
             case .deadline(let time):
                 session.advance(to: time, emit: emit)
-                output.stepEnded()
+                output.stepEnded(lastTick: session.lastTick.map { $0 + host.timeline.wallOffset })
                 idle(time)
                 if session.isFinished(at: time) { return }
             case .end(.endOfCapture):

@@ -40,14 +40,15 @@ final class MQTTSink: LineSink {
         readings.add(output)
     }
 
-    func stepEnded() {
+    func stepEnded(lastTick: Timestamp?) {
+        if let lastTick { readings.ticked(at: lastTick) }
         let ticks = readings.completed()
         guard !ticks.isEmpty else { return }
         publisher.publish(ticks.map(gatewayTopics.message))
     }
 
     func finish() {
-        stepEnded()
+        stepEnded(lastTick: nil)
         publisher.finish()
     }
 }

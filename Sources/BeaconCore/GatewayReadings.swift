@@ -81,12 +81,16 @@ public struct BeaconReading: Equatable, Sendable {
 
 /// Gathers a gateway's range outputs into one readings message per tick: every region inside ranges at
 /// the tick's time, and a beacon in several regions is one reading. A tick is complete once an output of
-/// a later time arrives, or at the end of the step that produced it (`completed`).
+/// a later time arrives, or at the end of the step that produced it (`completed`). A tick at which no
+/// region was inside still gives a message, with no readings (`ticked`): a fuser then knows the gateway
+/// has reported up to that time and heard nothing, rather than waiting for it.
 public struct GatewayReadingsCollector: Sendable {
     public let gateway: String
     private var sequence = 0
     private var time: Timestamp?
     private var readings: [BeaconReading] = []
+    /// The time of the latest tick given a message.
+    private var lastTime: Timestamp?
     private var ids: Set<String> = []
     private var done: [GatewayReadings] = []
 
@@ -109,6 +113,13 @@ public struct GatewayReadingsCollector: Sendable {
         }
     }
 
+    /// The schedule passed a tick at `time`: a message for it, empty unless range outputs of that time
+    /// come (or came) in the same step.
+    public mutating func ticked(at time: Timestamp) {
+        guard self.time == nil, lastTime.map({ time > $0 }) ?? true else { return }
+        self.time = time
+    }
+
     /// The ticks completed so far, oldest first; the current one counts as complete (the step that
     /// produced it has ended).
     public mutating func completed() -> [GatewayReadings] {
@@ -121,6 +132,7 @@ public struct GatewayReadingsCollector: Sendable {
         guard let time else { return }
         sequence += 1
         done.append(GatewayReadings(gateway: gateway, time: time, sequence: sequence, readings: readings))
+        lastTime = max(lastTime ?? time, time)
         self.time = nil
         readings.removeAll(keepingCapacity: true)
         ids.removeAll(keepingCapacity: true)

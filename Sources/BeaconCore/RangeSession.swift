@@ -21,6 +21,8 @@ public struct RangeSession {
     public var malformedPackets: Int { feed.malformedPackets }
     /// Beacons forgotten early because the monitor's table was full.
     public var evictedBeacons: Int { monitor.evictedBeacons }
+    /// The latest ranging tick passed (schedule time), whether or not a region was inside.
+    public var lastTick: Timestamp? { monitor.lastRangeTick }
     /// When the session ends by itself (`--duration` after the anchor), if it does.
     public var endTime: Timestamp? { feed.endTime }
 

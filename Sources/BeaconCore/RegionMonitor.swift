@@ -214,6 +214,14 @@ public struct RegionMonitor: Sendable {
         processDeadlines(upTo: max(now.clampedToSupportedRange, latest), emit: emit)
     }
 
+    /// The latest tick of the ranging schedule at or before the latest time handled, whether or not a
+    /// region was inside to report it (ticks with nothing inside are skipped, not run); nil before the first.
+    public var lastRangeTick: Timestamp? {
+        guard let startTime, latest - startTime >= interval else { return nil }
+        let ticks = (latest - startTime).value / interval.value
+        return startTime + Micros(ticks &* interval.value)
+    }
+
     /// The earliest pending state change or ranging tick; nil before start and while every region is
     /// outside (then nothing can happen until a sighting arrives).
     public var nextDeadline: Timestamp? { pendingDeadline }

@@ -26,7 +26,7 @@ struct LineOutputTests {
         }
 
         func monitor(_ output: MonitorOutput, line: String) { sunk.append(line) }
-        func stepEnded() {}
+        func stepEnded(lastTick: Timestamp?) {}
         func finish() { finished = true }
     }
 

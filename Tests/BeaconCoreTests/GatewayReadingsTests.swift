@@ -45,6 +45,32 @@ struct GatewayReadingsTests {
         #expect(ticks[1].time - first.time == .seconds(1))
     }
 
+    @Test("a tick at which no region is inside still gives one empty message, once; a tick with range outputs gives no second one")
+    func emptyTicks() throws {
+        var monitor = RegionMonitor(regions: [Self.whole], exitAfter: .seconds(2))
+        var collector = GatewayReadingsCollector(gateway: "gw1")
+        var ticks: [GatewayReadings] = []
+        let emit: (MonitorOutput) -> Void = { collector.add($0) }
+        func stepEnded() {
+            if let tick = monitor.lastRangeTick { collector.ticked(at: tick) }
+            ticks += collector.completed()
+        }
+        monitor.start(at: Fixture.at(ms: 0), emit: emit)
+        monitor.sighting(Fixture.sighting(rssi: -60, ms: 100), emit: emit)
+        stepEnded()
+        for second: Int64 in 1...5 {
+            monitor.tick(now: Fixture.at(ms: second * 1_000), emit: emit)
+            stepEnded()
+            // Steps without a tick of their own (packets between ticks) add nothing.
+            stepEnded()
+        }
+        // Inside until 2.1 s: ticks 1 and 2 range; 3, 4 and 5 are outside and still give messages.
+        #expect(ticks.map(\.time) == (Int64(1)...5).map { Fixture.at(ms: $0 * 1_000) })
+        #expect(ticks.map(\.sequence) == Array(1...5))
+        #expect(ticks[0].readings.count == 1)
+        #expect(ticks[2...].allSatisfy { $0.readings.isEmpty })
+    }
+
     @Test("the message's JSON: gateway, the tick's time as range lines print it, seq, and each beacon's reading")
     func json() {
         let message = GatewayReadings(gateway: "gw1", time: Fixture.t0, sequence: 7, readings: [
