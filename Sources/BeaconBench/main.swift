@@ -161,9 +161,10 @@ func locateBuilding(gateways gatewayCount: Int, beacons beaconCount: Int, second
                 let x = width / 2 + (width / 2 - 1) * sin(phase), y = depth / 2 + (depth / 2 - 1) * cos(phase * 1.3)
                 let distance = ((x - gateway.x) * (x - gateway.x) + (y - gateway.y) * (y - gateway.y) + 1).squareRoot()
                 guard distance <= 15 else { continue }
-                let wobble = 1 + 0.2 * sin(Double(b * 31 + g * 17 + second))
-                heard.append(BeaconReading(id: "beacon-\(b)", rssi: -60, filteredRSSI: -60, spread: 2, samples: 10,
-                                           measuredPower: -59, accuracy: distance * wobble))
+                // Path loss at exponent 2.5 and a few dB of wobble, as the fuser's own model has it.
+                let rssi = -59 - 25 * log10(distance) + 3 * sin(Double(b * 31 + g * 17 + second))
+                heard.append(BeaconReading(id: "beacon-\(b)", rssi: rssi, filteredRSSI: rssi, spread: 2, samples: 10,
+                                           measuredPower: -59, accuracy: pow(10, (-59 - rssi) / 25)))
             }
             readings += heard.count
             messages.append(GatewayReadings(gateway: gateway.name, time: time + .milliseconds(Int64(g * 7 % 900)),

@@ -2,21 +2,29 @@
 public enum LocateOutput: Sendable {
     case location(LocatedBeacon)
     /// The beacon's room changed (from nil: its first room).
-    case room(time: Timestamp, beacon: String, from: String?, to: String?)
+    case room(time: Timestamp, beacon: String, name: String, from: String?, to: String?)
     /// No gateway has heard the beacon for `--away-after`.
-    case away(time: Timestamp, beacon: String, room: String?)
+    case away(time: Timestamp, beacon: String, name: String, room: String?)
 
     public var time: Timestamp {
         switch self {
         case .location(let located): located.time
-        case let .room(time, _, _, _), let .away(time, _, _): time
+        case let .room(time, _, _, _, _), let .away(time, _, _, _): time
         }
     }
 
     public var beacon: String {
         switch self {
         case .location(let located): located.beacon
-        case let .room(_, beacon, _, _), let .away(_, beacon, _): beacon
+        case let .room(_, beacon, _, _, _), let .away(_, beacon, _, _): beacon
+        }
+    }
+
+    /// The beacon's name (the site's, else its id).
+    public var name: String {
+        switch self {
+        case .location(let located): located.name
+        case let .room(_, _, name, _, _), let .away(_, _, name, _): name
         }
     }
 
@@ -30,20 +38,24 @@ public enum LocateOutput: Sendable {
                     m.field("event", "location")
                     m.field("time", located.time)
                     m.field("beacon", located.beacon)
+                    m.field("name", located.name)
                     if let room = located.room { m.field("room", room) } else { m.null("room") }
+                    m.field("confidence", located.confidence, decimals: 2)
                     m.field("x", located.fix?.point.x, decimals: 2)
                     m.field("y", located.fix?.point.y, decimals: 2)
                     m.field("error", located.fix?.error, decimals: 2)
-                case let .room(time, beacon, from, to):
+                case let .room(time, beacon, name, from, to):
                     m.field("event", "room")
                     m.field("time", time)
                     m.field("beacon", beacon)
+                    m.field("name", name)
                     if let from { m.field("from", from) } else { m.null("from") }
                     if let to { m.field("to", to) } else { m.null("to") }
-                case let .away(time, beacon, room):
+                case let .away(time, beacon, name, room):
                     m.field("event", "away")
                     m.field("time", time)
                     m.field("beacon", beacon)
+                    m.field("name", name)
                     if let room { m.field("room", room) } else { m.null("room") }
                 }
             }
@@ -70,17 +82,36 @@ public struct LocatedBeacon: Sendable {
     public var time: Timestamp
     /// The beacon's id, as the gateways' readings give it (mqtt_room's id).
     public var beacon: String
+    /// Its name: the site's, else its id.
+    public var name: String
     public var room: String?
     /// Metres in the site's frame, with the 1-σ radius; nil when no position could be worked out.
     public var fix: PositionFix?
+    /// The probability that the beacon is in `room`; nil when no position could be worked out.
+    public var confidence: Double?
     /// The gateways whose readings counted, nearest first: name, distance (metres), online.
     public var gateways: [(name: String, distance: Double, online: Bool)]
 
-    public init(time: Timestamp, beacon: String, room: String?, fix: PositionFix?, gateways: [(name: String, distance: Double, online: Bool)]) {
+    public init(time: Timestamp, beacon: String, name: String, room: String?, fix: PositionFix?, confidence: Double?,
+                gateways: [(name: String, distance: Double, online: Bool)]) {
         self.time = time
         self.beacon = beacon
+        self.name = name
         self.room = room
         self.fix = fix
+        self.confidence = confidence
         self.gateways = gateways
+    }
+}
+
+/// A beacon's position on a floor and how sure of it the estimate is.
+public struct PositionFix: Equatable, Sendable {
+    public var point: Point2
+    /// 1-σ radius, metres.
+    public var error: Double
+
+    public init(point: Point2, error: Double) {
+        self.point = point
+        self.error = error
     }
 }

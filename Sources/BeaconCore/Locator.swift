@@ -26,11 +26,15 @@ public struct Locator: Sendable {
         /// An online gateway's latest reading of a beacon counts this long; after it, not hearing the
         /// beacon is evidence that it left that gateway.
         public var freshness = Micros.seconds(3)
-        /// An offline gateway's latest reading counts this long, less and less: a gateway going offline
-        /// is not evidence that the beacon left.
+        /// A beacon last heard by a gateway that has gone offline is held (located, its room kept) this
+        /// long after that reading, not `awayAfter`: a gateway going offline is not evidence that the
+        /// beacon left.
         public var offlineHold = Micros.seconds(60)
-        /// Height of a carried beacon above its floor, metres.
-        public var beaconHeight = 1.0
+        /// How readings follow from where a beacon is.
+        public var signal = SignalModel()
+        /// Room hysteresis (`RoomTracker`).
+        public var roomMargin = RoomTracker.defaultMargin
+        public var roomDwell = RoomTracker.defaultDwell
 
         public init() {}
     }
@@ -59,6 +63,7 @@ public struct Locator: Sendable {
 
     public let site: Site
     public let settings: Settings
+    private var map: SiteMap
     private var gateways: [GatewayState]
     private var pending: [GatewayReadings] = []
     private var pendingCount = 0
@@ -71,6 +76,7 @@ public struct Locator: Sendable {
     public init(site: Site, settings: Settings = Settings()) {
         self.site = site
         self.settings = settings
+        map = SiteMap(site: site)
         gateways = site.gateways.map { _ in GatewayState() }
     }
 
@@ -213,10 +219,15 @@ public struct Locator: Sendable {
 
     private mutating func fuseWindow(endingAt tick: Timestamp, emit: (LocateOutput) -> Void) {
         let due = pending.firstIndex(after: (tick, nil))
+        var heard: [String: [SignalObservation]] = [:]
+        let scatter = settings.signal.scatter * settings.signal.scatter
         for message in pending[..<due] {
             guard let gateway = site.gatewayIndex(named: message.gateway) else { continue }
             for reading in message.readings {
-                tracks[reading.id, default: BeaconTrack()].heard(reading, by: gateway, at: message.time)
+                tracks[reading.id, default: BeaconTrack(id: reading.id, settings: settings)].heard(reading, by: gateway, at: message.time)
+                let sigma = (scatter + reading.spread * reading.spread / Double(max(1, reading.samples))).squareRoot()
+                heard[reading.id, default: []].append(SignalObservation(gateway: gateway, rssi: reading.rssi, sigma: sigma,
+                                                                          measuredPower: Double(reading.measuredPower)))
             }
             pendingCount -= message.readings.count
         }
@@ -225,106 +236,68 @@ public struct Locator: Sendable {
 
         for id in tracks.keys.sorted() {
             guard var track = tracks[id] else { continue }
-            if tick - track.lastHeard > settings.awayAfter {
-                emit(.away(time: tick, beacon: id, room: track.room.room.map { site.rooms[$0].name }))
+            if tick > awayTime(of: track, at: tick) {
+                emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: track.room.room.flatMap { $0.map { site.rooms[$0].name } }))
                 tracks[id] = nil
                 continue
             }
-            let observations = self.observations(of: track, at: tick)
-            guard !observations.isEmpty else {
+            let observations = heard[id] ?? []
+            guard !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) else {
                 tracks[id] = track
                 continue
             }
-            let located = locate(&track, observations, at: tick)
-            let before = track.reportedRoom
-            if located.room != before {
-                emit(.room(time: tick, beacon: id, from: before.map { site.rooms[$0].name }, to: located.room.map { site.rooms[$0].name }))
-                track.reportedRoom = located.room
+            let estimate = track.filter.step(to: tick, observations, map: &map, model: settings.signal)
+            var room = track.room.room ?? nil
+            if let estimate, !observations.isEmpty {
+                // Only readings move a beacon to another room: a window without them only spreads the estimate.
+                room = track.room.update(estimate.rooms, at: Micros(tick.microseconds))
             }
-            emit(.location(LocatedBeacon(time: tick, beacon: id, room: located.room.map { site.rooms[$0].name },
-                                         fix: located.fix, gateways: observations.map { (site.gateways[$0.gateway].name, $0.distance, $0.online) })))
+            let before = track.reportedRoom
+            if track.room.room != nil, room != before {
+                emit(.room(time: tick, beacon: id, name: site.name(ofBeacon: id), from: before.map { site.rooms[$0].name }, to: room.map { site.rooms[$0].name }))
+                track.reportedRoom = room
+            }
+            let confidence = estimate?.rooms.first { $0.room == room }?.probability
+            let power = estimate?.power ?? track.latest.values.first.map { Double($0.measuredPower) } ?? 0
+            emit(.location(LocatedBeacon(time: tick, beacon: id, name: site.name(ofBeacon: id), room: room.map { site.rooms[$0].name },
+                                         fix: estimate.map { PositionFix(point: $0.point, error: $0.error) },
+                                         confidence: confidence,
+                                         gateways: gatewaysHearing(track, at: tick, power: power))))
             tracks[id] = track
         }
     }
 
-    private struct Observation {
-        var gateway: Int
-        var distance: Double
-        var sigma: Double
-        var online: Bool
+    /// The gateways whose latest reading of the beacon still counts at `tick`, nearest first, each with the
+    /// distance the signal model gives its reading at the beacon's learned power.
+    private func gatewaysHearing(_ track: BeaconTrack, at tick: Timestamp, power: Double) -> [(name: String, distance: Double, online: Bool)] {
+        track.latest.filter { counts($0.value, from: $0.key, at: tick) }
+            .map { (gateway: $0.key, distance: settings.signal.distance(rssi: $0.value.rssi, power: power)) }
+            .sorted { ($0.distance, $0.gateway) < ($1.distance, $1.gateway) }
+            .map { (site.gateways[$0.gateway].name, $0.distance, gateways[$0.gateway].isOnline(at: tick)) }
     }
 
-    /// Each gateway's latest reading of the beacon that still counts at `tick`, nearest first.
-    private func observations(of track: BeaconTrack, at tick: Timestamp) -> [Observation] {
-        var list: [Observation] = []
-        for (gateway, reading) in track.latest {
-            guard counts(reading, from: gateway, at: tick) else { continue }
-            let online = gateways[gateway].isOnline(at: tick)
-            let age = tick - reading.time
-            var sigma = Self.distanceSigma(reading.distance, spread: reading.spread, samples: reading.samples)
-            // An offline gateway's reading loses weight as it ages.
-            if !online { sigma *= 1 + Double(age.value) / 10_000_000 }
-            list.append(Observation(gateway: gateway, distance: reading.distance, sigma: sigma, online: online))
-        }
-        return list.sorted { ($0.distance, $0.gateway) < ($1.distance, $1.gateway) }
-    }
-
-    /// A distance's 1-σ (metres) from the path-loss model: shadowing (about 4 dB) and the tick's own
-    /// spread, in dB, over a nominal exponent of 2; a dB of RSSI is ln(10)/(10·2) of the distance.
-    static func distanceSigma(_ distance: Double, spread: Double, samples: Int) -> Double {
-        let noise = (16 + spread * spread / Double(max(1, samples))).squareRoot()
-        return max(0.5, distance * noise * 0.115)
-    }
-
-    /// A gateway's latest reading still counts at `tick`: a distance, not older than the gateway's hold.
+    /// A gateway's latest reading still counts at `tick` (the beacon is located, the gateway listed): not
+    /// older than the freshness, or than the offline hold for a gateway that has gone offline.
     private func counts(_ reading: BeaconTrack.Latest, from gateway: Int, at tick: Timestamp) -> Bool {
         let limit = gateways[gateway].isOnline(at: tick) ? settings.freshness : settings.offlineHold
-        return tick - reading.time <= limit && reading.distance >= 0
+        return tick - reading.time <= limit
     }
 
-    private func locate(_ track: inout BeaconTrack, _ observations: [Observation], at tick: Timestamp) -> (room: Int?, fix: PositionFix?) {
-        let nearest = site.gateways[observations[0].gateway]
-        let floor = nearest.floor
-        // The beacon's distance scale: a beacon whose calibration does not suit the site (a measured power
-        // off by some dB, walls the model does not know) has every distance off by one factor.
-        let scale = track.scale
-        let ranges = observations.map { o in
-            let g = site.gateways[o.gateway]
-            return RangeObservation(x: g.x, y: g.y, z: g.z, distance: o.distance * scale, sigma: o.sigma * scale)
+    /// After this the beacon is away: no reading for `awayAfter`, or for the offline hold when the gateway
+    /// that heard it last has gone offline.
+    private func awayTime(of track: BeaconTrack, at tick: Timestamp) -> Timestamp {
+        var latest = track.lastHeard + settings.awayAfter
+        for (gateway, reading) in track.latest where !gateways[gateway].isOnline(at: tick) {
+            latest = max(latest, reading.time + max(settings.awayAfter, settings.offlineHold))
         }
-        var fix: PositionFix?
-        if let bounds = site.bounds(floor: floor),
-           let solved = PositionSolver.solve(ranges, within: bounds, start: track.motion.current?.point, beaconHeight: settings.beaconHeight) {
-            fix = track.motion.update(fix: solved, at: Micros(tick.microseconds))
-            if ranges.count >= Self.scaleGateways { track.learnScale(from: ranges, at: solved.point, beaconHeight: settings.beaconHeight) }
-        }
-        var candidate: Int?, depth = 0.0
-        let nearestRoom = nearest.room.flatMap { name in site.rooms.firstIndex { $0.name == name } }
-        if let nearestRoom, observations.count >= 2, observations[0].distance < Self.clearlyNearest * observations[1].distance {
-            // One gateway clearly nearer than any other: its room, whatever a fit through walls says.
-            candidate = nearestRoom
-            depth = .infinity
-        } else if let point = fix?.point, let inside = site.room(containing: point, floor: floor) {
-            candidate = inside
-            depth = site.rooms[inside].distanceToEdge(point)
-        } else if track.room.room == nil, let gatewayRoom = nearest.room.flatMap({ name in site.rooms.firstIndex { $0.name == name } }) {
-            // A first fix outside every room: the nearest gateway's room.
-            candidate = gatewayRoom
-        }
-        return (track.room.update(candidate: candidate, depth: depth, at: Micros(tick.microseconds)), fix)
+        return latest
     }
-
-    /// A gateway this much nearer than the next decides the room by itself.
-    static let clearlyNearest = 0.7
-
-    /// Gateways needed to learn a beacon's distance scale: with fewer, a scale and a position trade off.
-    static let scaleGateways = 4
 
     private mutating func evictLeastRecent(emit: (LocateOutput) -> Void, at tick: Timestamp) {
         let excess = tracks.count - Self.maximumBeacons + Self.maximumBeacons / 8
         let oldest = tracks.sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.prefix(excess)
         for (id, track) in oldest {
-            emit(.away(time: tick, beacon: id, room: track.room.room.map { site.rooms[$0].name }))
+            emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: track.room.room.flatMap { $0.map { site.rooms[$0].name } }))
             tracks[id] = nil
         }
     }
@@ -373,42 +346,28 @@ private struct GatewayState: Sendable {
 private struct BeaconTrack: Sendable {
     struct Latest: Sendable {
         var time: Timestamp
-        var distance: Double
-        var spread: Double
-        var samples: Int
+        var rssi: Double
+        var measuredPower: Int
     }
 
     /// Per gateway index, its latest reading of the beacon.
     var latest: [Int: Latest] = [:]
     var lastHeard = Timestamp(microseconds: Int64.min)
-    var motion = MotionFilter()
-    var room = RoomTracker()
-    /// What the beacon's distances are multiplied by (`learnScale`), 1 until learned.
-    var scale = 1.0
-
-    /// The scale that best fits the fix's distances to the gateways (weighted least squares over the
-    /// scaled readings), folded in slowly and kept within 1/4…4: a beacon's calibration error does not
-    /// change from one second to the next.
-    mutating func learnScale(from ranges: [RangeObservation], at point: Point2, beaconHeight: Double) {
-        var numerator = 0.0, denominator = 0.0
-        for range in ranges where range.distance > 0 && range.sigma > 0 {
-            let dz = range.z - beaconHeight
-            let geometric = ((range.x - point.x) * (range.x - point.x) + (range.y - point.y) * (range.y - point.y) + dz * dz).squareRoot()
-            let weight = 1 / (range.sigma * range.sigma)
-            numerator += weight * geometric * range.distance
-            denominator += weight * range.distance * range.distance
-        }
-        guard denominator > 0, numerator > 0 else { return }
-        let correction = numerator / denominator
-        guard correction.isFinite else { return }
-        scale = min(4, max(0.25, scale * pow(correction, 0.1)))
-    }
+    var filter: PositionFilter
+    var room: RoomTracker
     /// The room last reported in a `room` line.
     var reportedRoom: Int?
 
+    /// The filter's draws are seeded by the beacon's id: the same readings give the same estimates in
+    /// any run and in any shard.
+    init(id: String, settings: Locator.Settings) {
+        filter = PositionFilter(seed: StableHash.fnv1a(id))
+        room = RoomTracker(margin: settings.roomMargin, dwell: settings.roomDwell)
+    }
+
     mutating func heard(_ reading: BeaconReading, by gateway: Int, at time: Timestamp) {
         if let previous = latest[gateway], previous.time > time { return }
-        latest[gateway] = Latest(time: time, distance: reading.accuracy, spread: reading.spread, samples: reading.samples)
+        latest[gateway] = Latest(time: time, rssi: reading.rssi, measuredPower: reading.measuredPower)
         lastHeard = max(lastHeard, time)
     }
 }

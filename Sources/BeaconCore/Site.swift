@@ -97,6 +97,17 @@ public struct SiteGateway: Equatable, Sendable {
     public var point: Point2 { Point2(x: x, y: y) }
 }
 
+/// A beacon the site names: its id (as the gateways' readings give it, mqtt_room's) and a name for people.
+public struct SiteBeacon: Equatable, Sendable {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
 /// A wall that weakens the signals crossing it.
 public struct Wall: Equatable, Sendable {
     public var from: Point2
@@ -133,18 +144,26 @@ public struct Site: Equatable, Sendable {
     public private(set) var gateways: [SiteGateway]
     public private(set) var walls: [Wall]
     public private(set) var floors: [Floor]
+    public private(set) var beacons: [SiteBeacon]
     private var gatewayIndices: [String: Int]
+    private var beaconNames: [String: String]
 
-    public init(rooms: [Room], gateways: [SiteGateway], walls: [Wall] = [], floors: [Floor] = []) {
+    public init(rooms: [Room], gateways: [SiteGateway], walls: [Wall] = [], floors: [Floor] = [], beacons: [SiteBeacon] = []) {
         self.rooms = rooms
         self.gateways = gateways
         self.walls = walls
         self.floors = floors
+        self.beacons = beacons
         gatewayIndices = [:]
         for (index, gateway) in gateways.enumerated() where gatewayIndices[gateway.name] == nil {
             gatewayIndices[gateway.name] = index
         }
+        beaconNames = [:]
+        for beacon in beacons where beaconNames[beacon.id] == nil { beaconNames[beacon.id] = beacon.name }
     }
+
+    /// The name the site gives the beacon with this id; its id when it gives none.
+    public func name(ofBeacon id: String) -> String { beaconNames[id] ?? id }
 
     /// The first room on `floor` that contains `point` (on an edge counts as inside).
     public func room(containing point: Point2, floor: Int) -> Int? {

@@ -6,6 +6,7 @@ extension Site {
     public static let maximumRooms = 1000
     public static let maximumGateways = 1000
     public static let maximumWalls = 10_000
+    public static let maximumBeacons = 100_000
     public static let maximumPolygonPoints = 100_000
     /// Largest coordinate, metres, either side of the origin.
     public static let maximumCoordinate = 10_000.0
@@ -20,7 +21,7 @@ extension Site {
         } catch {
             throw SiteError(field: "", reason: error.description)
         }
-        let top = try SiteField(document, "").members(required: ["rooms", "gateways"], optional: ["walls", "floors"])
+        let top = try SiteField(document, "").members(required: ["rooms", "gateways"], optional: ["walls", "floors", "beacons"])
         let floors = try top["floors"]?.elements(atMost: maximumLevel * 2 + 1).map(floor) ?? []
         try SiteField.requireUnique(floors.map { String($0.level) }, of: top["floors"], member: "level", what: "floor level")
         let roomFields = try top["rooms"]!.elements(atMost: maximumRooms)
@@ -32,7 +33,14 @@ extension Site {
         }
         try SiteField.requireUnique(gateways.map(\.name), of: top["gateways"], member: "name", what: "gateway name")
         let walls = try top["walls"]?.elements(atMost: maximumWalls).map(wall) ?? []
-        return Site(rooms: rooms, gateways: gateways, walls: walls, floors: floors)
+        let beacons = try top["beacons"]?.elements(atMost: maximumBeacons).map(beacon) ?? []
+        try SiteField.requireUnique(beacons.map(\.id), of: top["beacons"], member: "id", what: "beacon id")
+        return Site(rooms: rooms, gateways: gateways, walls: walls, floors: floors, beacons: beacons)
+    }
+
+    private static func beacon(_ field: SiteField) throws(SiteError) -> SiteBeacon {
+        let members = try field.members(required: ["id", "name"], optional: [])
+        return SiteBeacon(id: try members["id"]!.name(), name: try members["name"]!.name())
     }
 
     private static func floor(_ field: SiteField) throws(SiteError) -> Floor {

@@ -58,8 +58,9 @@ public struct FlatDrive: Sendable {
                 let heard = entry.rssi[anchor]
                 var readings: [BeaconReading] = []
                 if let mean = Statistics.mean(heard) {
-                    let spread = (heard.max() ?? mean) - (heard.min() ?? mean)
-                    readings.append(BeaconReading(id: tagID, rssi: heard[heard.count - 1], filteredRSSI: mean, spread: spread,
+                    // As a gateway's tick reports them: the mean and the population standard deviation.
+                    let spread = (heard.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(heard.count)).squareRoot()
+                    readings.append(BeaconReading(id: tagID, rssi: mean, filteredRSSI: mean, spread: spread,
                                                   samples: heard.count, measuredPower: Int(measuredPower),
                                                   accuracy: prepared.distance(rssi: mean, measuredPower: Double(measuredPower))))
                 }
@@ -91,6 +92,14 @@ extension FlatDrive {
             SiteGateway(name: "anchor-\(index + 1)", x: anchor.x, y: anchor.y, z: anchor.z,
                         room: rooms.first { $0.contains(Point2(x: anchor.x, y: anchor.y)) }?.name)
         }
-        return Site(rooms: rooms, gateways: gateways)
+        // The interior walls of the outline's notches, along their middles, at the site file's default
+        // attenuation (nothing measured here): hall–south room with its door at y 0.6–1.42, south room–living
+        // room, hall–west room with its door at x 0.73–1.52, west room–living room, and the stub between the
+        // living room and the east room. The hall is open to the living room at x 2.7–3.88.
+        let walls = [((3.965, 0.0), (3.965, 0.6)), ((3.965, 1.42), (3.965, 2.12)), ((3.965, 2.025), (6.27, 2.025)),
+                     ((0.0, 2.125), (0.73, 2.125)), ((1.52, 2.125), (2.64, 2.125)), ((2.64, 2.125), (2.64, 7.1)),
+                     ((6.32, 4.19), (6.32, 4.82))]
+            .map { Wall(from: Point2(x: $0.0.0, y: $0.0.1), to: Point2(x: $0.1.0, y: $0.1.1)) }
+        return Site(rooms: rooms, gateways: gateways, walls: walls)
     }()
 }

@@ -21,7 +21,7 @@ public struct LocatorRule: RoomRule {
             case .location(let located):
                 latest[located.beacon] = located
                 away.remove(located.beacon)
-            case .away(_, let beacon, _):
+            case .away(_, let beacon, _, _):
                 away.insert(beacon)
             case .room:
                 break

@@ -52,7 +52,7 @@ public struct LocateTopics: Sendable {
     /// beacon is seen, its Home Assistant discovery.
     public func messages(for output: LocateOutput, line: String, firstSighting: Bool) -> [MQTTMessage] {
         let base = "\(prefix)/beacons/\(output.beacon)"
-        var messages = firstSighting ? discovery(of: output.beacon) : []
+        var messages = firstSighting ? discovery(of: output.beacon, name: output.name) : []
         switch output {
         case .location(let located):
             messages.append(MQTTMessage(topic: "\(base)/location", payload: line, retain: true))
@@ -65,8 +65,8 @@ public struct LocateTopics: Sendable {
         return messages
     }
 
-    /// A device tracker and a room sensor for the beacon, available while locate is online.
-    func discovery(of beacon: String) -> [MQTTMessage] {
+    /// A device tracker and a room sensor for the beacon, named by its name, available while locate is online.
+    func discovery(of beacon: String, name: String) -> [MQTTMessage] {
         let object = Self.objectID(beacon)
         let base = "\(prefix)/beacons/\(beacon)"
         func config(_ body: (inout JSONMembers) -> Void) -> String {
@@ -80,20 +80,20 @@ public struct LocateTopics: Sendable {
                     m.field("json_attributes_topic", "\(base)/location")
                 }
                 o.field("device", object: { d in
-                    d.members { m in m.field("name", "beacon \(beacon)") }
+                    d.members { m in m.field("name", name) }
                     d.field("identifiers", array: { $0.string("beacon_\(object)") })
                 })
             }
             return w.text
         }
         let tracker = config { m in
-            m.field("name", "beacon \(beacon)")
+            m.field("name", name)
             m.field("unique_id", "beacon_\(object)_tracker")
             m.field("state_topic", "\(base)/room")
             m.field("source_type", "bluetooth_le")
         }
         let sensor = config { m in
-            m.field("name", "beacon \(beacon) room")
+            m.field("name", "\(name) room")
             m.field("unique_id", "beacon_\(object)_room")
             m.field("state_topic", "\(base)/room")
             m.field("icon", "mdi:map-marker")

@@ -1,8 +1,10 @@
 import BeaconCore
-@testable import BeaconSimulation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Two 3×4 m rooms side by side (A: x 0–3, B: x 3–6), a gateway 1 m up in each corner, and readings
-/// built from the true distances.
+/// built from the true distances by the fuser's own signal model (so any error is the fuser's).
 enum LocatorFixture {
     static let site = Site(
         rooms: [Room(name: "A", polygon: rectangle(0, 0, 3, 4)), Room(name: "B", polygon: rectangle(3, 0, 6, 4))],
@@ -16,20 +18,30 @@ enum LocatorFixture {
 
     static func at(seconds: Double) -> Timestamp { Fixture.t0 + Micros(Int64(seconds * 1_000_000)) }
 
-    static func reading(_ distance: Double, id: String = beacon) -> BeaconReading {
-        BeaconReading(id: id, rssi: -60, filteredRSSI: -60, spread: 0, samples: 1, measuredPower: -59, accuracy: distance)
+    static let measuredPower = -59
+
+    /// The RSSI the default signal model expects at `distance` metres (0.1 m at least).
+    static func rssi(atDistance distance: Double) -> Double {
+        Double(measuredPower) - 10 * SignalModel().exponent * log10(max(distance, 0.1))
     }
 
-    /// One message per gateway of `site` at `time`, each with the beacon's distance from it (times `noise`'s
-    /// draw, if any); the beacon stands 1 m up, as high as the gateways.
+    static func reading(rssi: Double, id: String = beacon) -> BeaconReading {
+        BeaconReading(id: id, rssi: rssi, filteredRSSI: rssi, spread: 0, samples: 1, measuredPower: measuredPower, accuracy: 1)
+    }
+
+    static func reading(atDistance distance: Double, id: String = beacon) -> BeaconReading {
+        reading(rssi: rssi(atDistance: distance), id: id)
+    }
+
+    /// One message per gateway of `site` at `time`, each with the beacon's RSSI at its distance from it
+    /// (plus `noise`'s draw in dB, if any); the beacon stands 1 m up, as high as the gateways.
     static func messages(at time: Timestamp, beaconAt point: Point2?, site: Site = site, sequence: Int = 1,
                          noise: ((inout SplitMix64) -> Double)? = nil, rng: inout SplitMix64) -> [GatewayReadings] {
         site.gateways.map { gateway in
             var readings: [BeaconReading] = []
             if let point {
-                var distance = ((gateway.x - point.x) * (gateway.x - point.x) + (gateway.y - point.y) * (gateway.y - point.y)).squareRoot()
-                if let noise { distance *= noise(&rng) }
-                readings.append(reading(distance))
+                let distance = ((gateway.x - point.x) * (gateway.x - point.x) + (gateway.y - point.y) * (gateway.y - point.y)).squareRoot()
+                readings.append(reading(rssi: rssi(atDistance: distance) + (noise?(&rng) ?? 0)))
             }
             return GatewayReadings(gateway: gateway.name, time: time, sequence: sequence, readings: readings)
         }

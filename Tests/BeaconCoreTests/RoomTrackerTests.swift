@@ -1,64 +1,69 @@
 import BeaconCore
 import Testing
 
-@Suite("room hysteresis: a challenger room takes over only from well inside it, after the dwell")
+@Suite("room hysteresis: a challenger room takes over only when more likely by the margin, for the dwell")
 struct RoomTrackerTests {
-    @Test("the first fix inside a room assigns it at once")
-    func firstFix() {
+    /// Room 0 with probability `p`, room 1 with the rest.
+    func split(_ p: Double) -> [(room: Int?, probability: Double)] {
+        [(room: 0, probability: p), (room: 1, probability: 1 - p)].sorted { $0.probability > $1.probability }
+    }
+
+    @Test("the first window assigns its likeliest room at once, even outside every room")
+    func firstWindow() {
         var tracker = RoomTracker()
-        #expect(tracker.update(candidate: nil, depth: 0, at: .seconds(0)) == nil)
-        #expect(tracker.update(candidate: 1, depth: 0.01, at: .seconds(1)) == 1)
+        #expect(tracker.update([(room: nil, probability: 0.6), (room: 1, probability: 0.4)], at: .seconds(0)) == nil)
+        #expect(tracker.room == .some(nil))
+        var other = RoomTracker()
+        #expect(other.update(split(0.3), at: .seconds(0)) == 1)
+        #expect(other.confidence == 0.7)
     }
 
-    /// `start` plus `dwells` times the dwell.
-    func after(_ dwells: Double, from start: Micros = .seconds(1)) -> Micros {
-        Micros(start.value + Int64(dwells * Double(RoomTracker.dwell.value)))
+    @Test("no probabilities (nothing located) keep the room; before the first window there is none")
+    func nothingLocated() {
+        var tracker = RoomTracker()
+        #expect(tracker.update([], at: .seconds(0)) == nil)
+        #expect(tracker.room == nil)
+        _ = tracker.update(split(0.9), at: .seconds(1))
+        #expect(tracker.update([], at: .seconds(2)) == 0)
     }
 
-    @Test("a challenger held for the dwell, at least the margin inside, takes over; not before")
+    @Test("a challenger ahead by less than the margin does not take over; by the margin it does")
+    func margin() {
+        var tracker = RoomTracker(margin: 0.2, dwell: Micros(0))
+        _ = tracker.update(split(0.9), at: .seconds(0))
+        #expect(tracker.update(split(0.45), at: .seconds(1)) == 0)
+        #expect(tracker.update(split(0.41), at: .seconds(2)) == 0)
+        #expect(tracker.confidence == 0.41)
+        #expect(tracker.update(split(0.39), at: .seconds(3)) == 1)
+        #expect(tracker.confidence == 0.61)
+    }
+
+    @Test("with a dwell, the challenger must stay ahead by the margin from its first window until the dwell has passed")
     func dwell() {
-        var tracker = RoomTracker()
-        _ = tracker.update(candidate: 0, depth: 1, at: .seconds(0))
-        #expect(tracker.update(candidate: 1, depth: 1, at: .seconds(1)) == 0)
-        #expect(tracker.update(candidate: 1, depth: 1, at: Micros(after(1).value - 1)) == 0)
-        #expect(tracker.update(candidate: 1, depth: 1, at: after(1)) == 1)
+        var tracker = RoomTracker(margin: 0.2, dwell: .seconds(2))
+        _ = tracker.update(split(0.9), at: .seconds(0))
+        #expect(tracker.update(split(0.1), at: .seconds(1)) == 0)
+        #expect(tracker.update(split(0.1), at: .seconds(2)) == 0)
+        #expect(tracker.update(split(0.1), at: .seconds(3)) == 1)
     }
 
-    @Test("a fix shallower than the margin, back in the room or outside every room starts the count again")
-    func breaks() {
-        for interruption: (Int?, Double) in [(1, RoomTracker.margin / 2), (0, 1), (nil, 0)] {
-            var tracker = RoomTracker()
-            _ = tracker.update(candidate: 0, depth: 1, at: .seconds(0))
-            _ = tracker.update(candidate: 1, depth: 1, at: .seconds(1))
-            #expect(tracker.update(candidate: interruption.0, depth: interruption.1, at: after(0.5)) == 0)
-            #expect(tracker.update(candidate: 1, depth: 1, at: after(1)) == 0)
-            #expect(tracker.update(candidate: 1, depth: 1, at: after(2)) == 1)
-        }
+    @Test("a window in which the challenger falls back starts its count again")
+    func interrupted() {
+        var tracker = RoomTracker(margin: 0.2, dwell: .seconds(2))
+        _ = tracker.update(split(0.9), at: .seconds(0))
+        _ = tracker.update(split(0.1), at: .seconds(1))
+        #expect(tracker.update(split(0.5), at: .seconds(2)) == 0)
+        #expect(tracker.update(split(0.1), at: .seconds(3)) == 0)
+        #expect(tracker.update(split(0.1), at: .seconds(4)) == 0)
+        #expect(tracker.update(split(0.1), at: .seconds(5)) == 1)
     }
 
-    @Test("a NaN depth is not inside the margin")
-    func nanDepth() {
-        var tracker = RoomTracker()
-        _ = tracker.update(candidate: 0, depth: 1, at: .seconds(0))
-        _ = tracker.update(candidate: 1, depth: .nan, at: .seconds(1))
-        #expect(tracker.update(candidate: 1, depth: .nan, at: .seconds(10)) == 0)
-    }
-
-    @Test("times at the ends of Int64 do not trap")
-    func extremeTimes() {
-        var tracker = RoomTracker()
-        _ = tracker.update(candidate: 0, depth: 1, at: Micros(Int64.min))
-        _ = tracker.update(candidate: 1, depth: 1, at: Micros(Int64.max))
-        #expect(tracker.update(candidate: 1, depth: 1, at: Micros(Int64.min)) == 0)
-    }
-
-    @Test("the distance to a room's edge: inside a rectangle, on a line polygon and on an empty one")
-    func distanceToEdge() {
-        let square = Room(name: "A", polygon: LocatorFixture.rectangle(0, 0, 3, 4))
-        #expect(abs(square.distanceToEdge(Point2(x: 1, y: 2)) - 1) < 1e-9)
-        let line = Room(name: "L", polygon: [Point2(x: 0, y: 0), Point2(x: 6, y: 0)])
-        #expect(abs(line.distanceToEdge(Point2(x: 2, y: 1)) - 1) < 1e-9)
-        let point = Room(name: "P", polygon: [Point2(x: 1, y: 1), Point2(x: 1, y: 1)])
-        #expect(abs(point.distanceToEdge(Point2(x: 1, y: 2)) - 1) < 1e-9)
+    @Test("NaN probabilities change nothing, and times at the ends of Int64 do not trap")
+    func awkwardInputs() {
+        var tracker = RoomTracker(margin: 0.2, dwell: .seconds(1))
+        _ = tracker.update(split(0.9), at: Micros(Int64.min))
+        #expect(tracker.update([(room: 1, probability: .nan)], at: Micros(0)) == 0)
+        _ = tracker.update(split(0.0), at: Micros(Int64.max))
+        #expect(tracker.update(split(0.0), at: Micros(Int64.min)) == 0)
     }
 }

@@ -1,0 +1,343 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One gateway's reading of a beacon in one window, as the position filter weighs it.
+public struct SignalObservation: Equatable, Sendable {
+    /// The gateway's index in the site.
+    public var gateway: Int
+    /// The mean RSSI of the gateway's tick (dBm).
+    public var rssi: Double
+    /// That mean's 1-σ against the signal model (dB): the model's scatter and the tick's own spread.
+    public var sigma: Double
+    /// The beacon's calibrated power at 1 m, as the gateway took it (dBm).
+    public var measuredPower: Double
+
+    public init(gateway: Int, rssi: Double, sigma: Double, measuredPower: Double) {
+        self.gateway = gateway
+        self.rssi = rssi
+        self.sigma = sigma
+        self.measuredPower = measuredPower
+    }
+}
+
+/// How the filter expects a reading to follow from where the beacon is: log-distance path loss from a
+/// power at 1 m that is the beacon's own (learned, starting at its measured power), less the walls
+/// between, with heavy-tailed scatter (Student's t) so a body or a reflection does not drag the fix.
+public struct SignalModel: Equatable, Sendable {
+    /// The path-loss exponent: 2 in the open, up to 4 among furniture and people.
+    public var exponent = 2.5
+    /// The scatter of one tick's mean RSSI about the model, dB: shadowing and multipath that no site
+    /// file describes.
+    public var scatter = 4.0
+    /// Degrees of freedom of the scatter's Student's t: small for heavy tails.
+    public var tails = 4.0
+    /// How far the beacon's power at 1 m may be from its advertised measured power, dB (1-σ, before
+    /// anything is heard): calibrations are often off by several dB.
+    public var powerSpread = 8.0
+    /// How fast the beacon's power at 1 m may change (a pocket, a hand), dB per √s.
+    public var powerDrift = 0.5
+    /// The beacon's height above its floor, metres (carried, or on a desk).
+    public var beaconHeight = 1.0
+
+    public init() {}
+
+    /// The distance (m) at which the model puts a reading of `rssi` from a beacon of power `power` at 1 m,
+    /// with no wall between.
+    public func distance(rssi: Double, power: Double) -> Double {
+        pow(10, (power - rssi) / (10 * exponent))
+    }
+}
+
+/// Where a beacon is, and how sure: the estimate after a window.
+public struct PositionEstimate: Sendable {
+    public var point: Point2
+    /// 1-σ radius, metres.
+    public var error: Double
+    public var floor: Int
+    /// The probability of each room (nil: in none), largest first; together 1.
+    public var rooms: [(room: Int?, probability: Double)]
+    /// The beacon's power at 1 m as the gateways hear it (dBm), as learned so far.
+    public var power: Double
+}
+
+/// Where one beacon is on its floor, tracked over time: a particle filter. Each particle is a place and
+/// a way of moving (standing nearly still, or walking with a velocity that changes smoothly, capped at
+/// `maximumSpeed`), so a beacon on a desk is averaged over many windows and a walking one is followed
+/// without lag; the readings of each window weigh the particles by the signal model, the beacon's own
+/// power at 1 m profiled out (only the differences between the gateways' readings place it, so a
+/// miscalibrated beacon is placed as well as a calibrated one). The estimate is the particles' weighted
+/// mean, its error their weighted spread, and each room's probability the weight of the particles in it.
+///
+/// Random draws come from the filter's own generator, seeded by the caller (per beacon), so the same
+/// readings always give the same estimates.
+public struct PositionFilter: Sendable {
+    /// Particles per beacon.
+    public static let particleCount = 200
+    /// At most this many gateways' readings are weighed in one window, the loudest: far gateways add
+    /// little and cost as much as near ones.
+    public static let maximumObservations = 8
+    /// Fastest a beacon moves, metres per second: brisk walking.
+    public static let maximumSpeed = 2.0
+    /// How much a standing beacon drifts, metres per √s (someone shifting on a chair).
+    static let standingDrift = 0.05
+    /// The spread of a walking beacon's velocity per axis, metres per second.
+    static let walkingSpeed = 0.7
+    /// How long a walking beacon keeps its velocity, seconds (the correlation time).
+    static let velocityMemory = 5.0
+    /// How often a beacon starts or stops walking, per second.
+    static let modeChangeRate = 0.1
+    /// Readings closer than this to a gateway count as this close, metres.
+    static let minimumDistance = 0.1
+    /// The share of first particles spread over the whole floor rather than about the gateways.
+    static let uniformShare = 0.2
+
+    private var x: [Float] = []
+    private var y: [Float] = []
+    private var vx: [Float] = []
+    private var vy: [Float] = []
+    private var weight: [Float] = []
+    private var walking: [Bool] = []
+    private var rng: SplitMix64
+    private var time: Timestamp?
+    public private(set) var floor = 0
+    /// The beacon's power at 1 m: mean and variance (dBm, dB²).
+    private var power: (mean: Double, variance: Double)?
+
+    public init(seed: UInt64) {
+        rng = SplitMix64(seed: seed)
+    }
+
+    /// Moves the particles on to `time` and weighs them by `observations` (none: the estimate only
+    /// spreads). Returns the estimate after it; nil before the first window with an observation the
+    /// site can place (a gateway on a floor with bounds).
+    public mutating func step(to time: Timestamp, _ observations: [SignalObservation], map: inout SiteMap,
+                              model: SignalModel) -> PositionEstimate? {
+        let usable = Self.strongest(observations.filter { $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0
+            && $0.measuredPower.isFinite && $0.gateway >= 0 && $0.gateway < map.site.gateways.count })
+        let floor = usable.first.map { map.site.gateways[$0.gateway].floor } ?? self.floor
+        if let last = self.time, !x.isEmpty, floor == self.floor {
+            if time > last {
+                let seconds = min(60, (Double(time.microseconds) - Double(last.microseconds)) / 1e6)
+                predict(seconds, map: map, model: model)
+                self.time = time
+            }
+        } else {
+            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return nil }
+            self.floor = floor
+            self.time = time
+            start(usable, box: box, map: map, model: model)
+        }
+        if !usable.isEmpty { weigh(usable, map: &map, model: model) }
+        return estimate(map: map)
+    }
+
+    /// The loudest `maximumObservations`, loudest first.
+    private static func strongest(_ observations: [SignalObservation]) -> [SignalObservation] {
+        Array(observations.sorted { ($0.rssi, -$0.gateway) > ($1.rssi, -$1.gateway) }.prefix(maximumObservations))
+    }
+
+    // MARK: - Particles
+
+    /// First particles: most about the gateways that heard the beacon (the louder, the likelier), within
+    /// the distance their readings suggest; some anywhere on the floor.
+    private mutating func start(_ observations: [SignalObservation], box: SiteMap.Box, map: SiteMap, model: SignalModel) {
+        let count = Self.particleCount
+        x = []; y = []; vx = []; vy = []; walking = []
+        x.reserveCapacity(count); y.reserveCapacity(count)
+        let loudest = observations[0].rssi
+        // A gateway 6 dB quieter is e times less likely to be the nearest.
+        let chances = observations.map { exp(($0.rssi - loudest) / 6) }
+        let total = chances.reduce(0, +)
+        for index in 0..<count {
+            var point: Point2
+            if Double(index) < Self.uniformShare * Double(count) {
+                point = Point2(x: box.low.x + rng.unit() * box.width, y: box.low.y + rng.unit() * box.height)
+            } else {
+                var pick = rng.unit() * total
+                var chosen = observations.count - 1
+                for (i, chance) in chances.enumerated() {
+                    pick -= chance
+                    if pick < 0 { chosen = i; break }
+                }
+                let observation = observations[chosen]
+                let gateway = map.site.gateways[observation.gateway]
+                let radius = min(30, max(1, 1.5 * model.distance(rssi: observation.rssi, power: observation.measuredPower)))
+                let r = radius * rng.unit().squareRoot(), angle = 2 * Double.pi * rng.unit()
+                point = Point2(x: gateway.x + r * cos(angle), y: gateway.y + r * sin(angle))
+            }
+            point = box.clamp(point)
+            x.append(Float(point.x)); y.append(Float(point.y))
+            vx.append(0); vy.append(0)
+            walking.append(rng.chance(0.5))
+        }
+        weight = [Float](repeating: 1 / Float(count), count: count)
+        let measured = observations.map(\.measuredPower).reduce(0, +) / Double(observations.count)
+        power = (measured, model.powerSpread * model.powerSpread)
+    }
+
+    private mutating func predict(_ seconds: Double, map: SiteMap, model: SignalModel) {
+        guard seconds > 0, let box = map.bounds(floor: floor) else { return }
+        let change = 1 - exp(-Self.modeChangeRate * seconds)
+        let memory = exp(-seconds / Self.velocityMemory)
+        let kick = Self.walkingSpeed * (1 - memory * memory).squareRoot()
+        let drift = Self.standingDrift * seconds.squareRoot()
+        let top = Self.maximumSpeed
+        for i in x.indices {
+            if rng.chance(change) { walking[i].toggle() }
+            var px = Double(x[i]), py = Double(y[i])
+            if walking[i] {
+                let (kx, ky) = rng.normalPair()
+                var ux = memory * Double(vx[i]) + kick * kx
+                var uy = memory * Double(vy[i]) + kick * ky
+                let speed = (ux * ux + uy * uy).squareRoot()
+                if speed > top { ux *= top / speed; uy *= top / speed }
+                px += ux * seconds
+                py += uy * seconds
+                vx[i] = Float(ux); vy[i] = Float(uy)
+            } else {
+                vx[i] = 0; vy[i] = 0
+            }
+            let (jx, jy) = rng.normalPair()
+            px += drift * jx
+            py += drift * jy
+            let point = box.clamp(Point2(x: px, y: py))
+            x[i] = Float(point.x); y[i] = Float(point.y)
+        }
+        if var belief = power {
+            belief.variance += model.powerDrift * model.powerDrift * seconds
+            power = belief
+        }
+    }
+
+    /// Weighs each particle by the likelihood of the readings there, the beacon's power at 1 m profiled
+    /// out: for a particle, each reading plus its path loss and walls is an estimate of that power; their
+    /// weighted mean (with the belief so far) is the particle's power, and the scatter of the estimates
+    /// about it is what the particle is judged by.
+    private mutating func weigh(_ observations: [SignalObservation], map: inout SiteMap, model: SignalModel) {
+        guard var belief = power else { return }
+        let count = x.count
+        let beaconElevation = map.site.elevation(of: floor) + model.beaconHeight
+        let gateways = observations.map { map.site.gateways[$0.gateway] }
+        let heights = observations.map { map.elevation(ofGateway: $0.gateway) - beaconElevation }
+        let precisions = observations.map { 1 / ($0.sigma * $0.sigma) }
+        let totalPrecision = precisions.reduce(0, +) + 1 / belief.variance
+        let priorTerm = belief.mean / belief.variance
+        let slope = 5 * model.exponent / log(10.0)  // 10 n log10(d) = slope · ln(d²)
+        let tails = model.tails
+        let minimumSquare = Self.minimumDistance * Self.minimumDistance
+        var logLikelihoods = [Double](repeating: 0, count: count)
+        var powers = [Double](repeating: 0, count: count)
+        var estimates = [Double](repeating: 0, count: observations.count)
+        let roots = precisions.map { $0.squareRoot() }
+        let walls = map.hasWalls(onFloor: floor)
+        let exponentOfTails = -0.5 * (tails + 1)
+        var best = -Double.infinity
+        for i in 0..<count {
+            let px = Double(x[i]), py = Double(y[i])
+            var weighted = priorTerm
+            for j in 0..<observations.count {
+                let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[j]
+                let square = max(dx * dx + dy * dy + dz * dz, minimumSquare)
+                // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
+                var estimate = observations[j].rssi + slope * Double(logf(Float(square)))
+                if walls { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
+                estimates[j] = estimate
+                weighted += precisions[j] * estimate
+            }
+            let power = weighted / totalPrecision
+            // Σ log(1 + t²/ν) as the log of one product: one logarithm per particle, not one per reading.
+            var product = 1.0
+            for j in 0..<observations.count {
+                let standardised = (estimates[j] - power) * roots[j]
+                product *= 1 + standardised * standardised / tails
+            }
+            let logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
+                + exponentOfTails * log(product)
+            logLikelihoods[i] = logLikelihood
+            powers[i] = power
+            best = max(best, logLikelihood)
+        }
+        var total = 0.0
+        var updated = [Double](repeating: 0, count: count)
+        for i in 0..<count {
+            let w = Double(weight[i]) * exp(logLikelihoods[i] - best)
+            updated[i] = w
+            total += w
+        }
+        guard total > 0, total.isFinite else { return }
+        var mean = 0.0, squares = 0.0, concentration = 0.0
+        for i in 0..<count {
+            let w = updated[i] / total
+            weight[i] = Float(w)
+            mean += w * powers[i]
+            squares += w * powers[i] * powers[i]
+            concentration += w * w
+        }
+        let spread = max(0, squares - mean * mean)
+        belief.mean = mean
+        belief.variance = max(0.25, 1 / totalPrecision + spread)
+        power = belief
+        // Fewer than half the particles' worth of weight left: draw a fresh set from the weights.
+        if concentration * Double(count) > 2 { resample() }
+    }
+
+    /// Systematic resampling: each particle copied in proportion to its weight, the weights made equal.
+    private mutating func resample() {
+        let count = x.count
+        var newX = [Float](), newY = [Float](), newVX = [Float](), newVY = [Float](), newWalking = [Bool]()
+        newX.reserveCapacity(count); newY.reserveCapacity(count); newVX.reserveCapacity(count)
+        newVY.reserveCapacity(count); newWalking.reserveCapacity(count)
+        let step = 1 / Double(count)
+        var target = rng.unit() * step
+        var cumulative = 0.0
+        var source = 0
+        for _ in 0..<count {
+            while source < count - 1 && cumulative + Double(weight[source]) < target {
+                cumulative += Double(weight[source])
+                source += 1
+            }
+            newX.append(x[source]); newY.append(y[source]); newVX.append(vx[source]); newVY.append(vy[source])
+            newWalking.append(walking[source])
+            target += step
+        }
+        x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking
+        weight = [Float](repeating: 1 / Float(count), count: count)
+    }
+
+    // MARK: - Estimate
+
+    private func estimate(map: SiteMap) -> PositionEstimate? {
+        guard !x.isEmpty, let power else { return nil }
+        var total = 0.0, mx = 0.0, my = 0.0
+        for i in x.indices {
+            let w = Double(weight[i])
+            total += w
+            mx += w * Double(x[i])
+            my += w * Double(y[i])
+        }
+        guard total > 0 else { return nil }
+        mx /= total
+        my /= total
+        var variance = 0.0
+        // Index 0: in no room; room r at r + 1.
+        var shares = [Double](repeating: 0, count: map.site.rooms.count + 1)
+        map.withRooms(onFloor: floor) { room in
+            for i in x.indices {
+                let w = Double(weight[i]) / total
+                let dx = Double(x[i]) - mx, dy = Double(y[i]) - my
+                variance += w * (dx * dx + dy * dy)
+                shares[room(Point2(x: Double(x[i]), y: Double(y[i]))).map { $0 + 1 } ?? 0] += w
+            }
+        }
+        let ranked = shares.indices.filter { shares[$0] > 0 }
+            .map { (room: $0 == 0 ? nil : $0 - 1, probability: shares[$0]) }
+            .sorted { ($0.probability, -($0.room ?? -1)) > ($1.probability, -($1.room ?? -1)) }
+        return PositionEstimate(point: Point2(x: mx, y: my), error: variance.squareRoot(), floor: floor, rooms: ranked,
+                                power: power.mean)
+    }
+}
