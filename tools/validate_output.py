@@ -20,6 +20,7 @@ import sys
 
 from jsonschema import validators
 from jsonschema.exceptions import SchemaError, best_match
+from referencing import Registry, Resource
 
 DEFAULT_SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                               os.pardir, 'docs', 'output.schema.json')
@@ -31,7 +32,18 @@ def load_validator(path: str):
         schema = json.load(handle)
     cls = validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    return cls(schema, registry=sibling_schemas(path), format_checker=cls.FORMAT_CHECKER)
+
+
+def sibling_schemas(path: str) -> Registry:
+    """The schemas next to `path` by file name, so that one refers to another ("$ref": "site.schema.json")."""
+    directory = os.path.dirname(os.path.abspath(path))
+    resources = []
+    for name in sorted(os.listdir(directory)):
+        if name.endswith('.schema.json'):
+            with open(os.path.join(directory, name), encoding='utf-8') as handle:
+                resources.append((name, Resource.from_contents(json.load(handle))))
+    return Registry().with_resources(resources)
 
 
 def problems(validator, lines, source: str):

@@ -33,7 +33,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success: "finished (--duration, SIGINT/SIGTERM/SIGHUP/SIGQUIT, end of a replayed capture, stdout closed)"
         case .usage: "usage error: bad or missing arguments"
-        case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, the site file (locate) is not a valid site, or (calibrate) the measurements cannot be trusted"
+        case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, the site file (locate, simulate --site) is not a valid site, or (calibrate) the measurements cannot be trusted"
         case .noInput: "the capture, scene or site file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"
         case .software: "internal error"

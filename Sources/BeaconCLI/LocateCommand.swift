@@ -11,14 +11,9 @@ struct LocateCommand {
     static func run(_ options: LocateOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         let site: Site
         do {
-            let bytes = try InputFile.read(options.sitePath, atMost: Site.maximumFileBytes + 1)
-            site = try Site.decode(bytes)
-        } catch let error as SiteError {
-            console.diagnose("Error: \(options.sitePath): \(error)")
-            return .dataError
+            site = try SiteFileInput.read(options.sitePath, console: console)
         } catch {
-            console.diagnose("Error: cannot read the site file: \(error)")
-            return .noInput
+            return error.exit
         }
         let inbox: Inbox
         let publisher: MQTTPublisher

@@ -32,16 +32,15 @@ enum SimulateCommand {
                 return console.print(String(decoding: simulator.scene.json.dropLast(), as: UTF8.self))
             case .simulate(let source, let out, let truth):
                 let simulator = try prepare(source, options, console: console)
-                let capture: OutputFile, truthFile: OutputFile?
+                let paths = try outputPaths(simulator.scene, out: out, truth: truth, options, console: console)
+                let outputs: SimulationOutputs
                 do {
-                    capture = try OutputFile(path: out)
-                    truthFile = try truth.flatMap { path throws(TransportError) in path == "-" ? nil : try OutputFile(path: path) }
+                    outputs = try SimulationOutputs(paths, warn: console.diagnose)
                 } catch {
                     return Failure.report(error, console: console)
                 }
                 do {
-                    return try write(simulator, capture: capture, truth: truthFile, truthOnStdout: truth == "-",
-                                     console: console, signals: signals)
+                    return try write(simulator, to: outputs, truthOnStdout: truth == "-", console: console, signals: signals)
                 } catch {
                     console.diagnose("Error: \(error)")
                     return .ioError
@@ -52,15 +51,10 @@ enum SimulateCommand {
         }
     }
 
-    /// A scene that cannot be simulated, already reported on the console.
-    struct SceneFailure: Error {
-        let exit: ExitCode
-    }
-
     /// The scene from its source with the options applied, ready to run; a failure is reported (one
     /// error line) before it is thrown.
     static func prepare(_ source: SimulateOptions.SceneSource, _ options: SimulateOptions,
-                        console: Console) throws(SceneFailure) -> SceneSimulator {
+                        console: Console) throws(ReportedFailure) -> SceneSimulator {
         var scene: Scene
         switch source {
         case .named(let named), .flags(let named):
@@ -72,45 +66,90 @@ enum SimulateCommand {
                 bytes = try InputFile.read(path, atMost: Scene.maximumFileSize + 1)
             } catch {
                 console.diagnose("Error: cannot read the scene file: \(error)")
-                throw SceneFailure(exit: .noInput)
+                throw ReportedFailure(exit: .noInput)
             }
             guard bytes.count <= Scene.maximumFileSize else {
                 console.diagnose("Error: \(path): the scene file is larger than \(Scene.maximumFileSizeText), the limit for a scene")
-                throw SceneFailure(exit: .dataError)
+                throw ReportedFailure(exit: .dataError)
             }
             do {
                 scene = try Scene.decode(json: bytes)
             } catch {
                 console.diagnose("Error: \(path): \(error)")
-                throw SceneFailure(exit: .dataError)
+                throw ReportedFailure(exit: .dataError)
             }
         }
+        if let sitePath = options.sitePath { scene.site = try SiteFileInput.read(sitePath, console: console) }
         options.overrides.apply(to: &scene)
         do {
             return try SceneSimulator(scene: scene, seed: options.seed, start: options.start)
         } catch {
             console.diagnose("Error: the scene with the options given: \(error)")
-            throw SceneFailure(exit: .dataError)
+            throw ReportedFailure(exit: .dataError)
         }
     }
 
-    /// Streams the capture (and the ground truth) to their files as the simulation produces them.
+    /// Where the run writes: for a site scene, a gateway name that cannot be a file name is exit 65, and
+    /// outputs that would overwrite an input or each other exit 64 (a plain scene's were checked with the
+    /// arguments, by `checkOutputs`).
+    static func outputPaths(_ scene: Scene, out: String, truth: String?, _ options: SimulateOptions,
+                            console: Console) throws(ReportedFailure) -> SimulationOutputs.Paths {
+        let paths: SimulationOutputs.Paths
+        do {
+            paths = try SimulationOutputs.paths(for: scene, out: out, truth: truth)
+        } catch {
+            // The site's own file when --site gave it, else the scene's (a built-in scene's names all serve).
+            let origin: String
+            switch (options.sitePath, options.action) {
+            case (let site?, _): origin = "\(site): "
+            case (nil, .simulate(.file(let scene), _, _)): origin = "\(scene): site."
+            case (nil, _): origin = "site."
+            }
+            console.diagnose("Error: " + error.message(prefix: origin))
+            throw ReportedFailure(exit: .dataError)
+        }
+        guard paths.directory != nil else { return paths }
+        var inputs: [(String, String)] = options.sitePath.map { [("site", $0)] } ?? []
+        if case .simulate(.file(let scenePath), _, _) = options.action { inputs.append(("scene", scenePath)) }
+        let written = paths.captures + (paths.siteFile.map { [$0] } ?? [])
+        for path in written {
+            let identity = FileIdentity(path: path)
+            if let truth = paths.truth, truth == path || (identity != nil && FileIdentity(path: truth) == identity) {
+                console.diagnose("Error: '--truth' names \(path), a file '--out' writes")
+                console.diagnose(SimulateOptions.help.usageLine)
+                throw ReportedFailure(exit: .usage)
+            }
+            for (kind, input) in inputs where identity != nil && FileIdentity(path: input) == identity {
+                console.diagnose("Error: '--out' would overwrite the \(kind) file '\(input)' with \(path)")
+                console.diagnose(SimulateOptions.help.usageLine)
+                throw ReportedFailure(exit: .usage)
+            }
+        }
+        return paths
+    }
+
+    /// Streams the captures (and the ground truth) to their files as the simulation produces them.
     /// A reader of `--truth -` gone away ends the run as range's does (exit 0); a failed write is exit 74.
     /// A stopping signal (`signals`) ends it with the unfinished files removed.
-    static func write(_ simulator: SceneSimulator, capture: OutputFile, truth truthFile: OutputFile?, truthOnStdout: Bool,
+    static func write(_ simulator: SceneSimulator, to outputs: SimulationOutputs, truthOnStdout: Bool,
                       console: Console, signals: SignalWatcher?) throws(SystemError) -> ExitCode {
         let writer = BtsnoopWriter(datalink: .h4)
-        try capture.append { $0.append(contentsOf: writer.header) }
+        for capture in outputs.captures { try capture.append { $0.append(contentsOf: writer.header) } }
+        if let site = simulator.scene.site, let siteFile = outputs.siteFile {
+            try siteFile.append { $0.append(contentsOf: site.json) }
+        }
         let stdout = LineOutput(console: console)
-        let regions = simulator.scene.regions
         let progress = ProgressMeter(console, label: "simulate")
         defer { progress?.finish() }
-        let duration = simulator.scene.duration
+        let scene = simulator.scene
+        let duration = scene.duration
+        let gatewayNames = scene.site?.gateways.map(\.name) ?? []
+        let captures = outputs.captures
         do throws(Stop) {
             try simulator.run(
                 packet: { (simulated) throws(Stop) in
                     try Stop.writing { () throws(SystemError) in
-                        try capture.append {
+                        try captures[simulated.receiver].append {
                             writer.appendRecord(simulated.packet, direction: simulated.direction, timestamp: simulated.time, to: &$0)
                         }
                     }
@@ -119,11 +158,11 @@ enum SimulateCommand {
                     progress?.update(row.elapsed.seconds / max(duration.seconds, 1e-6), "(\(row.elapsed) of \(duration) simulated)")
                     // Checked once a row: often enough to stop at once, rarely enough to cost nothing.
                     if let signal = signals?.pendingSignal() { throw .signal(signal) }
-                    guard truthFile != nil || truthOnStdout else { return }
+                    guard outputs.truth != nil || truthOnStdout else { return }
                     // The truth's times pass 9999 when --start is near its end.
                     stdout.notePrintable(row.time)
-                    let line = row.jsonLine(regions: regions)
-                    if let truthFile {
+                    let line = row.jsonLine(regions: scene.regions, gatewayNames: gatewayNames)
+                    if let truthFile = outputs.truth {
                         try Stop.writing { () throws(SystemError) in
                             try truthFile.append {
                                 $0.append(contentsOf: line.utf8)
@@ -141,21 +180,19 @@ enum SimulateCommand {
             case .outputEnded: break
             case .signal:
                 // A capture cut short would replay as a scene that ends early: none is left in its place.
-                var removed: [String] = []
-                for path in [capture.path] + (truthFile.map { [$0.path] } ?? []) {
-                    do throws(SystemError) {
-                        if try OutputFile.remove(path) { removed.append(path) }
-                    } catch {
-                        console.diagnose("Warning: the unfinished \(path) is left: \(error)")
-                    }
-                }
-                console.diagnose("Stopped by a signal" + (removed.isEmpty ? "" : ": removed the unfinished \(removed.joined(separator: " and "))"))
+                let removed = outputs.removeUnfinished(warn: console.diagnose)
+                console.diagnose("Stopped by a signal" + (removed.isEmpty ? "" : ": removed the unfinished \(listing(removed))"))
                 return stdout.finish(.success)
             }
         }
-        try capture.close()
-        try truthFile?.close()
+        try outputs.close()
         return stdout.finish(.success)
+    }
+
+    /// "a", "a and b", "a, b and c".
+    static func listing(_ items: [String]) -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// Why a simulation stopped before its end.

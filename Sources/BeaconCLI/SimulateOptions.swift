@@ -21,6 +21,8 @@ struct SimulateOptions {
 
     var action: Action
     var overrides: SceneOverrides
+    /// `--site`: the site file that gives the scene its site.
+    var sitePath: String?
     var seed: UInt64
     var start: Timestamp
 
@@ -39,7 +41,10 @@ struct SimulateOptions {
                        "A built-in scene (see --list) or a scene file (JSON, as --print-scene writes it); ./NAME reads a file called NAME."),
             OptionSpec("list", .flag, "List the built-in scenes."),
             OptionSpec("print-scene", .flag, "Print the scene as a scene file instead of simulating it (a start for your own)."),
-            OptionSpec("out", .value(placeholder: "capture"), "Write the capture to this file (btsnoop, datalink 1002 H4; btmon -r reads it)."),
+            OptionSpec("out", .value(placeholder: "capture"), "Write the capture to this file (btsnoop, datalink 1002 H4; btmon -r reads it); "
+                       + "for a site scene, this directory (made when missing): one capture per gateway, NAME.btsnoop, and the site, site.json."),
+            OptionSpec("site", .value(placeholder: "file"), "Give the scene this site (a site file, as beacon locate --site takes it), "
+                       + "in place of any it has: a site scene simulates every gateway of the site."),
             OptionSpec("truth", .value(placeholder: "file"), "Also write the ground truth to this file, one JSON object per beacon and tick ('-' for stdout)."),
             OptionSpec("seed", .value(placeholder: "n"), "Seed of every random draw: the same arguments give the same bytes.", default: "\(defaultSeed)"),
             OptionSpec("start", .value(placeholder: "time"), "Wall-clock time of the capture's start, ISO 8601.",
@@ -65,15 +70,22 @@ struct SimulateOptions {
         discussion: """
         A scene is beacons (identity, advertising interval, when they advertise, how they move), the radio
         between them and the receiver (path loss, shadowing, per-channel and fast fading, bodies in the way,
-        loss, interference) and the receiver (sensitivity, reports); --print-scene writes a scene file to start from.
+        loss, interference, dips) and the receiver (sensitivity, reports); --print-scene writes a scene file to start from.
         The capture replays with `beacon range --hci btsnoop:CAPTURE --uuid UUID`. The ground truth has one
         JSON line per beacon and tick: true distance, advertising or not, and whether each region of the
         scene is inside — while a matching beacon advertises with a mean power at its true distance at or
         above the sensitivity. Nothing depends on the clock: the same arguments give the same bytes.
+        A site scene (one with a site, or given --site) has beacons at points of the site's floor plan and
+        every gateway of the site hearing them through the walls, each with its own receiver: --out names a
+        directory of one capture per gateway and site.json, and the ground truth gives each beacon's room,
+        x, y and its distance and mean power at every gateway.
         Built-in scenes: \(Scene.allNamed.map(\.name).joined(separator: ", ")).
-        Example:
+        Examples:
           beacon simulate --scene walk-away --out walk.btsnoop --truth walk.jsonl
           beacon range --hci btsnoop:walk.btsnoop --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
+          beacon simulate --scene house --out house --truth house.jsonl
+          beacon range --hci btsnoop:house/gw-hall.btsnoop --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 --mqtt mqtt://broker/site --gateway gw-hall
+          beacon locate --mqtt mqtt://broker/site --site house/site.json
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .software, .cantCreate, .ioError]
     )
@@ -84,11 +96,14 @@ struct SimulateOptions {
             if let other = others.first { throw UsageError("'--list' takes no other options (found '--\(other)')") }
             action = .list
             overrides = SceneOverrides()
+            sitePath = nil
             seed = Self.defaultSeed
             start = SceneSimulator.defaultStart
             return
         }
         overrides = try SceneOverrides(parsed)
+        sitePath = parsed.value("site")
+        if sitePath == "" { throw UsageError("Invalid value '' for '--site <file>': expected a site file") }
         let source: SceneSource
         if let name = parsed.value("scene") {
             if let other = Self.beaconOptions.first(where: { parsed.value($0) != nil }) {
@@ -96,6 +111,9 @@ struct SimulateOptions {
             }
             source = try Self.source(named: name)
         } else if parsed.value("uuid") != nil {
+            if sitePath != nil {
+                throw UsageError("'--site' needs '--scene': a beacon given by flags is a distance from one receiver, not a point of a site")
+            }
             source = .flags(try Self.flagsScene(parsed, duration: overrides.duration ?? Self.defaultFlagsDuration))
         } else if let other = Self.beaconOptions.first(where: { parsed.value($0) != nil }) {
             throw UsageError("'--\(other)' needs '--uuid' (a beacon given by flags)")

@@ -7,10 +7,15 @@ public struct Point2: Equatable, Hashable, Sendable {
         self.x = x
         self.y = y
     }
+
+    /// The straight-line distance to `other`, metres.
+    public func distance(to other: Point2) -> Double {
+        ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
+    }
 }
 
 /// A named room: a polygon on one floor.
-public struct Room: Equatable, Sendable {
+public struct Room: Hashable, Sendable {
     public var name: String
     /// Vertices in order; the last joins the first.
     public var polygon: [Point2]
@@ -75,7 +80,7 @@ public struct Room: Equatable, Sendable {
 }
 
 /// A gateway that hears beacons: where it is and which room it is in.
-public struct SiteGateway: Equatable, Sendable {
+public struct SiteGateway: Hashable, Sendable {
     public var name: String
     public var x: Double
     public var y: Double
@@ -98,7 +103,7 @@ public struct SiteGateway: Equatable, Sendable {
 }
 
 /// A beacon the site names: its id (as the gateways' readings give it, mqtt_room's) and a name for people.
-public struct SiteBeacon: Equatable, Sendable {
+public struct SiteBeacon: Hashable, Sendable {
     public var id: String
     public var name: String
 
@@ -109,7 +114,7 @@ public struct SiteBeacon: Equatable, Sendable {
 }
 
 /// A wall that weakens the signals crossing it.
-public struct Wall: Equatable, Sendable {
+public struct Wall: Hashable, Sendable {
     public var from: Point2
     public var to: Point2
     /// Loss in dB of a signal crossing it.
@@ -125,13 +130,16 @@ public struct Wall: Equatable, Sendable {
 }
 
 /// A floor of the building.
-public struct Floor: Equatable, Sendable {
+public struct Floor: Hashable, Sendable {
     public var level: Int
     public var name: String?
     /// Floor to floor, metres.
     public var height: Double
 
-    public init(level: Int, name: String? = nil, height: Double = 3.0) {
+    /// The height of a floor a site does not describe.
+    public static let defaultHeight = 3.0
+
+    public init(level: Int, name: String? = nil, height: Double = Floor.defaultHeight) {
         self.level = level
         self.name = name
         self.height = height
@@ -139,7 +147,7 @@ public struct Floor: Equatable, Sendable {
 }
 
 /// A site: its rooms, the gateways in them, walls and floors (read from a site file, see docs/site.md).
-public struct Site: Equatable, Sendable {
+public struct Site: Hashable, Sendable {
     public private(set) var rooms: [Room]
     public private(set) var gateways: [SiteGateway]
     public private(set) var walls: [Wall]
@@ -182,6 +190,14 @@ public struct Site: Equatable, Sendable {
     }
 
     public func gatewayIndex(named name: String) -> Int? { gatewayIndices[name] }
+
+    /// Height in metres of floor `level` above floor 0: the floors between them stacked, each as high as
+    /// `floors` says (3.0 m when it does not); negative below floor 0.
+    public func elevation(ofFloor level: Int) -> Double {
+        let between = level >= 0 ? 0..<level : level..<0
+        let height = between.reduce(0.0) { sum, each in sum + (floors.first { $0.level == each }?.height ?? Floor.defaultHeight) }
+        return level >= 0 ? height : -height
+    }
 
     /// The attenuation, dB, of the walls on `floor` that the segment from `a` to `b` crosses (touching a
     /// wall's end or running along a wall is not crossing it).

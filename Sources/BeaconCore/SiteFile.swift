@@ -21,6 +21,12 @@ extension Site {
         } catch {
             throw SiteError(field: "", reason: error.description)
         }
+        return try decode(document)
+    }
+
+    /// Reads a site already read as JSON (a site file's document, or the `site` of a scene file), with
+    /// the same checks as a site file.
+    public static func decode(_ document: JSONValue) throws(SiteError) -> Site {
         let top = try SiteField(document, "").members(required: ["rooms", "gateways"], optional: ["walls", "floors", "beacons"])
         let floors = try top["floors"]?.elements(atMost: maximumLevel * 2 + 1).map(floor) ?? []
         try SiteField.requireUnique(floors.map { String($0.level) }, of: top["floors"], member: "level", what: "floor level")
@@ -47,7 +53,7 @@ extension Site {
         let members = try field.members(required: ["level"], optional: ["name", "height"])
         return Floor(level: try members["level"]!.level(),
                      name: try members["name"]?.name(),
-                     height: try members["height"]?.number(in: 0.1...1000) ?? 3.0)
+                     height: try members["height"]?.number(in: 0.1...1000) ?? Floor.defaultHeight)
     }
 
     private static func room(_ field: SiteField) throws(SiteError) -> Room {
@@ -88,6 +94,32 @@ extension Site {
                     to: try members["to"]!.point(dimensions: 2...2).point,
                     attenuation: try members["attenuation"]?.number(in: 0...100) ?? 3,
                     floor: try members["floor"]?.level() ?? 0)
+    }
+}
+
+extension Site {
+    /// The site in site-file form, every member written out (a gateway's room only when it has one), so
+    /// that `Site.decode(_:)` reads back the same site.
+    public var jsonValue: JSONValue {
+        func point(_ p: Point2) -> JSONValue { .array([.number(p.x), .number(p.y)]) }
+        let floors = floors.map { floor -> JSONValue in
+            .object([("level", .number(Double(floor.level)))] + (floor.name.map { [("name", .string($0))] } ?? [])
+                + [("height", .number(floor.height))])
+        }
+        let rooms = rooms.map { room -> JSONValue in
+            .object([("name", .string(room.name)), ("polygon", .array(room.polygon.map(point))), ("floor", .number(Double(room.floor)))])
+        }
+        let gateways = gateways.map { gateway -> JSONValue in
+            .object([("name", .string(gateway.name)), ("position", .array([.number(gateway.x), .number(gateway.y), .number(gateway.z)]))]
+                + (gateway.room.map { [("room", .string($0))] } ?? []) + [("floor", .number(Double(gateway.floor)))])
+        }
+        let walls = walls.map { wall -> JSONValue in
+            .object([("from", point(wall.from)), ("to", point(wall.to)), ("attenuation", .number(wall.attenuation)),
+                     ("floor", .number(Double(wall.floor)))])
+        }
+        let beacons = beacons.map { beacon -> JSONValue in .object([("id", .string(beacon.id)), ("name", .string(beacon.name))]) }
+        return .object([("floors", .array(floors)), ("rooms", .array(rooms)), ("gateways", .array(gateways)), ("walls", .array(walls)),
+                        ("beacons", .array(beacons))])
     }
 }
 

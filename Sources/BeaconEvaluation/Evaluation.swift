@@ -39,9 +39,9 @@ public enum Evaluation {
         return section
     }
 
-    /// Every shipped scene (`Scene.allNamed`) through every model (`SceneEvaluation`), and the flips and
-    /// false-exit targets.
-    public static func scenes(_ scenes: [Scene] = Scene.allNamed) throws(SceneError) -> EvaluationSection {
+    /// Every shipped scene of one receiver (`Scene.allNamed` but the site scenes) through every model
+    /// (`SceneEvaluation`), and the flips and false-exit targets.
+    public static func scenes(_ scenes: [Scene] = Scene.allNamed.filter { $0.site == nil }) throws(SceneError) -> EvaluationSection {
         var section = EvaluationSection(title: "Simulated scenes (beacon simulate)")
         var malformed = 0
         for scene in scenes {

@@ -33,7 +33,7 @@ public struct FleetTrack: Sendable {
     }
 
     public var length: Double {
-        zip(waypoints, waypoints.dropFirst()).reduce(0) { $0 + Self.distance($1.0, $1.1) }
+        zip(waypoints, waypoints.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
     /// Standing, walking, standing, rounded up to whole seconds.
@@ -47,7 +47,7 @@ public struct FleetTrack: Sendable {
     public func position(after elapsed: Micros) -> Point2 {
         var remaining = max(0, Micros(elapsed.value - standing.value).seconds) * speed
         for (from, to) in zip(waypoints, waypoints.dropFirst()) {
-            let leg = Self.distance(from, to)
+            let leg = from.distance(to: to)
             if remaining < leg {
                 let share = remaining / leg
                 return Point2(x: from.x + (to.x - from.x) * share, y: from.y + (to.y - from.y) * share)
@@ -55,10 +55,6 @@ public struct FleetTrack: Sendable {
             remaining -= leg
         }
         return waypoints[waypoints.count - 1]
-    }
-
-    static func distance(_ a: Point2, _ b: Point2) -> Double {
-        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
     }
 }
 
@@ -121,7 +117,7 @@ public struct FleetScenario: Sendable {
                 let offset = Micros(elapsed.value + Int64(index) * Self.gatewayStagger.value)
                 let position = track.position(after: offset)
                 let height = gateway.z - Self.beaconHeight
-                let distance = (FleetTrack.distance(position, gateway.point) * FleetTrack.distance(position, gateway.point)
+                let distance = (position.distance(to: gateway.point) * position.distance(to: gateway.point)
                                 + height * height).squareRoot()
                 var rssi = radio.meanRSSI(measuredPower: Self.measuredPower, distance: distance) + Self.noise * draws[index].normal()
                 if draws[index].chance(Self.lowShare) { rssi -= Self.lowBy }

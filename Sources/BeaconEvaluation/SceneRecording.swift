@@ -11,11 +11,14 @@ public struct SceneRecording: Sendable {
     /// The ground truth at `start + k × scene.tick`, one row per beacon in `scene.beacons` order.
     public var truth: [[GroundTruth]]
 
+    /// Simulates `scene`, a scene of one receiver (a site scene is `beacon locate`'s to judge, not a ranger's).
     public init(_ scene: Scene, seed: UInt64) throws(SceneError) {
+        guard scene.site == nil else { throw SceneError(field: "site", "a recording replays a scene of one receiver, not a site") }
         let simulator = try SceneSimulator(scene: scene, seed: seed)
         var packets: [SimulatedPacket] = []
         var truth: [[GroundTruth]] = []
         simulator.run(packet: { packets.append($0) }, truth: { row in
+            guard case .receiver(let row) = row else { return }
             if row.beaconIndex == 0 { truth.append([]) }
             truth[truth.count - 1].append(row)
         })

@@ -1,7 +1,8 @@
 import BeaconCore
 
-/// How a beacon's distance from the receiver changes over a scene. Distances are metres, speeds metres
-/// per second, and times count from the start of the scene (not from the beacon's own start).
+/// How a beacon moves over a scene: in a scene without a site, its distance from the receiver; in a site
+/// scene, its point on the site's floor plan (`at`, `route`). Distances are metres, speeds metres per
+/// second, and times count from the start of the scene (not from the beacon's own start).
 public enum BeaconPath: Hashable, Sendable {
     /// Standing still at `distance`.
     case standing(distance: Double)
@@ -14,14 +15,40 @@ public enum BeaconPath: Hashable, Sendable {
     /// At `distance` until `leaveAt`, then walking out to `away` at `speed`, staying there for
     /// `awayFor`, and walking back at `speed` to stay at `distance`.
     case leavingAndReturning(distance: Double, away: Double, speed: Double, leaveAt: Micros, awayFor: Micros)
+    /// Standing at a point of a site's floor plan.
+    case at(Point2)
+    /// Walking a route on a site's floor plan.
+    case route(Route)
 
     /// Walking pace (m/s) of a path in a scene file that names no speed.
     public static let defaultSpeed = 1.2
 
-    /// The true distance in metres at `time` after the start of the scene.
+    /// Whether the path is a point on a site's floor plan (`at`, `route`) rather than a distance from a
+    /// receiver.
+    public var isOnFloorPlan: Bool {
+        switch self {
+        case .at, .route: true
+        case .standing, .walkingAwayAndBack, .passingBy, .leavingAndReturning: false
+        }
+    }
+
+    /// Where the beacon is at `time` after the start of the scene: its point on the floor plan, or, for
+    /// the kinds that are distances, the point that far along the x axis from a receiver at the origin.
+    public func place(at time: Micros) -> Point2 {
+        switch self {
+        case .at(let point): point
+        case .route(let route): route.point(at: time.seconds)
+        case .standing, .walkingAwayAndBack, .passingBy, .leavingAndReturning: Point2(x: distance(at: time), y: 0)
+        }
+    }
+
+    /// The true distance in metres from the receiver at `time` after the start of the scene; for `at` and
+    /// `route`, which belong to site scenes, the distance from the floor plan's origin.
     public func distance(at time: Micros) -> Double {
         let t = time.seconds
         switch self {
+        case .at, .route:
+            return place(at: time).distance(to: Point2(x: 0, y: 0))
         case .standing(let distance):
             return distance
         case let .walkingAwayAndBack(near, far, speed, pause):
@@ -72,6 +99,8 @@ public enum BeaconPath: Hashable, Sendable {
         case .walkingAwayAndBack: "walkingAwayAndBack"
         case .passingBy: "passingBy"
         case .leavingAndReturning: "leavingAndReturning"
+        case .at: "at"
+        case .route: "route"
         }
     }
 }

@@ -3,7 +3,7 @@ import BeaconCore
 /// The scenes `beacon simulate --scene NAME` knows, each made to exercise one thing a ranger must get right.
 extension Scene {
     /// Every built-in scene, in the order `beacon simulate --list` shows them.
-    public static let allNamed: [Scene] = [desk, still, hallway, walkAway, lossyOffice, crowd]
+    public static let allNamed: [Scene] = [desk, still, hallway, walkAway, lossyOffice, crowd, house]
 
     /// The built-in scene called `name`, nil when there is none.
     public static func named(_ name: String) -> Scene? {
@@ -115,6 +115,74 @@ extension Scene {
         if i % 6 == 5 { beacon.interval = .milliseconds(1000) }
         if i % 5 == 0 { beacon.start = .seconds(Int64(i) * 7) }
         if i % 7 == 3 { beacon.stop = .seconds(300 + Int64(i) * 5) }
+        return beacon
+    }
+
+    /// A flat for `beacon locate`: rooms, walls, a gateway in each room, and beacons going from room to
+    /// room and out of the flat.
+    static let house = Scene(
+        name: "house",
+        summary: "A flat of five rooms behind 6 dB walls for 10 minutes, a gateway in each (--out is a directory of their captures): "
+            + "a beacon carried through every room, one on a shelf 1 m from the living room's wall with the kitchen, one carried "
+            + "out of the flat and back; range E2C56DB5-DFFB-48D2-B060-D0F5A71096E0.",
+        duration: .seconds(600),
+        radio: RadioModel(pathLossExponent: 2.2, dips: .init(share: 0.1, depth: 6)),
+        regions: [],
+        beacons: [
+            beacon(0, major: 5, minor: 1, path: .route(Route([
+                stop(3, 2.5, pause: .seconds(60)), stop(3, 6), stop(8, 6),
+                stop(8, 2.5, pause: .seconds(120)), stop(8, 6),
+                stop(8, 9, pause: .seconds(60)), stop(8, 6), stop(3, 6),
+                stop(3, 9, time: .seconds(300), pause: .seconds(150)), stop(3, 6), stop(3, 2.5),
+            ], speed: 1.0))),
+            withHeight(beacon(1, major: 5, minor: 2, path: .at(Point2(x: 5, y: 2.5))), 1.5),
+            beacon(2, major: 5, minor: 3, path: .route(Route([
+                stop(2, 9, pause: .seconds(60)), stop(2, 6), stop(0, 6),
+                stop(-150, 6, pause: .seconds(180)), stop(0, 6), stop(2, 6), stop(2, 9),
+            ], speed: 1.4))),
+        ],
+        site: houseSite,
+        gateways: [SceneGateway(name: "gw-kitchen", rssiOffset: -4, noise: 1.5), SceneGateway(name: "gw-bedroom", rssiOffset: 3),
+                   SceneGateway(name: "gw-bathroom", noise: 2.5)])
+
+    /// The flat: living room and kitchen on one side of the hall, bedroom and bathroom on the other;
+    /// 6 dB between rooms, 12 dB outside walls.
+    static let houseSite = Site(
+        rooms: [
+            Room(name: "living", polygon: rectangle(0, 0, 6, 5)),
+            Room(name: "kitchen", polygon: rectangle(6, 0, 10, 5)),
+            Room(name: "hall", polygon: rectangle(0, 5, 10, 7)),
+            Room(name: "bedroom", polygon: rectangle(0, 7, 6, 11)),
+            Room(name: "bathroom", polygon: rectangle(6, 7, 10, 11)),
+        ],
+        gateways: [
+            SiteGateway(name: "gw-living", x: 0.5, y: 2.5, z: 1.0, room: "living"),
+            SiteGateway(name: "gw-kitchen", x: 9.5, y: 0.5, z: 2.2, room: "kitchen"),
+            SiteGateway(name: "gw-hall", x: 5, y: 6, z: 2.4, room: "hall"),
+            SiteGateway(name: "gw-bedroom", x: 0.5, y: 10.5, z: 0.5, room: "bedroom"),
+            SiteGateway(name: "gw-bathroom", x: 9.5, y: 10.5, z: 1.8, room: "bathroom"),
+        ],
+        walls: [
+            wall(6, 0, 6, 5, 6), wall(0, 5, 10, 5, 6), wall(0, 7, 10, 7, 6), wall(6, 7, 6, 11, 6),
+            wall(0, 0, 10, 0, 12), wall(10, 0, 10, 11, 12), wall(10, 11, 0, 11, 12), wall(0, 11, 0, 0, 12),
+        ],
+        floors: [Floor(level: 0, name: "flat", height: 2.6)])
+
+    static func rectangle(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Point2] {
+        [Point2(x: x0, y: y0), Point2(x: x1, y: y0), Point2(x: x1, y: y1), Point2(x: x0, y: y1)]
+    }
+
+    static func wall(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ attenuation: Double) -> Wall {
+        Wall(from: Point2(x: x0, y: y0), to: Point2(x: x1, y: y1), attenuation: attenuation)
+    }
+
+    static func stop(_ x: Double, _ y: Double, time: Micros? = nil, pause: Micros = Micros(0)) -> Route.Stop {
+        Route.Stop(at: Point2(x: x, y: y), time: time, pause: pause)
+    }
+
+    static func withHeight(_ beacon: SceneBeacon, _ height: Double) -> SceneBeacon {
+        var beacon = beacon
+        beacon.height = height
         return beacon
     }
 

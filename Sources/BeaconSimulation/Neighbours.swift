@@ -1,6 +1,6 @@
 import BeaconCore
 
-/// The devices about a scene's receiver that are not beacons. Each advertises its name, `neighbour`,
+/// The devices about a scene's receiver (each gateway of a site scene) that are not beacons. Each advertises its name, `neighbour`,
 /// every `interval` (ADV_NONCONN_IND at -70 dBm), their turns spread evenly over the interval from half
 /// an interval in. Some device always advertises where people work, and a replay takes a capture that
 /// is silent for long for a step of the recording machine's clock; many neighbours are the other
@@ -18,7 +18,8 @@ public struct Neighbours: Hashable, Sendable {
 
     public static let countRange = 1...10_000
 
-    /// The address of neighbour `index` (from 0): static random D0:5E:00:00:00:01 onwards.
+    /// The address of neighbour `index` (from 0): static random D0:5E:00:00:00:01 onwards (a site
+    /// scene's k-th gateway's neighbours from index k × count).
     public static func address(index: Int) -> DeviceAddress {
         DeviceAddress(value: 0xD0_5E_00_00_00_00 + UInt64(index + 1))
     }

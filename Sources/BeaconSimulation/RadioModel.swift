@@ -16,9 +16,11 @@ import BeaconCore
 ///       + channelOffsets[channel]                                   the advertising channel heard
 ///       + fastFading                                                new for every packet
 ///       − bodyBlocking.attenuation                                  while a body is in the way
+///       − dips.depth                                                for a share `dips.share` of packets
 ///
 /// Then the packet is lost with probability `loss` (and `interference.loss` during a burst), and is not
-/// received at all below the receiver's sensitivity.
+/// received at all below the receiver's sensitivity. In a site scene the distance is the beacon's to each
+/// gateway, and walls, the gateway's offset and its noise come in too (`ScanningReceiver`).
 public struct RadioModel: Hashable, Sendable {
     /// The log-distance path-loss exponent n: 2 in free space, 2 to 4 indoors (default 2).
     public var pathLossExponent: Double
@@ -35,6 +37,8 @@ public struct RadioModel: Hashable, Sendable {
     public var loss: Double
     /// Bursts of heavy loss that hit every beacon at once (a microwave oven, a Wi-Fi transfer); nil for none.
     public var interference: InterferenceBursts?
+    /// Packets received that much weaker at random (multipath); nil for none.
+    public var dips: Dips?
 
     /// Distances are taken as at least this many metres in the path loss (log10 of 0 has no value).
     public static let minimumDistance = 0.1
@@ -43,7 +47,7 @@ public struct RadioModel: Hashable, Sendable {
 
     public init(pathLossExponent: Double = 2.0, shadowing: Shadowing = Shadowing(),
                 channelOffsets: [Double] = [0, -1.5, 1.5], fastFading: Double = 2.0,
-                bodyBlocking: BodyBlocking? = nil, loss: Double = 0, interference: InterferenceBursts? = nil) {
+                bodyBlocking: BodyBlocking? = nil, loss: Double = 0, interference: InterferenceBursts? = nil, dips: Dips? = nil) {
         self.pathLossExponent = pathLossExponent
         self.shadowing = shadowing
         self.channelOffsets = channelOffsets
@@ -51,6 +55,7 @@ public struct RadioModel: Hashable, Sendable {
         self.bodyBlocking = bodyBlocking
         self.loss = loss
         self.interference = interference
+        self.dips = dips
     }
 
     /// The mean received power (dBm) at `distance` metres from a beacon calibrated to `measuredPower` at 1 m.
@@ -97,6 +102,18 @@ public struct RadioModel: Hashable, Sendable {
         public init(loss: Double = 0.9, every: Micros = .seconds(120), lasting: Micros = .seconds(3)) {
             self.loss = loss
             episodes = Episodes(every: every, lasting: lasting)
+        }
+    }
+
+    /// Multipath dips: each packet received is, independently, with probability `share`, `depth` dB
+    /// weaker ("10 % of readings 6 dB low").
+    public struct Dips: Hashable, Sendable {
+        public var share: Double
+        public var depth: Double
+
+        public init(share: Double = 0.1, depth: Double = 6) {
+            self.share = share
+            self.depth = depth
         }
     }
 

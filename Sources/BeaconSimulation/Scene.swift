@@ -1,7 +1,8 @@
 import BeaconCore
 
 /// Everything `beacon simulate` simulates: beacons moving about a receiver, the radio between them,
-/// the receiver, and the regions the ground truth reports on. Scene files are this type as JSON
+/// the receiver, and the regions the ground truth reports on; or, in a site scene, beacons moving about
+/// a site's floor plan and every gateway of the site hearing them. Scene files are this type as JSON
 /// (docs/simulate.md); `Scene.named(_:)` gives the built-in ones.
 public struct Scene: Hashable, Sendable {
     /// A short name (built-in scenes: the name `--scene` takes).
@@ -16,12 +17,18 @@ public struct Scene: Hashable, Sendable {
     public var receiver: ReceiverModel
     public var regions: [NamedRegion]
     public var beacons: [SceneBeacon]
-    /// The devices about the receiver that are not beacons.
+    /// The devices about the receiver (each gateway of a site) that are not beacons.
     public var neighbours: Neighbours
+    /// The site of a site scene: its rooms, walls and floors, and its gateways, each simulated as a
+    /// receiver of its own. Nil for a scene of one receiver.
+    public var site: Site?
+    /// How the site's gateways differ from `receiver`, by name; a gateway not listed takes the defaults.
+    public var gateways: [SceneGateway]
 
     public init(name: String, summary: String = "", duration: Micros, tick: Micros = .seconds(1),
                 radio: RadioModel = RadioModel(), receiver: ReceiverModel = ReceiverModel(),
-                regions: [NamedRegion], beacons: [SceneBeacon], neighbours: Neighbours = Neighbours()) {
+                regions: [NamedRegion], beacons: [SceneBeacon], neighbours: Neighbours = Neighbours(),
+                site: Site? = nil, gateways: [SceneGateway] = []) {
         self.name = name
         self.summary = summary
         self.duration = duration
@@ -31,6 +38,8 @@ public struct Scene: Hashable, Sendable {
         self.regions = regions
         self.beacons = beacons
         self.neighbours = neighbours
+        self.site = site
+        self.gateways = gateways
     }
 
     /// The longest scene: a year, as the longest duration `beacon` takes.
@@ -38,6 +47,8 @@ public struct Scene: Hashable, Sendable {
     /// The most beacons a scene holds, as many as neighbours and `make bench`'s busiest scene: a hundred
     /// times more took a minute and 686 MB to simulate.
     public static let maximumBeacons = 10_000
+    /// The most gateways a site scene simulates: each is a capture file written at once, with its buffer.
+    public static let maximumGateways = 100
 
     /// One region per distinct UUID of `beacons`, named by the UUID: the regions of a scene that states none.
     public static func defaultRegions(for beacons: [SceneBeacon]) -> [NamedRegion] {
@@ -62,8 +73,9 @@ public struct Scene: Hashable, Sendable {
             try check(names.insert(region.name).inserted, "regions[\(i)].name", "'\(region.name)' is used twice")
         }
         for (i, beacon) in beacons.enumerated() {
-            try beacon.validate(field: "beacons[\(i)]")
+            try beacon.validate(field: "beacons[\(i)]", inSite: site != nil)
         }
         try neighbours.validate()
+        try validateSite()
     }
 }

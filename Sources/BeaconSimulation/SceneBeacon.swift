@@ -16,13 +16,16 @@ public struct SceneBeacon: Hashable, Sendable {
     /// When it stops; nil advertises to the end of the scene.
     public var stop: Micros?
     public var path: BeaconPath
+    /// Metres above floor 0 in a site scene (default 1.0: carried, or on a shelf).
+    public var height: Double
     /// What a scan response carries; `.none` advertises non-scannable (ADV_NONCONN_IND), anything else
     /// scannable (ADV_SCAN_IND), answered only when the receiver scans actively.
     public var scanResponse: ScanResponse
 
     public init(beacon: IBeacon, address: DeviceAddress, addressType: AddressType = .randomDevice,
                 interval: Micros = .milliseconds(100), jitter: Micros = .milliseconds(10),
-                start: Micros = Micros(0), stop: Micros? = nil, path: BeaconPath, scanResponse: ScanResponse = .none) {
+                start: Micros = Micros(0), stop: Micros? = nil, path: BeaconPath, height: Double = SceneBeacon.defaultHeight,
+                scanResponse: ScanResponse = .none) {
         self.beacon = beacon
         self.address = address
         self.addressType = addressType
@@ -31,8 +34,12 @@ public struct SceneBeacon: Hashable, Sendable {
         self.start = start
         self.stop = stop
         self.path = path
+        self.height = height
         self.scanResponse = scanResponse
     }
+
+    /// The height of a beacon of a site scene that names none.
+    public static let defaultHeight = 1.0
 
     /// The address beacon `index` of a scene gets when it names none: static random C0:00:00:00:00:01 onwards.
     public static func defaultAddress(index: Int) -> DeviceAddress {

@@ -1,15 +1,24 @@
 import BeaconCore
 
 // Scene files (docs/simulate.md): every member but a beacon's identity, its path and the scene's
-// duration has a default, and every member is written out when a scene is encoded.
+// duration has a default, and every member is written out when a scene is encoded (a site scene's
+// site, gateways and heights only in a site scene, like the impairments a scene does not have).
 
 extension Scene: Codable {
-    static let members = ["name", "description", "duration", "tick", "radio", "receiver", "regions", "beacons", "neighbours"]
+    static let members = ["name", "description", "duration", "tick", "radio", "receiver", "regions", "beacons", "neighbours",
+                          "site", "gateways"]
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder, members: Self.members)
         let duration = try fields.requiredDuration("duration")
         let beacons = try fields.decode("beacons", as: [SceneBeacon].self)
+        // The site is read as a site file is, by the one site reader.
+        let site: Site?
+        do {
+            site = try fields.decodeIfPresent("site", as: JSONValue.self).map { value throws(SiteError) in try Site.decode(value) }
+        } catch let error as SiteError {
+            throw SiteInSceneError(error: error)
+        }
         self.init(name: try fields.decodeIfPresent("name") ?? "custom",
                   summary: try fields.decodeIfPresent("description") ?? "",
                   duration: duration,
@@ -18,7 +27,9 @@ extension Scene: Codable {
                   receiver: try fields.decodeIfPresent("receiver") ?? ReceiverModel(),
                   regions: try fields.decodeIfPresent("regions") ?? Self.defaultRegions(for: beacons),
                   beacons: beacons,
-                  neighbours: try fields.decodeIfPresent("neighbours") ?? Neighbours())
+                  neighbours: try fields.decodeIfPresent("neighbours") ?? Neighbours(),
+                  site: site,
+                  gateways: try fields.decodeIfPresent("gateways") ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -32,6 +43,32 @@ extension Scene: Codable {
         try fields.encode(regions, "regions")
         try fields.encode(beacons, "beacons")
         try fields.encode(neighbours, "neighbours")
+        if let site {
+            try fields.encode(site.jsonValue, "site")
+            try fields.encode(gateways, "gateways")
+        }
+    }
+}
+
+/// A scene file's site that the site reader refused: `SceneError(_:)` names the field under `site.`.
+struct SiteInSceneError: Error {
+    let error: SiteError
+}
+
+extension SceneGateway: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["name", "rssiOffset", "noise"])
+        let defaults = SceneGateway(name: "")
+        self.init(name: try fields.decode("name"),
+                  rssiOffset: try fields.decodeIfPresent("rssiOffset") ?? defaults.rssiOffset,
+                  noise: try fields.decodeIfPresent("noise") ?? defaults.noise)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(name, "name")
+        try fields.encode(rssiOffset, "rssiOffset")
+        try fields.encode(noise, "noise")
     }
 }
 
@@ -70,7 +107,7 @@ extension NamedRegion: Codable {
 extension RadioModel: Codable {
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder, members: ["pathLossExponent", "shadowing", "channelOffsets", "fastFading",
-                                                        "bodyBlocking", "loss", "interference"])
+                                                        "bodyBlocking", "loss", "interference", "dips"])
         let defaults = RadioModel()
         self.init(pathLossExponent: try fields.decodeIfPresent("pathLossExponent") ?? defaults.pathLossExponent,
                   shadowing: try fields.decodeIfPresent("shadowing") ?? defaults.shadowing,
@@ -78,7 +115,8 @@ extension RadioModel: Codable {
                   fastFading: try fields.decodeIfPresent("fastFading") ?? defaults.fastFading,
                   bodyBlocking: try fields.decodeIfPresent("bodyBlocking"),
                   loss: try fields.decodeIfPresent("loss") ?? defaults.loss,
-                  interference: try fields.decodeIfPresent("interference"))
+                  interference: try fields.decodeIfPresent("interference"),
+                  dips: try fields.decodeIfPresent("dips"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -90,6 +128,22 @@ extension RadioModel: Codable {
         try fields.encodeIfPresent(bodyBlocking, "bodyBlocking")
         try fields.encode(loss, "loss")
         try fields.encodeIfPresent(interference, "interference")
+        try fields.encodeIfPresent(dips, "dips")
+    }
+}
+
+extension RadioModel.Dips: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["share", "depth"])
+        let defaults = Self()
+        self.init(share: try fields.decodeIfPresent("share") ?? defaults.share,
+                  depth: try fields.decodeIfPresent("depth") ?? defaults.depth)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(share, "share")
+        try fields.encode(depth, "depth")
     }
 }
 
@@ -166,7 +220,7 @@ extension ReceiverModel: Codable {
 
 extension SceneBeacon: Codable {
     static let members = ["uuid", "major", "minor", "measuredPower", "address", "addressType", "interval", "jitter",
-                          "start", "stop", "scanResponse", "path"]
+                          "start", "stop", "scanResponse", "path", "height"]
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder, members: Self.members)
@@ -180,6 +234,11 @@ extension SceneBeacon: Codable {
         let index = decoder.codingPath.last?.intValue ?? 0
         let defaults = SceneBeacon(beacon: IBeacon(identity: BeaconIdentity(uuid: uuid, major: 0, minor: 0), measuredPower: 0),
                                    address: Self.defaultAddress(index: index), path: .standing(distance: 1))
+        let path = try fields.decode("path", as: BeaconPath.self)
+        // A distance from the receiver has no height; a point on a site's floor plan does.
+        if fields.has("height"), !path.isOnFloorPlan {
+            throw fields.invalid("height", "only a beacon on a site's floor plan (a path of kind \"at\" or \"route\") has a height")
+        }
         self.init(beacon: IBeacon(identity: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
                                   measuredPower: Int8(power)),
                   address: try fields.parsed("address", expected: "an address such as C0:00:00:00:00:01", DeviceAddress.init)
@@ -190,7 +249,8 @@ extension SceneBeacon: Codable {
                   jitter: try fields.duration("jitter") ?? defaults.jitter,
                   start: try fields.duration("start") ?? defaults.start,
                   stop: try fields.duration("stop"),
-                  path: try fields.decode("path"),
+                  path: path,
+                  height: try fields.decodeIfPresent("height") ?? defaults.height,
                   scanResponse: try fields.choice("scanResponse", as: ScanResponse.self) ?? defaults.scanResponse)
     }
 
@@ -208,6 +268,7 @@ extension SceneBeacon: Codable {
         if let stop { try fields.encode(stop, "stop") }
         try fields.encode(scanResponse.rawValue, "scanResponse")
         try fields.encode(path, "path")
+        if path.isOnFloorPlan { try fields.encode(height, "height") }
     }
 
     static func addressType(named name: String) -> AddressType? {
@@ -226,6 +287,8 @@ extension BeaconPath: Codable {
         ("walkingAwayAndBack", ["near", "far", "speed", "pause"]),
         ("passingBy", ["closest", "speed", "closestAt"]),
         ("leavingAndReturning", ["distance", "away", "speed", "leaveAt", "awayFor"]),
+        ("at", ["point"]),
+        ("route", ["speed", "points"]),
     ]
     public init(from decoder: any Decoder) throws {
         let anyKind = try FieldReader(decoder, members: ["kind"] + Self.membersByKind.flatMap(\.members))
@@ -245,6 +308,10 @@ extension BeaconPath: Codable {
         case "passingBy":
             self = .passingBy(closest: try fields.decode("closest"), speed: speed,
                               closestAt: try fields.requiredDuration("closestAt"))
+        case "at":
+            self = .at(try fields.point("point"))
+        case "route":
+            self = .route(Route(try fields.decode("points"), speed: speed))
         default:
             self = .leavingAndReturning(distance: try fields.decode("distance"), away: try fields.decode("away"), speed: speed,
                                         leaveAt: try fields.requiredDuration("leaveAt"),
@@ -273,6 +340,25 @@ extension BeaconPath: Codable {
             try fields.encode(speed, "speed")
             try fields.encode(leaveAt, "leaveAt")
             try fields.encode(awayFor, "awayFor")
+        case .at(let point):
+            try fields.encode(point, "point")
+        case .route(let route):
+            try fields.encode(route.speed, "speed")
+            try fields.encode(route.stops, "points")
         }
+    }
+}
+
+extension Route.Stop: Codable {
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder, members: ["at", "time", "pause"])
+        self.init(at: try fields.point("at"), time: try fields.duration("time"), pause: try fields.duration("pause") ?? Micros(0))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.encode(at, "at")
+        if let time { try fields.encode(time, "time") }
+        try fields.encode(pause, "pause")
     }
 }

@@ -75,6 +75,13 @@ struct FieldReader {
         return (try fields.decodeIfPresent(member) ?? defaults.0, episodes)
     }
 
+    /// A point of a site's floor plan: `[x, y]` in metres.
+    func point(_ key: String) throws -> Point2 {
+        let coordinates = try decode(key, as: [Double].self)
+        guard coordinates.count == 2 else { throw invalid(key, "expected [x, y] in metres") }
+        return Point2(x: coordinates[0], y: coordinates[1])
+    }
+
     /// A whole number in `range`.
     func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let value = try decodeIfPresent(key, as: Double.self) else { return nil }
@@ -116,6 +123,11 @@ struct FieldWriter {
     /// Durations as text ("100ms", "5s"), as users write them.
     mutating func encode(_ duration: Micros, _ key: String) throws {
         try encode(duration.description, key)
+    }
+
+    /// `[x, y]`.
+    mutating func encode(_ point: Point2, _ key: String) throws {
+        try encode([point.x, point.y], key)
     }
 
     /// "every" and "lasting", members of the impairment's own object.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import BeaconCore
 
 /// Scene files: a `Scene` as JSON (docs/simulate.md), read and checked in one step.
 extension Scene {
@@ -11,7 +12,7 @@ extension Scene {
     public static let maximumFileSize = 16 * 1024 * 1024
     /// `maximumFileSize` for messages.
     public static let maximumFileSizeText = "16 MiB"
-    /// The deepest nesting of arrays and objects read: a scene needs 6, and the JSON decoder refuses
+    /// The deepest nesting of arrays and objects read: a scene needs 6 (7 with a site), and the JSON decoder refuses
     /// deeper than 512 without saying why.
     public static let maximumNesting = 64
 
@@ -26,6 +27,8 @@ extension Scene {
             scene = try JSONDecoder().decode(Scene.self, from: Data(json))
         } catch let error as DecodingError {
             throw SceneError(error)
+        } catch let error as SiteInSceneError {
+            throw SceneError(field: error.error.field.isEmpty ? "site" : "site." + error.error.field, error.error.reason)
         } catch {
             throw SceneError(field: "scene", "\(error)")
         }
@@ -62,13 +65,21 @@ extension Scene {
 
     /// The scene as a scene file: indented JSON with every member written out, members sorted by name
     /// (so the text is the same on every run), ending in a newline.
-    public var json: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Every member is a string, number, bool, array or object of them: encoding cannot fail.
-        let data = (try? encoder.encode(self)) ?? Data()
-        return Array(data) + [UInt8(ascii: "\n")]
-    }
+    public var json: [UInt8] { fileText(self) }
+}
+
+extension Site {
+    /// The site as a site file (`jsonValue`), written as a scene file is: what `beacon locate --site` reads.
+    public var json: [UInt8] { fileText(jsonValue) }
+}
+
+/// Indented JSON, members sorted by name, ending in a newline.
+private func fileText(_ value: some Encodable) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Every member is a string, number, bool, array or object of them: encoding cannot fail.
+    let data = (try? encoder.encode(value)) ?? Data()
+    return Array(data) + [UInt8(ascii: "\n")]
 }
 
 extension SceneError {

@@ -6,11 +6,15 @@ public struct SimulatedPacket: Hashable, Sendable {
     public var packet: HCIPacket
     /// `.sent` for the host's commands that turn scanning on and off, `.received` for the controller's events.
     public var direction: PacketDirection
+    /// Whose capture it belongs to: 0 for a plain scene's receiver, the gateway's index in the site for a
+    /// site scene.
+    public var receiver: Int
 
-    public init(time: Timestamp, packet: HCIPacket, direction: PacketDirection) {
+    public init(time: Timestamp, packet: HCIPacket, direction: PacketDirection, receiver: Int = 0) {
         self.time = time
         self.packet = packet
         self.direction = direction
+        self.receiver = receiver
     }
 }
 
@@ -29,6 +33,10 @@ public struct SimulatedPacket: Hashable, Sendable {
 /// by a Command Complete; then one LE (Extended) Advertising Report per advertisement received; at the
 /// end of the scene, scanning turned off. Nothing is held beyond the next packet of each beacon, so a
 /// scene of hours streams.
+///
+/// A site scene has a capture per gateway of its site (`SimulatedPacket.receiver`): each gateway is a
+/// receiver of its own, with its own scanning commands, neighbours, scan phase and random draws, hearing
+/// the same advertising events of every beacon (one beacon, one air) through the walls between them.
 ///
 /// Every scene also has neighbours (`Scene.neighbours`, one by default): devices that are not beacons,
 /// close to the receiver, advertising their name, as some device always does in a place people work.
@@ -52,47 +60,87 @@ public struct SceneSimulator: Sendable {
     }
 
     /// Runs the whole scene, calling `packet` for every packet and `truth` for every beacon at every
-    /// tick (start + k × tick, before the packets of that instant), all in time order. An error thrown
-    /// by either ends the run.
+    /// tick (start + k × tick, before the packets of that instant), all in time order (a site scene's
+    /// gateways' packets of one instant in the site's order). A plain scene's rows are
+    /// `TruthRow.receiver`, a site scene's `TruthRow.site`. An error thrown by either ends the run.
     public func run<Failure: Error>(packet: (SimulatedPacket) throws(Failure) -> Void,
-                                    truth: (GroundTruth) throws(Failure) -> Void) throws(Failure) {
+                                    truth: (TruthRow) throws(Failure) -> Void) throws(Failure) {
         let duration = scene.duration.value
-        var receiver = ScanningReceiver(model: scene.receiver, radio: scene.radio, seed: seed)
+        var receivers = receivers()
         var transmitters = scene.beacons.enumerated().map { index, beacon in
-            BeaconTransmitter(beacon, index: index, scene: scene, seed: seed)
+            BeaconTransmitter(beacon, index: index, scene: scene, seed: seed, receivers: receivers)
         }
         var queue = EventQueue(capacity: transmitters.count)
         for (index, transmitter) in transmitters.enumerated() {
             if let time = transmitter.nextEmission { queue.insert(time: time, index: index) }
         }
+        var neighbours = receivers.enumerated().map { NeighbourTurns(scene: scene, receiver: $0, seed: $1.seed) }
+        var nextNeighbour = EventQueue(capacity: neighbours.count)
+        for (index, turns) in neighbours.enumerated() { nextNeighbour.insert(time: turns.time, index: index) }
+        /// The earliest neighbour's advertisement, then the next of that receiver's neighbours.
+        func neighbour() throws(Failure) {
+            guard let (time, index) = nextNeighbour.removeFirst() else { return }
+            try packet(SimulatedPacket(time: start + Micros(time), packet: neighbours[index].next(), direction: .received,
+                                       receiver: index))
+            nextNeighbour.insert(time: neighbours[index].time, index: index)
+        }
+        var neighboursTime: Int64 { nextNeighbour.first?.time ?? .max }
+        func rows(at tick: Int64) throws(Failure) {
+            if let site = scene.site {
+                for row in SiteTruth.rows(scene, site: site, receivers: receivers, at: Micros(tick), start: start) { try truth(.site(row)) }
+            } else {
+                for row in GroundTruth.rows(scene, at: Micros(tick), start: start) { try truth(.receiver(row)) }
+            }
+        }
 
-        for (command, direction) in scanning(on: true) { try packet(SimulatedPacket(time: start, packet: command, direction: direction)) }
+        for index in receivers.indices {
+            for (command, direction) in scanning(on: true) {
+                try packet(SimulatedPacket(time: start, packet: command, direction: direction, receiver: index))
+            }
+        }
         var tick: Int64 = 0
-        var neighbours = NeighbourTurns(scene: scene, seed: seed)
         while let (time, index) = queue.removeFirst(), time < duration {
             while tick <= time {
-                for row in GroundTruth.rows(scene, at: Micros(tick), start: start) { try truth(row) }
+                try rows(at: tick)
                 tick += scene.tick.value
             }
-            while neighbours.time < time {
-                try packet(SimulatedPacket(time: start + Micros(neighbours.time), packet: neighbours.next(), direction: .received))
-            }
-            if let reception = transmitters[index].emit(to: &receiver) {
-                try packet(SimulatedPacket(time: start + Micros(reception.time), packet: transmitters[index].report(reception),
-                                           direction: .received))
+            while neighboursTime < time { try neighbour() }
+            try transmitters[index].emit(to: &receivers) { (time, report, receiver) throws(Failure) in
+                try packet(SimulatedPacket(time: start + Micros(time), packet: report, direction: .received, receiver: receiver))
             }
             if let next = transmitters[index].nextEmission { queue.insert(time: next, index: index) }
         }
-        while tick < duration || neighbours.time < duration {
-            if tick <= neighbours.time, tick < duration {
-                for row in GroundTruth.rows(scene, at: Micros(tick), start: start) { try truth(row) }
+        while tick < duration || neighboursTime < duration {
+            if tick <= neighboursTime, tick < duration {
+                try rows(at: tick)
                 tick += scene.tick.value
             } else {
-                try packet(SimulatedPacket(time: start + Micros(neighbours.time), packet: neighbours.next(), direction: .received))
+                try neighbour()
             }
         }
         let end = start + scene.duration
-        for (command, direction) in scanning(on: false) { try packet(SimulatedPacket(time: end, packet: command, direction: direction)) }
+        for index in receivers.indices {
+            for (command, direction) in scanning(on: false) {
+                try packet(SimulatedPacket(time: end, packet: command, direction: direction, receiver: index))
+            }
+        }
+    }
+
+    /// The scene's receivers: a plain scene's one, or each gateway of the site in its order, with the
+    /// scene's settings for it and a seed of its own.
+    func receivers() -> [ScanningReceiver] {
+        guard let site = scene.site else { return [ScanningReceiver(model: scene.receiver, radio: scene.radio, seed: seed)] }
+        return site.gateways.enumerated().map { index, gateway in
+            let settings = scene.gateways.first { $0.name == gateway.name } ?? SceneGateway(name: gateway.name)
+            return ScanningReceiver(model: scene.receiver, radio: scene.radio, seed: Self.gatewaySeed(seed, index: index),
+                                    gateway: GatewayPosition(gateway, in: site, settings: settings))
+        }
+    }
+
+    /// The seed of the `index`-th gateway's streams, from a stream of the scene's seed no beacon uses.
+    static func gatewaySeed(_ seed: UInt64, index: Int) -> UInt64 {
+        var mixer = SplitMix64.stream(seed: seed, index: UInt64.max - 1 - UInt64(index))
+        return mixer.next()
     }
 
     /// The host's commands turning scanning on (parameters, then enable) or off, each followed by the

@@ -37,6 +37,10 @@ extension RadioModel {
             try check(interference.loss, in: 0...1, "radio.interference.loss")
             try interference.episodes.validate(field: "radio.interference")
         }
+        if let dips {
+            try check(dips.share, in: 0...1, "radio.dips.share")
+            try check(dips.depth, in: 0...100, "radio.dips.depth")
+        }
     }
 }
 
@@ -73,11 +77,20 @@ extension Neighbours {
 }
 
 extension SceneBeacon {
-    func validate(field: String) throws(SceneError) {
+    /// `inSite`: the scene has a site, so the beacon's path must be a point on its floor plan.
+    func validate(field: String, inSite: Bool) throws(SceneError) {
         try checkAdvertisingInterval(interval, "\(field).interval")
         try check(jitter.value >= 0 && jitter <= interval, "\(field).jitter", "must be 0...the interval")
         try check(start.value >= 0, "\(field).start", "must not be negative")
         if let stop { try check(stop > start, "\(field).stop", "must be after start") }
+        if inSite {
+            try check(path.isOnFloorPlan, "\(field).path.kind",
+                      "a site scene's beacons are points on its floor plan: expected \"at\" or \"route\", found \"\(path.kind)\"")
+        } else {
+            try check(!path.isOnFloorPlan, "\(field).path.kind",
+                      "\"\(path.kind)\" is a point on a site's floor plan: give the scene a site, or a path that is a distance from the receiver")
+        }
+        try check(height, in: 0...1000, "\(field).height")
         try path.validate(field: "\(field).path")
     }
 }
@@ -104,6 +117,48 @@ extension BeaconPath {
             try check(speed, in: speeds, "\(field).speed")
             try check(leaveAt.value >= 0, "\(field).leaveAt", "must not be negative")
             try check(awayFor.value >= 0, "\(field).awayFor", "must not be negative")
+        case .at(let point):
+            try check(point: point, "\(field).point")
+        case .route(let route):
+            try check(!route.stops.isEmpty, "\(field).points", "must hold at least one point")
+            try check(route.stops.count <= Route.maximumStops, "\(field).points", "must hold at most \(Route.maximumStops) points")
+            try check(route.speed, in: speeds, "\(field).speed")
+            for (i, stop) in route.stops.enumerated() {
+                try check(point: stop.at, "\(field).points[\(i)].at")
+                try check(stop.pause.value >= 0, "\(field).points[\(i)].pause", "must not be negative")
+            }
+            if let i = route.firstBackwardsStop {
+                try check(false, "\(field).points[\(i)].time",
+                          "goes back in time: the beacon leaves points[\(i - 1)] at \(Route.text(seconds: route.departures[i - 1]))")
+            }
+        }
+    }
+}
+
+/// A point of a site's floor plan, as far from the origin as a site's coordinates go.
+func check(point: Point2, _ field: String) throws(SceneError) {
+    let coordinates = -Site.maximumCoordinate...Site.maximumCoordinate
+    try check(point.x, in: coordinates, "\(field)[0]")
+    try check(point.y, in: coordinates, "\(field)[1]")
+}
+
+extension Scene {
+    /// A site scene's site and gateways; a scene without a site has no gateways.
+    func validateSite() throws(SceneError) {
+        guard let site else {
+            try check(gateways.isEmpty, "gateways", "only a site scene has gateways: give the scene a site")
+            return
+        }
+        try check(!site.gateways.isEmpty, "site.gateways", "a site scene needs at least one gateway to hear its beacons")
+        try check(site.gateways.count <= Self.maximumGateways, "site.gateways",
+                  "must be at most \(Self.maximumGateways) gateways in a scene, not \(site.gateways.count)")
+        var named: Set<String> = []
+        for (i, gateway) in gateways.enumerated() {
+            try check(site.gatewayIndex(named: gateway.name) != nil, "gateways[\(i)].name",
+                      "the site has no gateway named '\(gateway.name)'")
+            try check(named.insert(gateway.name).inserted, "gateways[\(i)].name", "'\(gateway.name)' is described twice")
+            try check(gateway.rssiOffset, in: -50...50, "gateways[\(i)].rssiOffset")
+            try check(gateway.noise, in: 0...30, "gateways[\(i)].noise")
         }
     }
 }

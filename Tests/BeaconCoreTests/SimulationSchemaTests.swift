@@ -68,7 +68,10 @@ struct SimulationSchemaTests {
         var scene = try #require(Scene.named(name))
         scene.duration = .seconds(3)
         var lines: [String] = []
-        try SceneSimulator(scene: scene, seed: 1).run(packet: { _ in }, truth: { lines.append($0.jsonLine(regions: scene.regions)) })
+        let gateways = scene.site?.gateways.map(\.name) ?? []
+        try SceneSimulator(scene: scene, seed: 1).run(packet: { _ in }, truth: {
+            lines.append($0.jsonLine(regions: scene.regions, gatewayNames: gateways))
+        })
         #expect(lines.count == 3 * scene.beacons.count)
         #expect(try Self.problems(lines, schema: "truth.schema.json") == lines.map { _ in nil })
     }

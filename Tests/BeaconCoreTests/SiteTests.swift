@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSimulation
 import Foundation
 import Testing
 
@@ -48,6 +49,32 @@ import Testing
         #expect(!full.walls.isEmpty && !full.floors.isEmpty)
         #expect(full.floors.contains { $0.name != nil })
         #expect(full.rooms.contains { $0.floor != 0 })
+    }
+
+    @Test func aSiteWrittenInSiteFileFormReadsBackTheSameSite() throws {
+        for text in try Self.documentedSites() {
+            let site = try decode(text)
+            #expect(try Site.decode(site.jsonValue) == site)
+            #expect(try Site.decode(site.json) == site)
+        }
+        let inferred = try decode(withGateways(#"[{"name":"a","position":[3,1]},{"name":"b","position":[9,9],"floor":1}]"#))
+        #expect(try Site.decode(inferred.jsonValue) == inferred)
+    }
+
+    @Test func aSiteWrittenInSiteFileFormValidatesAgainstTheSchema() throws {
+        let documents = try Self.documentedSites().map { text in
+            String(decoding: try decode(text).json, as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+        }
+        #expect(try SchemaValidator.problems(documents, schema: "site.schema.json") == documents.map { _ in nil })
+    }
+
+    @Test func floorsStackTheirHeightsAboveAndBelowFloorZero() {
+        let site = Site(rooms: [], gateways: [], floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 4), Floor(level: -1, height: 2)])
+        #expect(site.elevation(ofFloor: 0) == 0)
+        #expect(site.elevation(ofFloor: 1) == 2.5)
+        #expect(site.elevation(ofFloor: 3) == 2.5 + 4 + 3)
+        #expect(site.elevation(ofFloor: -1) == -2)
+        #expect(site.elevation(ofFloor: -2) == -5)
     }
 
     @Test func theDocumentedSitesValidateAgainstTheSchema() throws {

@@ -22,7 +22,8 @@ struct FlatDriveTests {
         let anchor1 = try #require(first.first?.readings.first)
         #expect(anchor1.filteredRSSI == -61)
         #expect(anchor1.samples == 2)
-        #expect(anchor1.spread == 2)
+        // The two readings, -60 and -62: a standard deviation of 1.
+        #expect(anchor1.spread == 1)
         #expect(anchor1.measuredPower == -59)
         #expect(anchor1.accuracy == DistanceModel.standard.distance(rssi: -61, measuredPower: -59))
         #expect(drive.messages.suffix(6).map(\.readings.count) == [1, 0, 0, 0, 0, 0])

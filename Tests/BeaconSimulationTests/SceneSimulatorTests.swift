@@ -13,6 +13,26 @@ struct SceneSimulatorTests {
         #expect(try captureBytes(scene, seed: 43) != first)
     }
 
+    /// FNV-1a of `bytes`, a fingerprint that is the same on every run.
+    static func fingerprint(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
+
+    @Test("scenes without a site or dips keep the captures and ground truth they had before sites and dips came",
+          arguments: [("lossy-office", UInt64(1), UInt64(0x6595_C1D6_E688_EFAD), UInt64(0x217F_A8FA_C16C_2121)),
+                      ("crowd", 7, 0xFD80_A93E_054A_0C11, 0xF09F_54AD_44DF_DA9F)])
+    func bytesKept(name: String, seed: UInt64, capture: UInt64, truth: UInt64) throws {
+        // Fingerprints of `beacon simulate --scene NAME --duration 30s --seed SEED --out C --truth T` made
+        // before: scan responses, mixed reports, interference, body blocking, loss, starts and stops.
+        let scene = try #require(Scene.named(name)).with(duration: .seconds(30))
+        #expect(Self.fingerprint(try captureBytes(scene, seed: seed)) == capture)
+        var lines: [UInt8] = []
+        try SceneSimulator(scene: scene, seed: seed).run(packet: { _ in }, truth: { row in
+            lines += Array(row.jsonLine(regions: scene.regions, gatewayNames: []).utf8) + [UInt8(ascii: "\n")]
+        })
+        #expect(Self.fingerprint(lines) == truth)
+    }
+
     @Test("adding a beacon leaves the others' packets as they were")
     func beaconsAreIndependent() throws {
         let one = oneBeaconScene(radio: RadioModel(loss: 0.2))
@@ -229,7 +249,7 @@ struct GroundTruthTests {
     @Test("rows come before the packets of their instant, and every packet of a beacon falls while it advertises")
     func rowsAndPacketsAgree() throws {
         let scene = try #require(Scene.named("hallway"))
-        var events: [(time: Timestamp, row: GroundTruth?)] = []
+        var events: [(time: Timestamp, row: TruthRow?)] = []
         try SceneSimulator(scene: scene, seed: 2).run(packet: { events.append(($0.time, nil)) }, truth: { events.append(($0.time, $0)) })
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
         let record = try simulate(scene, seed: 2)

@@ -1,12 +1,29 @@
 import BeaconCore
 import BeaconSimulation
+import Testing
 
 let sceneUUID = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
 
 /// Everything one run of a scene produced.
 struct SimulationRecord {
     var packets: [SimulatedPacket] = []
-    var truth: [GroundTruth] = []
+    var rows: [TruthRow] = []
+
+    /// A plain scene's ground truth.
+    var truth: [GroundTruth] {
+        rows.compactMap { row in
+            guard case .receiver(let row) = row else { return nil }
+            return row
+        }
+    }
+
+    /// A site scene's ground truth.
+    var siteTruth: [SiteTruth] {
+        rows.compactMap { row in
+            guard case .site(let row) = row else { return nil }
+            return row
+        }
+    }
 
     /// Every advertising report of the scene's beacons with its time and whether it came in an extended
     /// report event (the neighbours' are in `neighbourReports`).
@@ -40,7 +57,7 @@ struct SimulationRecord {
 
 func simulate(_ scene: Scene, seed: UInt64 = 1) throws -> SimulationRecord {
     var record = SimulationRecord()
-    try SceneSimulator(scene: scene, seed: seed).run(packet: { record.packets.append($0) }, truth: { record.truth.append($0) })
+    try SceneSimulator(scene: scene, seed: seed).run(packet: { record.packets.append($0) }, truth: { record.rows.append($0) })
     return record
 }
 
@@ -70,4 +87,15 @@ func oneBeaconScene(_ path: BeaconPath = .standing(distance: 1), duration: Micro
 
 func mean(_ values: [Double]) -> Double {
     values.reduce(0, +) / Double(max(1, values.count))
+}
+
+/// Expects the scene file `text` to be refused with an error naming `field` and saying `reason`.
+func expectRefusal(_ text: String, field: String, reason: String) {
+    do {
+        let scene = try Scene.decode(json: Array(text.utf8))
+        Issue.record("decoded \(scene)")
+    } catch {
+        #expect(error.field == field, "\(error)")
+        #expect(error.reason.contains(reason), "\(error)")
+    }
 }

@@ -1,0 +1,16 @@
+/// How one gateway of a site scene hears, besides the scene's receiver: receivers of one make differ by
+/// several dB, and some are noisier than others.
+public struct SceneGateway: Hashable, Sendable {
+    /// The site gateway it describes.
+    public var name: String
+    /// dB added to everything the gateway hears (default 0).
+    public var rssiOffset: Double
+    /// Standard deviation in dB of normal noise added to each packet the gateway hears (default 0).
+    public var noise: Double
+
+    public init(name: String, rssiOffset: Double = 0, noise: Double = 0) {
+        self.name = name
+        self.rssiOffset = rssiOffset
+        self.noise = noise
+    }
+}
