@@ -1,13 +1,9 @@
 import BeaconCore
 import BeaconMQTT
 import BeaconTransport
-import Synchronization
 
 /// `beacon locate`: the gateways' readings from the broker, fused into rooms and positions until stopped.
 struct LocateCommand {
-    /// Messages waiting for the fuser beyond this are dropped (the oldest first), counted.
-    static let inboxCapacity = 100_000
-
     static func run(_ options: LocateOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         let site: Site
         do {
@@ -20,11 +16,11 @@ struct LocateCommand {
             console.diagnose("Error: cannot read the site file: \(error)")
             return .noInput
         }
-        let inbox: Inbox
+        let inbox: LocateInbox
         let publisher: MQTTPublisher
         let topics = LocateTopics(prefix: options.address.prefix, shard: options.shard)
         do {
-            inbox = try Inbox()
+            inbox = try LocateInbox()
             nonisolated(unsafe) let diagnose = console.diagnose
             publisher = try MQTTPublisher(address: options.address, caFile: options.caFile, statusTopic: topics.status,
                                           clientID: GatewayTopics.stableClientID(prefix: options.address.prefix,
@@ -55,43 +51,10 @@ struct LocateCommand {
         }
         fusion.finish()
         let dropped = inbox.dropped
-        if dropped > 0 { console.diagnose("Warning: \(dropped) messages dropped while \(inboxCapacity) waited to be fused") }
+        if dropped > 0 { console.diagnose("Warning: \(dropped) messages dropped while \(LocateInbox.defaultBoundsText) waited to be fused") }
         publisher.finish()
         code = fusion.output.finish(code)
         return code
-    }
-
-    /// Messages from the publishing thread, waiting for the fuser.
-    final class Inbox: Sendable {
-        let wakeup: Wakeup
-        private let state = Mutex<(messages: [(String, [UInt8])], dropped: Int)>(([], 0))
-
-        init() throws {
-            wakeup = try Wakeup()
-        }
-
-        func push(_ topic: String, _ payload: [UInt8]) {
-            state.withLock { state in
-                if state.messages.count >= LocateCommand.inboxCapacity {
-                    // An eighth at once: dropping one at a time would move the whole inbox for every message of a flood.
-                    let excess = LocateCommand.inboxCapacity / 8
-                    state.messages.removeFirst(excess)
-                    state.dropped += excess
-                }
-                state.messages.append((topic, payload))
-            }
-            wakeup.signal()
-        }
-
-        func take() -> [(String, [UInt8])] {
-            state.withLock { state in
-                defer { state.messages.removeAll(keepingCapacity: true) }
-                return state.messages
-            }
-        }
-
-        var isEmpty: Bool { state.withLock { $0.messages.isEmpty } }
-        var dropped: Int { state.withLock { $0.dropped } }
     }
 }
 
