@@ -152,6 +152,21 @@ enum MQTTSubscriber {
         return subscriber
     }
 
+    /// Waits until `topic` holds `payload` (retained or published meanwhile): a process that publishes its
+    /// online status once subscribed is then ready, since a message it would miss is of no use.
+    static func waitFor(port: Int, topic: String, payload: String) async throws {
+        let subscriber = try await start(port: port, topics: [topic])
+        do {
+            try await subscriber.waitUntil("\(payload) on \(topic)") {
+                messages(subscriber).contains { $0.topic == topic && $0.payload == payload }
+            }
+        } catch {
+            await subscriber.stop()
+            throw error
+        }
+        await subscriber.stop()
+    }
+
     /// The messages received so far, without the debug lines.
     static func messages(_ subscriber: ChildProcess) -> [(retained: Bool, topic: String, payload: String)] {
         subscriber.stdoutLines.compactMap { line in
