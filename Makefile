@@ -41,8 +41,9 @@ REQUIREMENTS := tools/requirements.txt
 # reader checks their dates; python3-venv: the tools venv; time: make soak measures peak memory with it;
 # libmosquitto-dev: the MQTT sink's client library; mosquitto, mosquitto-clients: the broker and
 # subscriber the MQTT tests run; gcc: make bench's C reference loop and fake controller (the tests build
-# the loop too); strace: make bench counts the live path's system calls.
-APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time libmosquitto-dev mosquitto mosquitto-clients gcc strace
+# the loop too); strace: make bench counts the live path's system calls; faketime: the live-building
+# integration test runs one gateway with its clocks 3 s ahead (libfaketime).
+APT_PACKAGES := libbluetooth-dev bluez tshark python3 python3-venv time libmosquitto-dev mosquitto mosquitto-clients gcc strace faketime
 # The kernel rig: QEMU, Debian's stock kernel with its Bluetooth modules, a static busybox for the guest.
 KERNEL_APT_PACKAGES := qemu-system-x86 busybox-static linux-image-amd64 cpio bluez
 

@@ -266,6 +266,16 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Polls `condition` every 50 ms until it holds; throws with this process's output if it does not
+    /// within `timeout`.
+    func waitUntil(_ what: String, within timeout: Duration = HangGuard.step, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now >= deadline { throw failure("no \(what) within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// Waits for the process to exit and its output to be fully read. If it
     /// has not exited within `timeout`, kills it and throws.
     @discardableResult

@@ -379,7 +379,7 @@ struct FaultTests {
             // pipe unwritable, and beacon, printing a line every 20 ms, is stuck on stdout from now on.
             _ = try await stdout.waitUntilFull(beyond: 4096, while: beacon, within: HangGuard.startUp)
             #expect(beacon.isRunning)
-            let memory = Self.residentKilobytes(beacon.pid)
+            let memory = ProcessStatus.kilobytes("VmRSS", of: beacon.pid)
             beacon.send(SIGTERM)
             #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.isEmpty, "stderr: \(beacon.stderrLines)")
@@ -402,9 +402,9 @@ struct FaultTests {
             let beacon = try BeaconProcess.start(BeaconCommand.range.arguments(spec: controller.spec, ["--interval", "100ms"]),
                                                  limit: HangGuard.processLimit)
             let warm = try await Self.waitForRangedReports(of: beacon, atLeast: Self.floodWarmUpReports)
-            let early = try #require(Self.residentKilobytes(beacon.pid))
+            let early = try #require(ProcessStatus.kilobytes("VmRSS", of: beacon.pid))
             let measured = try await Self.waitForRangedReports(of: beacon, atLeast: warm + Self.floodMeasuredReports)
-            let late = try #require(Self.residentKilobytes(beacon.pid))
+            let late = try #require(ProcessStatus.kilobytes("VmRSS", of: beacon.pid))
             #expect(late < early + 16_000,
                     "resident memory grew from \(early) kB to \(late) kB over \(measured - warm) reports")
             beacon.send(SIGINT)
@@ -457,17 +457,5 @@ struct FaultTests {
         #expect(last?.event == "closed" && last?.by == "host", "log: \(log)", sourceLocation: sourceLocation)
         #expect(last?.scanning == false, "scanning left on:\n\(log)", sourceLocation: sourceLocation)
         #expect(last?.advertising == false, "advertising left on:\n\(log)", sourceLocation: sourceLocation)
-    }
-
-    /// VmRSS of a process, from /proc.
-    static func residentKilobytes(_ pid: Int32) -> Int? {
-        let status: String
-        do {
-            status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        } catch {
-            return nil // the process has exited
-        }
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 }

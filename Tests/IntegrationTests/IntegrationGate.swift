@@ -21,6 +21,16 @@ enum TestBeacon {
     static let advertiserAddress = "F0:F1:F2:F3:F4:01"
 }
 
+/// The site `beacon locate` fuses in the integration tests: two 4 m rooms side by side, gw1 in the
+/// office's far corner, gw2 and gw3 in the hall's.
+enum TestSite {
+    static let officeAndHall = """
+        {"rooms":[{"name":"office","polygon":[[0,0],[4,0],[4,4],[0,4]]},{"name":"hall","polygon":[[4,0],[8,0],[8,4],[4,4]]}],
+         "gateways":[{"name":"gw1","position":[0.5,0.5,1],"room":"office"},{"name":"gw2","position":[7.5,3.5,1],"room":"hall"},
+                     {"name":"gw3","position":[7.5,0.5,1],"room":"hall"}]}
+        """
+}
+
 /// Fails the current test with the validator's report unless every line is valid.
 func expectValidOutput(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let problems = try await OutputSchemaCheck.problems(in: lines)

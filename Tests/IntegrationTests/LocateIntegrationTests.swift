@@ -14,13 +14,6 @@ struct LocateIntegrationTests {
     private static let uuid = TestBeacon.uuid
     private static let beaconID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1"
 
-    /// Two rooms side by side, a gateway in each far corner and one on the shared wall.
-    private static let site = """
-        {"rooms":[{"name":"office","polygon":[[0,0],[4,0],[4,4],[0,4]]},{"name":"hall","polygon":[[4,0],[8,0],[8,4],[4,4]]}],
-         "gateways":[{"name":"gw1","position":[0.5,0.5,1],"room":"office"},{"name":"gw2","position":[7.5,3.5,1],"room":"hall"},
-                     {"name":"gw3","position":[7.5,0.5,1],"room":"hall"}]}
-        """
-
     /// A broker, a scratch directory holding the site file, and a capture of `scene` for `duration`:
     /// `body` gets the broker, the capture's path and the site's.
     private func withCapture(_ scene: String, _ duration: String,
@@ -28,7 +21,7 @@ struct LocateIntegrationTests {
         try await MosquittoBroker.with { broker, scratch in
             let capture = scratch.appendingPathComponent("\(scene).btsnoop").path
             let sitePath = scratch.appendingPathComponent("site.json").path
-            try Self.site.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            try TestSite.officeAndHall.write(toFile: sitePath, atomically: true, encoding: .utf8)
             #expect(try await BeaconProcess.run(["simulate", "--scene", scene, "--duration", duration, "--out", capture]).termination == .exited(0))
             try await body(broker, capture, sitePath)
         }
@@ -40,7 +33,7 @@ struct LocateIntegrationTests {
                                               "--until-offline", "--max-lateness", "none"] + (shard.map { ["--shard", $0] } ?? []),
                                              limit: HangGuard.processLimit)
         let status = shard.map { "\(prefix)/locate/\($0.replacingOccurrences(of: "/", with: "-"))/status" } ?? "\(prefix)/locate/status"
-        try await Self.waitForSubscription(broker, status: status)
+        try await MQTTSubscriber.waitFor(port: broker.port, topic: status, payload: "online")
         return locate
     }
 
@@ -80,7 +73,7 @@ struct LocateIntegrationTests {
             #expect(!locate.stderrLines.contains { $0.hasPrefix("Warning") }, "\(locate.stderrLines)")
 
             let retained = try await MQTTSubscriber.start(port: broker.port, topics: ["site/beacons/#", "homeassistant/#", "site/locate/status"])
-            try await waitUntil("the retained messages", retained) { MQTTSubscriber.messages(retained).count >= 5 }
+            try await retained.waitUntil("the retained messages") { MQTTSubscriber.messages(retained).count >= 5 }
             let messages = MQTTSubscriber.messages(retained)
             #expect(messages.first { $0.topic == "site/beacons/\(Self.beaconID)/room" }?.payload == "office")
             #expect(messages.first { $0.topic == "site/locate/status" }?.payload == "offline")
@@ -162,25 +155,6 @@ struct LocateIntegrationTests {
             for (index, shard) in fusers.enumerated().dropFirst() {
                 #expect(shard.stdoutLines == whole.filter { line in located[index].contains { line.contains("\"beacon\":\"\($0)\"") } })
             }
-        }
-    }
-
-    /// locate subscribes in the background: a retained probe it would not see is no use, so wait for its online status.
-    private static func waitForSubscription(_ broker: MosquittoBroker, status topic: String = "site/locate/status") async throws {
-        let status = try await MQTTSubscriber.start(port: broker.port, topics: [topic])
-        let deadline = ContinuousClock.now + HangGuard.step
-        while !MQTTSubscriber.messages(status).contains(where: { $0.payload == "online" }) {
-            if ContinuousClock.now >= deadline { throw status.failure("no online status from locate") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        await status.stop()
-    }
-
-    private func waitUntil(_ what: String, _ process: ChildProcess, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + HangGuard.step
-        while !condition() {
-            if ContinuousClock.now >= deadline { throw process.failure("no \(what) within \(HangGuard.step)") }
-            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }

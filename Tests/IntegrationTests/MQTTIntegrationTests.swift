@@ -34,7 +34,7 @@ struct MQTTIntegrationTests {
             let ranges = beacon.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "range" }
             #expect(ranges.count > 100)
             // The offline status is the last message beacon sends before it disconnects.
-            try await waitUntil("the offline status", subscriber) {
+            try await subscriber.waitUntil("the offline status") {
                 MQTTSubscriber.messages(subscriber).contains { $0.topic == "site/status" && $0.payload == "offline" }
             }
             let received = MQTTSubscriber.messages(subscriber)
@@ -51,7 +51,7 @@ struct MQTTIntegrationTests {
             await subscriber.stop()
 
             let late = try await MQTTSubscriber.start(port: broker.port, topics: ["site/#"])
-            try await waitUntil("the retained messages", late) { MQTTSubscriber.messages(late).count >= 2 }
+            try await late.waitUntil("the retained messages") { MQTTSubscriber.messages(late).count >= 2 }
             let retained = MQTTSubscriber.messages(late)
             #expect(retained.allSatisfy { $0.retained })
             #expect(Set(retained.map { "\($0.topic) \($0.payload)" }) == ["site/desk/state inside", "site/status offline"])
@@ -73,7 +73,7 @@ struct MQTTIntegrationTests {
                 #expect(beacon.termination == .exited(0), "\(beacon.failure("exit status"))")
                 #expect(!beacon.stderrLines.contains { $0.contains("not delivered") }, "\(beacon.stderrLines)")
             }
-            try await waitUntil("three offline statuses", subscriber) {
+            try await subscriber.waitUntil("three offline statuses") {
                 MQTTSubscriber.messages(subscriber).filter { $0.topic == "site/status" && $0.payload == "offline" }.count == 3
             }
             #expect(MQTTSubscriber.messages(subscriber).filter { $0.topic == "site/desk/enter" }.count == 3)
@@ -108,7 +108,7 @@ struct MQTTIntegrationTests {
             let roomMessages = ranges.reduce(0) { $0 + $1.count { ($0["accuracy"] as? Double ?? -1) >= 0 } }
             // More than the queue holds: a replay that dropped the oldest could not deliver them all.
             #expect(ranges.count + roomMessages > 10_000, "\(ranges.count) + \(roomMessages)")
-            try await waitUntil("every message", subscriber) {
+            try await subscriber.waitUntil("every message") {
                 MQTTSubscriber.messages(subscriber).count >= ranges.count + roomMessages
             }
             let received = MQTTSubscriber.messages(subscriber)
@@ -133,7 +133,7 @@ struct MQTTIntegrationTests {
                 #expect(beacon.termination == .exited(0), "\(beacon.failure("exit status"))")
                 ranges[gateway] = beacon.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "range" }
             }
-            try await waitUntil("both offline statuses", subscriber) {
+            try await subscriber.waitUntil("both offline statuses") {
                 MQTTSubscriber.messages(subscriber).count { $0.topic.hasSuffix("/status") && $0.payload == "offline" } == 2
             }
             let received = MQTTSubscriber.messages(subscriber)
@@ -167,12 +167,12 @@ struct MQTTIntegrationTests {
                 let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["beacon/status"])
                 let beacon = try BeaconProcess.start(["range", "--hci", rig.specs[1], "--uuid", Self.uuid,
                                                       "--mqtt", broker.url(prefix: "beacon")], limit: HangGuard.processLimit)
-                try await waitUntil("status online", subscriber) {
+                try await subscriber.waitUntil("status online") {
                     MQTTSubscriber.messages(subscriber).last?.payload == "online"
                 }
                 beacon.send(SIGKILL)
                 try await beacon.waitForExit(within: HangGuard.step)
-                try await waitUntil("the last will", subscriber) {
+                try await subscriber.waitUntil("the last will") {
                     MQTTSubscriber.messages(subscriber).last?.payload == "offline"
                 }
                 #expect(MQTTSubscriber.messages(subscriber).map(\.payload) == ["online", "offline"])
@@ -190,17 +190,17 @@ struct MQTTIntegrationTests {
                 let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["beacon/+/range"], session: "restart-check")
                 let beacon = try BeaconProcess.start(["range", "--hci", rig.specs[1], "--uuid", Self.uuid, "--interval", "100ms",
                                                       "--mqtt", broker.url(prefix: "beacon")], limit: HangGuard.processLimit)
-                try await waitUntil("range messages", subscriber) { MQTTSubscriber.messages(subscriber).count >= 5 }
+                try await subscriber.waitUntil("range messages") { MQTTSubscriber.messages(subscriber).count >= 5 }
 
                 try await broker.stopAndWait()
-                try await waitUntil("beacon noticing", beacon) { beacon.stderrLines.contains { $0.contains("Warning: MQTT: lost") } }
+                try await beacon.waitUntil("beacon noticing") { beacon.stderrLines.contains { $0.contains("Warning: MQTT: lost") } }
                 let whileAway = beacon.stdoutLines.count
                 // Ranging goes on without the broker.
                 try await beacon.waitForLine(from: whileAway + 10, within: HangGuard.step, "range lines while the broker is away") {
                     BeaconOutputLine.event(of: $0) == "range"
                 }
                 try await broker.restart()
-                try await waitUntil("beacon reconnecting", beacon) {
+                try await beacon.waitUntil("beacon reconnecting") {
                     beacon.stderrLines.contains { $0.contains("Warning: MQTT: connected to") && $0.contains("again") }
                 }
                 try await beacon.waitForLine(from: beacon.stdoutLines.count + 5, within: HangGuard.step, "range lines after the restart") {
@@ -211,7 +211,7 @@ struct MQTTIntegrationTests {
                 await advertiser.stop()
 
                 let printed = Set(beacon.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "range" })
-                try await waitUntil("every range line", subscriber, within: HangGuard.step) {
+                try await subscriber.waitUntil("every range line", within: HangGuard.step) {
                     printed.isSubset(of: Set(MQTTSubscriber.messages(subscriber).map(\.payload)))
                 }
                 // Well within the queue bound: nothing dropped, and everything delivered by the exit.
@@ -219,16 +219,6 @@ struct MQTTIntegrationTests {
                 #expect(!beacon.stderrLines.contains { $0.contains("not delivered") || $0.contains("dropped when") }, "\(beacon.stderrLines)")
                 await subscriber.stop()
             }
-        }
-    }
-
-    /// Polls `condition` every 50 ms; throws with `process`'s output if it does not hold within `timeout`.
-    private func waitUntil(_ what: String, _ process: ChildProcess, within timeout: Duration = HangGuard.step,
-                           _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now >= deadline { throw process.failure("no \(what) within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }

@@ -20,6 +20,7 @@ final class MosquittoBroker: @unchecked Sendable {
         port = try Self.freeLoopbackPort()
         let config = """
             listener \(port) 127.0.0.1
+            \(Self.userLine)
             allow_anonymous true
             persistence true
             persistence_location \(directory.path)/
@@ -56,9 +57,21 @@ final class MosquittoBroker: @unchecked Sendable {
         process = try await Self.start(directory: directory, port: port)
     }
 
+    /// Stops the broker (SIGTERM: it saves its sessions) and waits for it to exit; throws if the save failed.
     func stopAndWait() async throws {
         process.send(SIGTERM)
         try await process.waitForExit(within: HangGuard.step)
+        if process.stderrLines.contains(where: { $0.contains("Error saving") }) {
+            throw process.failure("sessions not saved: a restart would lose them")
+        }
+    }
+
+    /// Run as root, mosquitto becomes the `mosquitto` user, which cannot write the scratch directory:
+    /// every save of its sessions would fail. Told to be the user the tests run as, it stays root (a
+    /// non-root broker ignores the setting).
+    private static var userLine: String {
+        guard let entry = getpwuid(geteuid()) else { return "" }
+        return "user " + String(cString: entry.pointee.pw_name)
     }
 
     func stop() async {
@@ -137,6 +150,21 @@ enum MQTTSubscriber {
                                           arguments: ["-oL", executable] + arguments, limit: HangGuard.processLimit)
         try await subscriber.waitForLine(within: HangGuard.step, "SUBACK") { $0.contains("SUBACK") }
         return subscriber
+    }
+
+    /// Waits until `topic` holds `payload` (retained or published meanwhile): a process that publishes its
+    /// online status once subscribed is then ready, since a message it would miss is of no use.
+    static func waitFor(port: Int, topic: String, payload: String) async throws {
+        let subscriber = try await start(port: port, topics: [topic])
+        do {
+            try await subscriber.waitUntil("\(payload) on \(topic)") {
+                messages(subscriber).contains { $0.topic == topic && $0.payload == payload }
+            }
+        } catch {
+            await subscriber.stop()
+            throw error
+        }
+        await subscriber.stop()
     }
 
     /// The messages received so far, without the debug lines.

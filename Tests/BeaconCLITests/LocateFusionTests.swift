@@ -1,0 +1,86 @@
+@testable import BeaconCLI
+import BeaconCore
+import BeaconMQTT
+import Foundation
+import Testing
+
+@Suite("beacon locate's fusion at the end of a run")
+struct LocateFusionTests {
+    /// Two rooms side by side: gw1 in the office, gw2 and gw3 in the hall.
+    private static let site = """
+        {"rooms":[{"name":"office","polygon":[[0,0],[4,0],[4,4],[0,4]]},{"name":"hall","polygon":[[4,0],[8,0],[8,4],[4,4]]}],
+         "gateways":[{"name":"gw1","position":[0.5,0.5,1],"room":"office"},{"name":"gw2","position":[7.5,3.5,1],"room":"hall"},
+                     {"name":"gw3","position":[7.5,0.5,1],"room":"hall"}]}
+        """
+    private static let start = Timestamp(microseconds: 1_767_225_600_000_000)  // 2026-01-01T00:00:00Z
+
+    private static func at(_ seconds: Double) -> Timestamp { start + Micros(Int64(seconds * 1_000_000)) }
+
+    private static func readings(_ gateway: String, at seconds: Double, distance: Double, sequence: Int) -> [UInt8] {
+        Array(#"""
+            {"gateway":"\#(gateway)","time":"\#(at(seconds).iso8601)","seq":\#(sequence),"beacons":[{"id":"b1","rssi":-60,\#
+            "filteredRssi":-60,"spread":1,"samples":10,"measuredPower":-59,"accuracy":\#(distance)}]}
+            """#.utf8)
+    }
+
+    /// A fusion of the site, the beacon next to gw1, after 10 s of readings from gw2 and gw3 and gw1's first
+    /// six: its first on time, the others 4 s late (so it keeps up within --max-lateness, and its next five
+    /// are still on their way). The messages published, and the console.
+    private func lateGatewayFusion() throws -> (LocateFusion, Published, CapturedConsole) {
+        let published = Published()
+        let console = CapturedConsole()
+        var fusion = LocateFusion(site: try Site.decode(Array(Self.site.utf8)), settings: Locator.Settings(), shard: nil,
+                                  topics: LocateTopics(prefix: "site"), publish: { published.messages += $0 },
+                                  output: LineOutput(console: console.console))
+        var messages: [(arrival: Double, topic: String, payload: [UInt8])] = [
+            (0.6, "site/gateways/gw1/readings", Self.readings("gw1", at: 0.5, distance: 0.5, sequence: 1)),
+        ]
+        for second in 1...10 {
+            let time = Double(second) + 0.5
+            for gateway in ["gw2", "gw3"] {
+                messages.append((time + 0.1, "site/gateways/\(gateway)/readings", Self.readings(gateway, at: time, distance: 6, sequence: second)))
+            }
+            if second <= 5 {
+                messages.append((time + 4, "site/gateways/gw1/readings", Self.readings("gw1", at: time, distance: 0.5, sequence: second + 1)))
+            }
+        }
+        for message in messages.sorted(by: { $0.arrival < $1.arrival }) {
+            fusion.receive(topic: message.topic, payload: message.payload, arrival: Self.at(message.arrival))
+            fusion.advance(arrival: Self.at(message.arrival))
+        }
+        return (fusion, published, console)
+    }
+
+    /// What the fusion handed to the publisher.
+    private final class Published {
+        var messages: [MQTTMessage] = []
+    }
+
+    private func locations(_ console: CapturedConsole) throws -> [[String: Any]] {
+        try console.stdout.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            .filter { $0["event"] as? String == "location" }
+    }
+
+    @Test("stopped while a gateway lags: the windows that wait for it are neither printed nor published, so the far gateways alone cannot move the beacon to their room")
+    func stopLeavesWaitingWindows() throws {
+        var (fusion, published, console) = try lateGatewayFusion()
+        fusion.finish(everythingReceived: false)
+        fusion.output.flush()
+        let lines = try locations(console)
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0["room"] as? String == "office" }, "\(console.stdout)")
+        #expect(lines.allSatisfy { ($0["gateways"] as? [[String: Any]])?.contains { $0["name"] as? String == "gw1" } == true })
+        // gw1 has reported up to 5.5 s: no window after the one ending at 5 s.
+        #expect(lines.last?["time"] as? String == Self.at(5).iso8601, "\(console.stdout)")
+        let rooms = published.messages.filter { $0.topic == "site/beacons/b1/room" }
+        #expect(!rooms.isEmpty && rooms.allSatisfy { $0.payload == "office" && $0.retain })
+    }
+
+    @Test("every gateway offline: everything was received, and the windows left are fused")
+    func everythingReceivedFusesTheRest() throws {
+        var (fusion, _, console) = try lateGatewayFusion()
+        fusion.finish(everythingReceived: true)
+        fusion.output.flush()
+        #expect(try locations(console).last?["time"] as? String == Self.at(10).iso8601, "\(console.stdout)")
+    }
+}
