@@ -72,6 +72,12 @@ public struct Locator: Sendable {
     private var nextTick: Timestamp?
     /// Everything up to here is fused.
     private var fusedUpTo: Timestamp?
+    /// The first message's arrival, and the latest's, from any gateway of the site.
+    private var firstArrival: Timestamp?
+    private var lastArrival: Timestamp?
+    /// When messages came again after every gateway had been silent for longer than the lateness bound
+    /// (the broker, or the fuser's own link, was down): each gateway's silence counts from then.
+    private var resumedAt: Timestamp?
 
     public init(site: Site, settings: Settings = Settings()) {
         self.site = site
@@ -87,6 +93,9 @@ public struct Locator: Sendable {
         var readings = readings
         readings.time = readings.time.clampedToSupportedRange
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
+        if let lateness = settings.maximumLateness, let last = lastArrival, arrival - last > lateness { resumedAt = arrival }
+        firstArrival = firstArrival ?? arrival
+        lastArrival = max(lastArrival ?? arrival, arrival)
         if let fusedUpTo, readings.time <= fusedUpTo {
             // Late, but the gateway is alive and keeping up from here: it holds the watermark from now on,
             // or one gateway first heard an instant after the others would never be waited for.
@@ -173,13 +182,17 @@ public struct Locator: Sendable {
     private func watermark(at arrival: Timestamp) -> Timestamp? {
         var slowest: Timestamp?
         var latests: [Timestamp] = []
+        // A gateway's silence counts from its last message, from the fuser's first (one not heard yet
+        // is waited for as long as a late one) and from the end of a silence every gateway shared.
+        let graceStart = max(firstArrival ?? arrival, resumedAt ?? firstArrival ?? arrival)
         for state in gateways where state.online != false {
+            let silent = settings.maximumLateness.map { arrival - max(state.lastArrival ?? graceStart, graceStart) > $0 } ?? false
             guard let latest = state.latest else {
-                if settings.maximumLateness == nil { return nil }
+                if !silent { return nil }
                 continue
             }
             latests.append(latest)
-            if let lateness = settings.maximumLateness, let last = state.lastArrival, arrival - last > lateness { continue }
+            if silent { continue }
             slowest = min(slowest ?? latest, latest)
         }
         guard !latests.isEmpty else { return pending.last?.time }  // every gateway offline: fuse what there is
@@ -319,6 +332,10 @@ private struct GatewayState: Sendable {
     /// Arrival minus reading time: the smallest over the recent messages (the least delayed one).
     private var offset: Micros?
     private var reportedOffset: Micros?
+    /// Messages heard: the offset is taken as the gateway's own only after `settledAfter` of them, since
+    /// the first ones are often held up while the gateway connects.
+    private var messages = 0
+    static let settledAfter = 10
 
     mutating func heard(_ time: Timestamp, arrival: Timestamp) {
         latest = max(latest ?? time, time)
@@ -326,11 +343,12 @@ private struct GatewayState: Sendable {
         let sample = arrival - time
         // The minimum delay, forgetting slowly (1 ms a message) so a clock that steps later is followed.
         offset = offset.map { min(Micros($0.value + 1_000), sample) } ?? sample
+        messages += 1
         if online == nil { online = true }
     }
 
     mutating func takeDrift(beyond bound: Micros) -> Micros? {
-        guard let offset else { return nil }
+        guard let offset, messages >= Self.settledAfter else { return nil }
         guard let reported = reportedOffset else {
             reportedOffset = offset
             return nil

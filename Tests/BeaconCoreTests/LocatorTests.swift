@@ -242,3 +242,62 @@ let awkwardSites: [Site] = {
         Site(rooms: [Room(name: "line", polygon: [Point2(x: 0, y: 0), Point2(x: 6, y: 0)]), F.site.rooms[1]], gateways: F.site.gateways),
     ]
 }()
+
+@Suite("the fuser's watermark with a lateness bound: who is waited for")
+struct LocatorWatermarkTests {
+    typealias F = LocatorFixture
+
+    /// The times of the location lines after feeding `deliveries` (gateway, reading time, arrival) in order.
+    func lines(_ deliveries: [(gateway: String, time: Double, arrival: Double)]) -> [Timestamp] {
+        var locator = Locator(site: F.site)
+        var times: [Timestamp] = []
+        for delivery in deliveries {
+            let reading = F.reading(atDistance: 2)
+            _ = locator.receive(GatewayReadings(gateway: delivery.gateway, time: F.at(seconds: delivery.time), sequence: 1, readings: [reading]),
+                                arrival: F.at(seconds: delivery.arrival))
+            locator.advance(arrival: F.at(seconds: delivery.arrival)) { if $0.located != nil { times.append($0.time) } }
+        }
+        return times
+    }
+
+    @Test("a gateway not heard yet is waited for as long as the lateness bound from the first message, then not")
+    func unheardGatewayAtStart() {
+        let others = ["gw1", "gw2", "gw3"]
+        let early = lines(others.map { ($0, 1, 1) } + others.map { ($0, 2, 2) })
+        #expect(early.isEmpty, "\(early)")
+        // 5 s after the first message gw4 is still silent: the others' windows are fused without it.
+        let later = lines((1...7).flatMap { second in others.map { ($0, Double(second), Double(second)) } })
+        #expect(later.contains(F.at(seconds: 1)), "\(later)")
+    }
+
+    @Test("after a silence every gateway shared (the broker down), the first gateway back does not fuse the outage alone")
+    func sharedOutage() {
+        let all = ["gw1", "gw2", "gw3", "gw4"]
+        var deliveries: [(String, Double, Double)] = all.map { ($0, 1, 1) }
+        // Nothing for 20 s; then gw1's queued readings of the outage arrive first.
+        deliveries += (2...20).map { ("gw1", Double($0), 21) }
+        let during = lines(deliveries)
+        #expect(!during.contains { $0 > F.at(seconds: 1) }, "\(during)")
+        // The others come back within the bound: every window is fused with them.
+        deliveries += all.dropFirst().flatMap { gateway in (2...20).map { (gateway, Double($0), 23) } }
+        let after = lines(deliveries)
+        #expect(Set(after) == Set((1...20).map { F.at(seconds: Double($0)) }), "\(after)")
+    }
+
+    @Test("a first message held up while the gateway connects gives no clock warning")
+    func heldUpFirstMessage() {
+        var locator = Locator(site: F.site)
+        var warnings: [(gateway: String, drift: Micros)] = []
+        for second in 1...30 {
+            // gw1's first message arrives 3 s late, the rest on time.
+            let delay = second == 1 ? 3.0 : 0.1
+            for gateway in F.site.gateways {
+                let arrival = F.at(seconds: Double(second) + (gateway.name == "gw1" ? delay : 0.1))
+                _ = locator.receive(GatewayReadings(gateway: gateway.name, time: F.at(seconds: Double(second)), sequence: second,
+                                                    readings: [F.reading(atDistance: 2)]), arrival: arrival)
+            }
+            warnings += locator.clockWarnings()
+        }
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+}
