@@ -57,11 +57,12 @@ struct SiteInSceneError: Error {
 
 extension SceneGateway: Codable {
     public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder, members: ["name", "rssiOffset", "noise"])
+        let fields = try FieldReader(decoder, members: ["name", "rssiOffset", "noise", "stop"])
         let defaults = SceneGateway(name: "")
         self.init(name: try fields.decode("name"),
                   rssiOffset: try fields.decodeIfPresent("rssiOffset") ?? defaults.rssiOffset,
-                  noise: try fields.decodeIfPresent("noise") ?? defaults.noise)
+                  noise: try fields.decodeIfPresent("noise") ?? defaults.noise,
+                  stop: try fields.duration("stop"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,6 +70,7 @@ extension SceneGateway: Codable {
         try fields.encode(name, "name")
         try fields.encode(rssiOffset, "rssiOffset")
         try fields.encode(noise, "noise")
+        if let stop { try fields.encode(stop, "stop") }
     }
 }
 

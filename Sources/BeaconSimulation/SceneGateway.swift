@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// How one gateway of a site scene hears, besides the scene's receiver: receivers of one make differ by
 /// several dB, and some are noisier than others.
 public struct SceneGateway: Hashable, Sendable {
@@ -7,10 +9,14 @@ public struct SceneGateway: Hashable, Sendable {
     public var rssiOffset: Double
     /// Standard deviation in dB of normal noise added to each packet the gateway hears (default 0).
     public var noise: Double
+    /// When the gateway stops listening, from the start of the scene (its capture ends there: replayed,
+    /// the gateway goes offline); nil listens to the end of the scene.
+    public var stop: Micros?
 
-    public init(name: String, rssiOffset: Double = 0, noise: Double = 0) {
+    public init(name: String, rssiOffset: Double = 0, noise: Double = 0, stop: Micros? = nil) {
         self.name = name
         self.rssiOffset = rssiOffset
         self.noise = noise
+        self.stop = stop
     }
 }

@@ -63,10 +63,25 @@ public struct SceneSimulator: Sendable {
     /// tick (start + k × tick, before the packets of that instant), all in time order (a site scene's
     /// gateways' packets of one instant in the site's order). A plain scene's rows are
     /// `TruthRow.receiver`, a site scene's `TruthRow.site`. An error thrown by either ends the run.
-    public func run<Failure: Error>(packet: (SimulatedPacket) throws(Failure) -> Void,
+    public func run<Failure: Error>(packet deliver: (SimulatedPacket) throws(Failure) -> Void,
                                     truth: (TruthRow) throws(Failure) -> Void) throws(Failure) {
         let duration = scene.duration.value
         var receivers = receivers()
+        // Gateways that stop listening early, soonest first: their scanning goes off at their stop, and
+        // nothing after it is theirs.
+        var stops = stopTimes().enumerated().compactMap { index, stop in stop.map { (time: $0, receiver: index) } }
+            .sorted { ($0.time, $0.receiver) < ($1.time, $1.receiver) }
+        let stopTime = stopTimes()
+        func packet(_ simulated: SimulatedPacket) throws(Failure) {
+            while let first = stops.first, first.time <= (simulated.time - start).value {
+                stops.removeFirst()
+                for (command, direction) in scanning(on: false) {
+                    try deliver(SimulatedPacket(time: start + Micros(first.time), packet: command, direction: direction, receiver: first.receiver))
+                }
+            }
+            if let stop = stopTime[simulated.receiver], (simulated.time - start).value >= stop { return }
+            try deliver(simulated)
+        }
         var transmitters = scene.beacons.enumerated().map { index, beacon in
             BeaconTransmitter(beacon, index: index, scene: scene, seed: seed, receivers: receivers)
         }
@@ -124,6 +139,12 @@ public struct SceneSimulator: Sendable {
                 try packet(SimulatedPacket(time: end, packet: command, direction: direction, receiver: index))
             }
         }
+    }
+
+    /// Per receiver, when it stops listening (microseconds after the start), nil for the end of the scene.
+    func stopTimes() -> [Int64?] {
+        guard let site = scene.site else { return [nil] }
+        return site.gateways.map { gateway in scene.gateways.first { $0.name == gateway.name }?.stop?.value }
     }
 
     /// The scene's receivers: a plain scene's one, or each gateway of the site in its order, with the

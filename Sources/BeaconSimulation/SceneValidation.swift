@@ -159,6 +159,9 @@ extension Scene {
             try check(named.insert(gateway.name).inserted, "gateways[\(i)].name", "'\(gateway.name)' is described twice")
             try check(gateway.rssiOffset, in: -50...50, "gateways[\(i)].rssiOffset")
             try check(gateway.noise, in: 0...30, "gateways[\(i)].noise")
+            if let stop = gateway.stop {
+                try check(stop.value > 0 && stop <= duration, "gateways[\(i)].stop", "must be after the start and no later than the scene's duration")
+            }
         }
     }
 }

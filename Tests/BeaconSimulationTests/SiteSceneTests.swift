@@ -45,6 +45,20 @@ struct SiteSceneTests {
         }
     }
 
+    @Test("a gateway that stops listening: its scanning goes off at its stop and nothing of it follows; the others go on")
+    func gatewayStops() throws {
+        let record = try simulate(siteScene(gateways: [SceneGateway(name: "a", stop: .seconds(4))], duration: .seconds(10)))
+        let start = SceneSimulator.defaultStart
+        let stop = start + .seconds(4), end = start + .seconds(10)
+        let a = record.packets.filter { $0.receiver == 0 }, b = record.packets.filter { $0.receiver == 1 }
+        #expect(a.filter { $0.direction == .sent }.map(\.time) == [start, start, stop])
+        #expect(a.allSatisfy { $0.time <= stop })
+        #expect(try record.reports(at: 0).allSatisfy { $0.time < stop })
+        #expect(b.filter { $0.direction == .sent }.map(\.time).last == end)
+        #expect(try record.reports(at: 1).contains { $0.time > stop })
+        #expect(zip(record.packets, record.packets.dropFirst()).allSatisfy { $0.time <= $1.time })
+    }
+
     @Test("one beacon, one air: every gateway that hears everything hears the same advertising events")
     func oneAir() throws {
         let record = try simulate(siteScene(.route(Route([Route.Stop(at: Point2(x: 1, y: 1)), Route.Stop(at: Point2(x: 9, y: 3))])),
