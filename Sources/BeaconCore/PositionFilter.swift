@@ -93,6 +93,9 @@ public struct PositionFilter: Sendable {
     static let modeChangeRate = 0.1
     /// Readings closer than this to a gateway count as this close, metres.
     static let minimumDistance = 0.1
+    /// Log-likelihood added each window to a particle outside every room: beacons are mostly in rooms,
+    /// so a place outside them must be supported by the readings (walls the site file knows) to be held.
+    static let outsidePenalty = log(0.3)
     /// The share of first particles spread over the whole floor rather than about the gateways.
     static let uniformShare = 0.2
 
@@ -256,8 +259,9 @@ public struct PositionFilter: Sendable {
                 let standardised = (estimates[j] - power) * roots[j]
                 product *= 1 + standardised * standardised / tails
             }
-            let logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
+            var logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
                 + exponentOfTails * log(product)
+            if map.room(at: Point2(x: px, y: py), floor: floor) == nil { logLikelihood += Self.outsidePenalty }
             logLikelihoods[i] = logLikelihood
             powers[i] = power
             best = max(best, logLikelihood)

@@ -14,6 +14,8 @@ public struct SiteMap: Sendable {
     static let bucketsPerSide = 64
     /// Cells of a wall cache per gateway at most (4 bytes each).
     static let maximumWallCells = 16_384
+    /// How far beyond its rooms and gateways a floor's particles may go, metres.
+    public static let outsideMargin = 2.0
     /// The finest wall cache cell, metres.
     static let finestWallCell = 0.1
 
@@ -29,7 +31,8 @@ public struct SiteMap: Sendable {
         gatewayElevations = site.gateways.map { site.elevation(of: $0.floor) + $0.z }
     }
 
-    /// The box particles on `floor` live in; nil for a floor with neither rooms nor gateways.
+    /// The box particles on `floor` live in (its rooms and gateways and `outsideMargin` around them); nil
+    /// for a floor with neither rooms nor gateways.
     func bounds(floor: Int) -> Box? { floors[floor]?.box }
 
     /// The first room of the site (in the site's order) on `floor` holding `point`, as `Site.room` says.
@@ -94,7 +97,11 @@ private struct FloorMap: Sendable {
     private let wallCellSize: Double
 
     init(site: Site, level: Int, bounds: (min: Point2, max: Point2)) {
-        box = SiteMap.Box(low: bounds.min, high: bounds.max)
+        // A margin around the rooms and gateways: a beacon just outside the building (a garden, the
+        // street, the flat next door) can be placed there, in no room.
+        let margin = SiteMap.outsideMargin
+        box = SiteMap.Box(low: Point2(x: bounds.min.x - margin, y: bounds.min.y - margin),
+                          high: Point2(x: bounds.max.x + margin, y: bounds.max.y + margin))
         hasWalls = site.walls.contains { $0.floor == level }
         let extent = max(box.width, box.height, 1e-6)
         bucketSize = max(extent / Double(SiteMap.bucketsPerSide), 1e-6)

@@ -58,7 +58,11 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
 
 if fleetOnly {
     let flat = flatSection(flatDirectory)
-    print(([FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)).joined(separator: "\n\n"))
+    do {
+        print(([try FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)).joined(separator: "\n\n"))
+    } catch {
+        fail("a fleet scene cannot be simulated: \(error)")
+    }
     exit(0)
 }
 
@@ -89,7 +93,11 @@ do {
 } catch {
     fail("a shipped scene cannot be simulated: \(error)")
 }
-sections.append(Evaluation.fleet())
+do {
+    sections.append(try Evaluation.fleet())
+} catch {
+    fail("a fleet scene cannot be simulated: \(error)")
+}
 sections.append(flatSection(flatDirectory))
 
 print(Evaluation.report(sections))

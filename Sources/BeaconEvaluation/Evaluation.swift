@@ -57,9 +57,9 @@ public enum Evaluation {
         return section
     }
 
-    /// The peers' room rules on the fleet scenario (`FleetEvaluation`).
-    public static func fleet() -> EvaluationSection {
-        EvaluationSection(title: FleetEvaluation.title, datasets: FleetEvaluation.tables())
+    /// beacon locate and the peers' room rules on the fleet scenes (`FleetEvaluation`).
+    public static func fleet() throws(SceneError) -> EvaluationSection {
+        EvaluationSection(title: FleetEvaluation.title, datasets: try FleetEvaluation.tables())
     }
 
     /// Each model's mean, over `datasets`, of each metric: models and metrics in the first table's order,

@@ -11,7 +11,7 @@ public struct FlatDrive: Sendable {
     /// The tag's identity in the replayed messages.
     public static let tagID = "kolakowski-tag"
     /// The dataset records no measured power: the project's default calibration is used, as on unseen buildings.
-    public static let measuredPower: Int8 = FleetScenario.measuredPower
+    public static let measuredPower: Int8 = -59
     public static let anchorCount = 6
 
     /// Parses `test_robot_df.csv`: a header, then `index,ts,x,heading,y,rssi_1..rssi_6` (ts in ns, RSS in dBm,

@@ -1,39 +1,71 @@
 import BeaconCore
+import BeaconSimulation
 
-/// beacon locate's fuser and the peers' room rules on the fleet scenario: every track of `FleetScenario` walked with each of `seeds`,
-/// each rule fed the gateways' readings in time order and asked for the beacon's room at every second of
-/// the truth (after the readings up to that second), the runs' tallies added up per rule.
+/// beacon locate's fuser and the peers' room rules on the fleet scenes (`FleetScenes`): each scene run with
+/// each of its seeds, every gateway's capture through `GatewayReplay` (its `beacon range --gateway`), every
+/// rule fed the same readings messages and offline statuses in time order and asked for each beacon's room
+/// at every tick of the truth (after the messages up to it); the runs' tallies added up per rule.
 public enum FleetEvaluation {
-    /// The seeds each track is walked with: the scene evaluation's seed and the ones after it.
-    public static let seeds: [UInt64] = (0..<5).map { SceneEvaluation.seed + $0 }
     public static let metrics: [Metric] = [.roomAccuracy, .wrongRoom, .positionMedian, .positionP90, .positionP95,
-                                           .roomFlaps, .roomArrival, .roomArrivalP90]
-    public static let title = "Fleet: beacon locate and the peers' room rules on two rooms and four gateways"
+                                           .roomFlaps, .roomArrival, .roomArrivalP90, .confidence, .falseAways]
+    public static let title = "Fleet: beacon locate and the peers' room rules on site scenes"
+    /// The row of the published figures beside the companion scenes.
+    public static let publishedRow = "ESPresense-companion (published)"
 
     /// Fresh rules, in the table's order: beacon's first, then the peers'.
     public static func peerRules(_ site: Site) -> [any RoomRule] {
-        [LocatorRule(site: site), MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site), GatewayPlacementRule.nearestGateway(site: site)]
+        [LocatorRule(site: site), MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site),
+         GatewayPlacementRule.nearestGateway(site: site)]
     }
 
-    /// `rule`'s estimate at each of the scenario's truth times.
-    public static func estimates(_ rule: any RoomRule, _ scenario: FleetScenario) -> [RoomEstimate] {
-        estimates(rule, messages: scenario.messages, truth: scenario.truth, beacon: FleetScenario.beacon)
-    }
-
-    /// `rule`'s estimate of `beacon` at each truth time, after the messages up to that time.
-    public static func estimates(_ rule: any RoomRule, messages: [GatewayReadings], truth: [TruthPoint],
-                                 beacon: String) -> [RoomEstimate] {
-        var rule = rule
-        var estimates: [RoomEstimate] = []
+    /// Each rule's tally over `events`, scored against `truth` (per beacon id), with `inaudible` the ticks
+    /// at which an away is right.
+    public static func tallies(events: [FleetEvent], truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:],
+                               site: Site) -> [RoomTally] {
+        var rules = peerRules(site)
+        let beacons = truth.keys.sorted()
+        var estimates = rules.map { _ in beacons.map { _ in [RoomEstimate]() } }
+        let times = Set(truth.values.flatMap { $0.map(\.time) }).sorted()
         var next = 0
-        for point in truth {
-            while next < messages.count && messages[next].time <= point.time {
-                rule.add(messages[next])
+        for time in times {
+            while next < events.count && events[next].time <= time {
+                for index in rules.indices { rules[index].add(events[next]) }
                 next += 1
             }
-            estimates.append(rule.estimate(of: beacon, at: point.time))
+            for index in rules.indices {
+                for (b, beacon) in beacons.enumerated() { estimates[index][b].append(rules[index].estimate(of: beacon, at: time)) }
+            }
         }
-        return estimates
+        return rules.indices.map { index in
+            var tally = RoomTally()
+            for (b, beacon) in beacons.enumerated() {
+                tally.add(RoomTally(estimates: estimates[index][b], truth: truth[beacon] ?? []))
+            }
+            if let locator = rules[index] as? LocatorRule {
+                tally.falseAways = locator.aways.count { !(inaudible[$0.beacon]?.contains($0.time) ?? false) }
+            }
+            return tally
+        }
+    }
+
+    /// One row per rule on `fleet`, its seeds' runs added up; the companion scenes get a row of the figures
+    /// ESPresense-companion publishes for them.
+    public static func evaluate(_ fleet: FleetScene) throws(SceneError) -> DatasetResult {
+        var totals = peerRules(fleet.scene.site ?? Site(rooms: [], gateways: [])).map { _ in RoomTally() }
+        var names: [String] = []
+        for seed in fleet.seeds {
+            let run = try FleetRun(fleet.scene, seed: seed)
+            names = peerRules(run.site).map(\.name)
+            for (index, tally) in tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site).enumerated() {
+                totals[index].add(tally)
+            }
+        }
+        let tallies = totals
+        var rows = zip(names, tallies).map { ($0, $1.scores) }
+        if let published = FleetScenes.companionPublished[fleet.name] { rows.append((publishedRow, published)) }
+        let detail = "\(fleet.purpose): \(fleet.scene.summary); seeds \(fleet.seeds.map(String.init).joined(separator: ","))"
+            + "; \(tallies.first?.arrivals.count ?? 0) room entries, \(Int((tallies.first?.standingTime ?? 0).rounded())) s standing still"
+        return DatasetResult(name: "fleet \(fleet.name)", detail: detail, metrics: metrics, rows: rows)
     }
 
     /// One row per rule on the Kolakowski flat's robot drive, the six anchors as gateways.
@@ -45,7 +77,7 @@ public enum FleetEvaluation {
             return point
         }
         let rules = peerRules(site)
-        let tallies = rules.map { RoomTally(estimates: estimates($0, messages: drive.messages, truth: truth, beacon: FlatDrive.tagID), truth: truth) }
+        let tallies = tallies(events: drive.messages.map { .readings($0) }, truth: [FlatDrive.tagID: truth], site: site)
         let detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
             + "mean RSS per anchor per second, measured power \(FlatDrive.measuredPower) dBm (the default); "
             + "\(tallies.first?.arrivals.count ?? 0) room entries"
@@ -53,33 +85,15 @@ public enum FleetEvaluation {
                              rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })
     }
 
-    /// The table of every track together, then one per track.
-    public static func tables() -> [DatasetResult] {
-        [evaluate()] + FleetScenario.tracks.map { evaluate(tracks: [$0], name: "fleet \($0.name)") }
-    }
-
-    /// One row per rule.
-    public static func evaluate(tracks: [FleetTrack] = FleetScenario.tracks, seeds: [UInt64] = seeds,
-                                name: String = "fleet") -> DatasetResult {
-        let scenarios = tracks.flatMap { track in seeds.map { FleetScenario(track, seed: $0) } }
-        let names = peerRules(FleetScenario.site).map(\.name)
-        var tallies = names.map { _ in RoomTally() }
-        for scenario in scenarios {
-            for (index, rule) in peerRules(FleetScenario.site).enumerated() {
-                tallies[index].add(RoomTally(estimates: estimates(rule, scenario), truth: scenario.truth))
-            }
-        }
-        let entries = tallies.first?.arrivals.count ?? 0
-        let standing = Int((tallies.first?.standingTime ?? 0).rounded())
-        let detail = "tracks \(tracks.map(\.name).joined(separator: ", ")) x seeds \(seeds.map(String.init).joined(separator: ","))"
-            + "; 6 x 4 m, gateways in the corners, 1 reading per gateway per second, 0.5 m/s"
-            + "; \(entries) room entries, \(standing) s standing still"
-        return DatasetResult(name: name, detail: detail, metrics: metrics,
-                             rows: zip(names, tallies).map { ($0, $1.scores) })
+    /// A table per fleet scene.
+    public static func tables() throws(SceneError) -> [DatasetResult] {
+        var tables: [DatasetResult] = []
+        for fleet in FleetScenes.all { tables.append(try evaluate(fleet)) }
+        return tables
     }
 
     /// The tables as `beacon-eval --fleet` prints them.
-    public static func report() -> String {
-        (["#### \(title)"] + tables().map(ReportTable.render)).joined(separator: "\n\n")
+    public static func report() throws(SceneError) -> String {
+        (["#### \(title)"] + (try tables()).map(ReportTable.render)).joined(separator: "\n\n")
     }
 }

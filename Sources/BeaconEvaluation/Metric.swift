@@ -33,12 +33,19 @@ public enum Metric: String, CaseIterable, Hashable, Sendable {
     /// Median and 90th percentile of the time from the truth entering a room to the estimate naming it (s).
     case roomArrival = "to room s"
     case roomArrivalP90 = "to room p90 s"
+    /// The mean probability the rule gives the room it names, over its estimates (beacon locate's `confidence`).
+    case confidence = "confidence"
+    /// `away` lines while some gateway could hear the beacon.
+    case falseAways = "false away"
 
     public var higherIsBetter: Bool { self == .proximityAccuracy || self == .roomAccuracy }
 
+    /// A column that describes a rule rather than ranks it (a confidence is not better for being higher).
+    public var isRanked: Bool { self != .confidence }
+
     public var decimals: Int {
         switch self {
-        case .medianError, .p90Error, .positionMedian, .positionP90, .positionP95: 2
+        case .medianError, .p90Error, .positionMedian, .positionP90, .positionP95, .confidence: 2
         default: 1
         }
     }

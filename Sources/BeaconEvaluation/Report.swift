@@ -42,12 +42,13 @@ public enum ReportTable {
     /// The marker a row gets when it beats beacon's default on some metric.
     public static let marker = "<< beats default on"
 
-    /// Every metric on which a row beats beacon's default, as printed.
+    /// Every metric on which a row beats the first (beacon's default), as printed.
     public static func shortfalls(_ dataset: DatasetResult) -> [Shortfall] {
-        guard let reference = dataset.scores(of: EvalModel.beaconDefaultName) else { return [] }
+        guard let first = dataset.rows.first else { return [] }
+        let reference = first.scores
         var found: [Shortfall] = []
-        for row in dataset.rows where row.model != EvalModel.beaconDefaultName {
-            for metric in dataset.metrics {
+        for row in dataset.rows.dropFirst() {
+            for metric in dataset.metrics where metric.isRanked {
                 guard let value = row.scores[metric], let defaultValue = reference[metric],
                       metric.isBetter(value, than: defaultValue) else { continue }
                 found.append(Shortfall(dataset: dataset.name, metric: metric, model: row.model, value: value,

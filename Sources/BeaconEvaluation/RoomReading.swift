@@ -29,12 +29,15 @@ public struct RoomEstimate: Equatable, Sendable {
     public var room: String?
     public var x: Double?
     public var y: Double?
+    /// How sure the rule is of the room (0...1), when it says.
+    public var confidence: Double?
 
-    public init(time: Timestamp, room: String?, x: Double? = nil, y: Double? = nil) {
+    public init(time: Timestamp, room: String?, x: Double? = nil, y: Double? = nil, confidence: Double? = nil) {
         self.time = time
         self.room = room
         self.x = x
         self.y = y
+        self.confidence = confidence
     }
 }
 
@@ -46,11 +49,23 @@ public protocol RoomRule {
     /// A gateway's readings message; by default its readings one by one, as the peers take them.
     mutating func add(_ message: GatewayReadings)
     mutating func add(_ reading: RoomReading)
+    /// A gateway's status (its capture ended: offline); by default nothing, as the peers take none.
+    mutating func status(gateway: String, online: Bool)
     mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate
 }
 
 extension RoomRule {
     public mutating func add(_ message: GatewayReadings) {
         for reading in RoomReading.readings(message) { add(reading) }
+    }
+
+    public mutating func status(gateway: String, online: Bool) {}
+
+    /// A fleet's event: a readings message, or a gateway going offline.
+    public mutating func add(_ event: FleetEvent) {
+        switch event {
+        case .readings(let message): add(message)
+        case .offline(let gateway, _): status(gateway: gateway, online: false)
+        }
     }
 }

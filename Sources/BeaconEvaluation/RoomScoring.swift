@@ -9,11 +9,11 @@ import BeaconCore
 public struct RoomTally: Equatable, Sendable {
     /// The time covered by the truth.
     public var scoredTime = 0.0
-    /// The time the estimate named the true room.
+    /// The time the estimate named the true room, or none while the truth was in none.
     public var rightTime = 0.0
     /// The time the estimate named another room.
     public var wrongTime = 0.0
-    /// At each truth point with an estimated position, the distance between the two (m).
+    /// At each truth point in a room with an estimated position, the distance between the two (m).
     public var positionErrors: [Double] = []
     /// Changes from one named room to another while the truth stands still, except the first arrival in the
     /// truth's room since it entered it (that is the lag `arrivals` measures, not a flap).
@@ -23,6 +23,10 @@ public struct RoomTally: Equatable, Sendable {
     /// For each time the truth enters a room: how long until the estimate names it; infinite when it does not
     /// before the truth leaves it or ends.
     public var arrivals: [Double] = []
+    /// The confidence of each estimate that gave one.
+    public var confidences: [Double] = []
+    /// Away lines while a gateway could hear the beacon; nil for a rule that has no away.
+    public var falseAways: Int?
 
     public init() {}
 
@@ -34,11 +38,16 @@ public struct RoomTally: Equatable, Sendable {
             scoredTime += span
             if point.x == next.x && point.y == next.y { standingTime += span }
             for (room, held) in timeline.rooms(from: point.time, to: next.time) {
-                guard let room else { continue }
+                // Outside every room, naming none (away) is right.
+                guard let room else {
+                    if point.room == nil { rightTime += held }
+                    continue
+                }
                 if room == point.room { rightTime += held } else { wrongTime += held }
             }
         }
-        for point in truth {
+        // Positions are judged on the floor plan: where the truth is in a room.
+        for point in truth where point.room != nil {
             guard let estimate = timeline.estimate(at: point.time), let x = estimate.x, let y = estimate.y else { continue }
             positionErrors.append(((x - point.x) * (x - point.x) + (y - point.y) * (y - point.y)).squareRoot())
         }
@@ -51,6 +60,7 @@ public struct RoomTally: Equatable, Sendable {
             arrivals.append(arrival.map { ($0 - truth[entry].time).seconds } ?? .infinity)
         }
         flaps = Self.flaps(estimates, truth: truth, entries: entries.map { truth[$0].time })
+        confidences = estimates.compactMap(\.confidence)
     }
 
     private static func flaps(_ estimates: [RoomEstimate], truth: [TruthPoint], entries: [Timestamp]) -> Int {
@@ -87,6 +97,8 @@ public struct RoomTally: Equatable, Sendable {
         flaps += other.flaps
         standingTime += other.standingTime
         arrivals += other.arrivals
+        confidences += other.confidences
+        if let away = other.falseAways { falseAways = (falseAways ?? 0) + away }
     }
 
     /// The room metrics; a metric with nothing to measure is absent.
@@ -102,6 +114,8 @@ public struct RoomTally: Equatable, Sendable {
         if standingTime > 0 { scores[.roomFlaps] = Double(flaps) / (standingTime / 3600) }
         scores[.roomArrival] = Statistics.median(arrivals)
         scores[.roomArrivalP90] = Statistics.quantile(arrivals, 0.9)
+        scores[.confidence] = Statistics.mean(confidences)
+        scores[.falseAways] = falseAways.map(Double.init)
         return scores
     }
 }

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSimulation
 import BeaconEvaluation
 import Testing
 
@@ -84,21 +85,53 @@ struct RoomScoringTests {
 
 @Suite("Fleet evaluation")
 struct FleetEvaluationTests {
-    @Test func eachRuleIsAskedAtEveryTruthSecondAfterTheReadingsUpToIt() {
-        let scenario = FleetScenario(FleetScenario.diagonal, seed: 1)
-        let estimates = FleetEvaluation.estimates(GatewayPlacementRule.nearestGateway(site: FleetScenario.site), scenario)
-        #expect(estimates.map(\.time) == scenario.truth.map(\.time))
-        // At 0 s only the first gateway's reading (of the four, a quarter second apart) has arrived.
-        #expect(estimates[0].room == FleetScenario.site.gateways[0].room)
+    static var shortDiagonal: FleetScene {
+        var fleet = FleetScenes.diagonal
+        fleet.seeds = [1, 2]
+        return fleet
     }
 
-    @Test func theTableHasARowPerRuleAndIsTheSameEveryRun() {
-        let table = FleetEvaluation.evaluate(seeds: [1, 2])
-        #expect(table.rows.map(\.model) == ["beacon locate", "mqtt_room", "Bermuda", "ESPresense centroid", "nearest gateway"])
+    @Test("a run gives every gateway one readings message a second, in time order, and the beacon's truth each second")
+    func runOfTheDiagonal() throws {
+        let run = try FleetRun(FleetScenes.diagonal.scene, seed: 1)
+        #expect(run.malformedPackets == 0)
+        #expect(zip(run.events, run.events.dropFirst()).allSatisfy { $0.time <= $1.time })
+        let beacon = "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1"
+        #expect(run.truth.keys.sorted() == [beacon])
+        #expect(run.truth[beacon]?.count == 61)
+        for gateway in FleetScenes.companionSite.gateways {
+            let times = run.events.compactMap { event -> Timestamp? in
+                guard case .readings(let message) = event, message.gateway == gateway.name else { return nil }
+                return message.time
+            }
+            // A message each second from 1 s (the first tick) to the end, the last partial tick included.
+            #expect(times.count >= 60, "\(gateway.name): \(times.count)")
+            #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 <= .seconds(1) })
+        }
+        #expect(!run.events.contains { if case .offline = $0 { true } else { false } })
+    }
+
+    @Test("a gateway whose capture ends early goes offline right after its last readings message")
+    func offlineAfterTheLastMessage() throws {
+        let run = try FleetRun(FleetScenes.gatewayOffline.scene, seed: 1)
+        let index = try #require(run.events.firstIndex { if case .offline(let gateway, _) = $0 { gateway == "node-bedroom-se" } else { false } })
+        let last = try #require(run.events.lastIndex { if case .readings(let message) = $0 { message.gateway == "node-bedroom-se" } else { false } })
+        #expect(last < index)
+        #expect(run.events[index].time == run.events[last].time)
+        #expect(run.events[index].time <= SceneSimulator.defaultStart + .seconds(181))
+    }
+
+    @Test("the table has a row per rule and the published figures; it is the same every run")
+    func table() throws {
+        let table = try FleetEvaluation.evaluate(Self.shortDiagonal)
+        #expect(table.rows.map(\.model) == ["beacon locate", "mqtt_room", "Bermuda", "ESPresense centroid", "nearest gateway",
+                                              FleetEvaluation.publishedRow])
         #expect(table.metrics == FleetEvaluation.metrics)
-        #expect(table.rows.allSatisfy { $0.scores[.roomAccuracy] != nil && $0.scores[.roomFlaps] != nil })
-        // Only the rules that place the beacon have position errors.
-        #expect(table.rows.map { $0.scores[.positionMedian] != nil } == [true, false, false, true, true])
-        #expect(ReportTable.render(table) == ReportTable.render(FleetEvaluation.evaluate(seeds: [1, 2])))
+        #expect(table.rows.dropLast().allSatisfy { $0.scores[.roomAccuracy] != nil })
+        // Only the rules that place the beacon have position errors; only beacon locate a confidence and away lines.
+        #expect(table.rows.dropLast().map { $0.scores[.positionMedian] != nil } == [true, false, false, true, true])
+        #expect(table.rows.dropLast().map { $0.scores[.confidence] != nil } == [true, false, false, false, false])
+        #expect(table.rows.last?.scores[.wrongRoom] == 6.6)
+        #expect(ReportTable.render(table) == ReportTable.render(try FleetEvaluation.evaluate(Self.shortDiagonal)))
     }
 }
