@@ -45,7 +45,7 @@ extension GatewayReadings {
         guard json.object != nil else { throw ReadingsError("\(path): expected an object, found \(json.kind)") }
         // The id becomes a topic level (PREFIX/beacons/ID/room) and a Home Assistant object id.
         guard let id = json["id"]?.string, !id.isEmpty, id.utf8.count <= 128,
-              id.unicodeScalars.allSatisfy({ !$0.isControlOrNoncharacter && !"/+#".unicodeScalars.contains($0) }) else {
+              id.unicodeScalars.allSatisfy({ !$0.isControlOrNoncharacter && $0 != "/" && $0 != "+" && $0 != "#" }) else {
             throw ReadingsError("\(path).id: expected a string of 1 to 128 bytes without control characters, noncharacters, '/', '+' or '#'")
         }
         func number(_ key: String, _ range: ClosedRange<Double>) throws(ReadingsError) -> Double {

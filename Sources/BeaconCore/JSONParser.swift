@@ -91,6 +91,7 @@ private struct JSONParser {
     private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
         try enter(depth)
         var members: [(String, JSONValue)] = []
+        // Filled only once the object has `setKeys` members (isDuplicate).
         var keys: Set<String> = []
         if next == UInt8(ascii: "}") {
             offset += 1
@@ -100,7 +101,7 @@ private struct JSONParser {
             guard next == UInt8(ascii: "\"") else { throw expected("a member name in quotes") }
             let keyOffset = offset
             let key = try string()
-            guard keys.insert(key).inserted else {
+            guard !Self.isDuplicate(key, of: members, keys: &keys) else {
                 throw failure("duplicate member \(JSONValue.quoted(key))", at: keyOffset)
             }
             skipWhitespace()
@@ -115,6 +116,17 @@ private struct JSONParser {
             default: throw expected("',' or '}'")
             }
         }
+    }
+
+    /// Up to this many members, a key is looked for among them one by one, which costs less than hashing
+    /// it (a readings message holds an object of seven members per beacon); from there on, in a set.
+    private static let setKeys = 16
+
+    /// Whether `key` is one of `members`' keys; `keys` holds them all once there are `setKeys` of them.
+    private static func isDuplicate(_ key: String, of members: [(String, JSONValue)], keys: inout Set<String>) -> Bool {
+        guard members.count >= setKeys else { return members.contains { $0.0 == key } }
+        if keys.isEmpty { keys = Set(members.lazy.map(\.0)) }
+        return !keys.insert(key).inserted
     }
 
     private mutating func literal(_ word: String) throws(JSONParseError) {

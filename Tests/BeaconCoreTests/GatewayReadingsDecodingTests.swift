@@ -35,6 +35,8 @@ struct GatewayReadingsDecodingTests {
         Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":""# + String(repeating: "x", count: 129) + #"""#),
         Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a/b""#),
         Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: ##""id":"a#""##),
+        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a+b""#),
+        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a\uFFFE""#),
         Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a\u0001""#),
         Self.readme.replacingOccurrences(of: #""samples":9"#, with: #""samples":0"#),
         // NaN and infinities as text, huge numbers.

@@ -95,6 +95,18 @@ import BeaconCore
         #expect(refusal(#"{"a":1,"\u0061":3}"#)?.contains(#"duplicate member "a""#) == true)
     }
 
+    @Test("a duplicate key is found in an object of any size: among few members, and among many, before and after the 16th")
+    func refusesDuplicateKeysInLargeObjects() throws {
+        func object(_ keys: [String]) -> String { "{" + keys.map { #""\#($0)":0"# }.joined(separator: ",") + "}" }
+        let distinct = (0..<40).map { "k\($0)" }
+        #expect(try parse(object(distinct)).object?.count == 40)
+        for (first, again) in [(0, 15), (3, 16), (0, 39), (20, 39), (15, 16), (16, 17)] {
+            var keys = distinct
+            keys[again] = keys[first]
+            #expect(refusal(object(keys))?.contains(#"duplicate member "k\#(first)""#) == true, "k\(first) again as member \(again)")
+        }
+    }
+
     @Test func refusesTrailingGarbage() {
         #expect(refusal("{} x") == "line 1, column 4: unexpected text after the value")
         #expect(refusal("[1] [2]") == "line 1, column 5: unexpected text after the value")

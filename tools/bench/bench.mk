@@ -5,6 +5,10 @@
 #   make bench BENCH_RUNS=9           more runs of beacon and the C loop per capture
 #   make bench-quick                  in-process throughput of the per-advertisement path only
 #   make bench-quick BENCH_SECONDS=600
+#   make bench-fleet                  beacon locate fusing simulated gateways through a real mosquitto on
+#                                     loopback, load after load until it saturates (tools/bench/fleet_bench.py;
+#                                     make bench runs it last), about four minutes
+#   make bench-fleet BENCH_FLEET_STEPS=50x200,400x200 BENCH_FLEET_HEARING=15
 
 BENCH_VENV := .venv-bench
 BENCH_PYTHON := $(BENCH_VENV)/bin/python
@@ -19,7 +23,14 @@ BENCH_PEER_REPORTS ?= 20000
 # binutils: strip, for the copy of beacon it counts.
 BENCH_APT_PACKAGES := valgrind binutils
 
-.PHONY: bench bench-quick bench-tools
+# bench-fleet's loads, GATEWAYSxBEACONS in order (the first is the target row), and the metres within
+# which a gateway hears a beacon ('all': every gateway hears every beacon, the target's 10,000 readings/s).
+BENCH_FLEET_STEPS ?= 50x200,100x200,200x200,300x200,400x200,600x200,800x200
+BENCH_FLEET_HEARING ?= all
+BENCH_FLEET = $(PYTHON3) tools/bench/fleet_bench.py --beacon .build/release/beacon --steps $(BENCH_FLEET_STEPS) \
+	--hearing $(BENCH_FLEET_HEARING) --work $(BENCH_OUT)/fleet
+
+.PHONY: bench bench-quick bench-fleet bench-tools
 
 $(BENCH_PYTHON):
 	@$(PYTHON3) -m venv $(BENCH_VENV) || { rm -rf $(BENCH_VENV); exit 1; }
@@ -42,6 +53,12 @@ bench: apt-deps bench-tools
 	$(PYTHON3) tools/bench/bench.py --beacon .build/release/beacon \
 	  --loop $(BENCH_OUT)/ibeacon_loop --controller $(BENCH_OUT)/fake_controller --python $(BENCH_PYTHON) \
 	  --work $(BENCH_OUT)/captures --runs $(BENCH_RUNS) --peer-reports $(BENCH_PEER_REPORTS)
+	$(BENCH_FLEET)
+
+# The broker is Debian's mosquitto (apt-deps); the gateways and the subscriber are the script's own.
+bench-fleet: apt-deps
+	$(RELEASE_BUILD) --product beacon
+	$(BENCH_FLEET)
 
 bench-quick:
 	swift build -c release --product beacon-bench

@@ -402,4 +402,5 @@ def main():
           f'{100 * steal / max(total, 1):.0f} %')
 
 
-main()
+if __name__ == '__main__':
+    main()
