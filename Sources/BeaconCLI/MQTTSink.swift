@@ -13,12 +13,13 @@ final class MQTTSink: LineSink {
 
     /// Starts publishing to the broker of `options` (connecting happens in the background). A replay
     /// waits for the broker rather than dropping lines, until `signals` asks it to stop.
-    init(_ options: MQTTOptions, replay: Bool, signals: SignalWatcher?, console: Console) throws {
+    /// `rssiOffset` is the gateway's calibration, applied to its readings messages.
+    init(_ options: MQTTOptions, rssiOffset: Double, replay: Bool, signals: SignalWatcher?, console: Console) throws {
         // Diagnostics are single write(2) calls to stderr (or a locked capture in tests): safe from the publishing thread.
         nonisolated(unsafe) let diagnose = console.diagnose
         let prefix = options.address.prefix
         gatewayTopics = GatewayTopics(prefix: prefix, name: options.gateway ?? Self.hostName)
-        readings = GatewayReadingsCollector(gateway: gatewayTopics.name)
+        readings = GatewayReadingsCollector(gateway: gatewayTopics.name, rssiOffset: rssiOffset)
         let named = options.gateway != nil
         publisher = try MQTTPublisher(address: options.address, caFile: options.caFile,
                                       statusTopic: named ? gatewayTopics.status : nil,

@@ -12,7 +12,7 @@ struct RangeCommand: ControllerCommand {
         do {
             let replay = if case .btsnoop = options.common.transport { true } else { false }
             sinks = try options.mqtt.map { mqtt in
-                [try MQTTSink(mqtt, replay: replay, signals: signals, console: console)]
+                [try MQTTSink(mqtt, rssiOffset: options.estimator.rssiOffset, replay: replay, signals: signals, console: console)]
             } ?? []
         } catch {
             return Failure.report(error, console: console)

@@ -86,6 +86,9 @@ public struct BeaconReading: Equatable, Sendable {
 /// has reported up to that time and heard nothing, rather than waiting for it.
 public struct GatewayReadingsCollector: Sendable {
     public let gateway: String
+    /// The gateway's calibration (`--rssi-offset`), added to each reading's RSSI: a fuser compares
+    /// gateways' readings, so they go out corrected.
+    public let rssiOffset: Double
     private var sequence = 0
     private var time: Timestamp?
     private var readings: [BeaconReading] = []
@@ -94,8 +97,9 @@ public struct GatewayReadingsCollector: Sendable {
     private var ids: Set<String> = []
     private var done: [GatewayReadings] = []
 
-    public init(gateway: String) {
+    public init(gateway: String, rssiOffset: Double = 0) {
         self.gateway = gateway
+        self.rssiOffset = rssiOffset
     }
 
     /// Takes one output of the monitor (times as printed); only range outputs carry readings.
@@ -105,7 +109,9 @@ public struct GatewayReadingsCollector: Sendable {
             if let time, time != outputTime { closeTick() }
             time = outputTime
             for beacon in beacons {
-                guard let reading = BeaconReading(beacon), ids.insert(reading.id).inserted else { continue }
+                guard var reading = BeaconReading(beacon), ids.insert(reading.id).inserted else { continue }
+                reading.rssi += rssiOffset
+                reading.filteredRSSI += rssiOffset
                 readings.append(reading)
             }
         case .state, .enter, .exit:
