@@ -53,22 +53,3 @@ public struct RoomTracker: Sendable {
         return likeliest.room
     }
 }
-
-extension Room {
-    /// How far `point` is from the nearest edge of the polygon, metres.
-    public func distanceToEdge(_ point: Point2) -> Double {
-        guard !polygon.isEmpty else { return .infinity }
-        var nearest = Double.infinity
-        var previous = polygon[polygon.count - 1]
-        for vertex in polygon {
-            let dx = vertex.x - previous.x, dy = vertex.y - previous.y
-            let lengthSquared = dx * dx + dy * dy
-            var t = lengthSquared > 0 ? ((point.x - previous.x) * dx + (point.y - previous.y) * dy) / lengthSquared : 0
-            t = min(1, max(0, t))
-            let ex = previous.x + t * dx - point.x, ey = previous.y + t * dy - point.y
-            nearest = min(nearest, (ex * ex + ey * ey).squareRoot())
-            previous = vertex
-        }
-        return nearest
-    }
-}
