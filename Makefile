@@ -21,10 +21,11 @@
 #                at 7.9 % of a core, p99 96 ms; 80,000 readings/s sustained (p99 0.7 s), a p99 past 1 s
 #                at 120,000 (README, Performance)
 #   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
-#                shipped scene, and the peers' room rules on the fleet scenario (release build); prints
-#                the tables, draws docs/eval/*.png
-#   make eval-fleet  the peers' room rules on the fleet scenario and the Kolakowski flat's robot drive
-#                (BEACON_FLAT_DATA) alone: prints their tables (docs/eval.md)
+#                shipped scene, and beacon locate and the peers' room rules on the fleet scenes, in process
+#                (release build); prints the tables, draws docs/eval/*.png
+#   make eval-fleet  beacon locate and the peers' room rules on the fleet scenes and the Kolakowski flat's
+#                robot drive (BEACON_FLAT_DATA): every run through beacon range, a real mosquitto and beacon
+#                locate, checked against the in-process fuser; prints the tables (docs/eval.md)
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
@@ -153,10 +154,18 @@ eval: apt-deps $(EVAL_STAMP)
 	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --flat-data "$(BEACON_FLAT_DATA)" --out .build/eval
 	$(EVAL_PYTHON) tools/eval_plots.py .build/eval docs/eval
 
-# make eval-fleet: the fleet table alone (FleetEvaluation): no data files, no plots.
-eval-fleet:
+# make eval-fleet: every fleet run through the real processes: each scene simulated, each gateway's capture
+# replayed by `beacon range --gateway` into a real mosquitto on loopback, `beacon locate` consuming
+# (tools/eval_fleet.py); then the readings that crossed the broker and locate's lines are checked against the
+# process's, and the fleet tables printed (FleetEvaluation). No data files, no plots.
+EVAL_FLEET_RUNS := .build/eval-fleet
+eval-fleet: apt-deps
+	swift build -c release --product beacon
 	swift build -c release --product beacon-eval
-	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet
+	@rm -rf $(EVAL_FLEET_RUNS) && mkdir -p $(EVAL_FLEET_RUNS)
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet-prepare $(EVAL_FLEET_RUNS)
+	$(PYTHON3) tools/eval_fleet.py --beacon .build/release/beacon $(EVAL_FLEET_RUNS)
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet --broker-runs $(EVAL_FLEET_RUNS)
 
 demo: deps build
 	@tools/demo.sh

@@ -46,7 +46,8 @@ public struct Locator: Sendable {
         case unknownGateway
         /// For a window already fused.
         case late
-        /// Further ahead of the other gateways than `maximumSkew`: not trusted to move the clock.
+        /// Further ahead of the other gateways than `maximumSkew` (with a lateness bound: live): not trusted
+        /// to move the clock.
         case fromTheFuture
         /// Dropped to keep the waiting readings within `maximumPending`.
         case overflow
@@ -102,7 +103,8 @@ public struct Locator: Sendable {
             gateways[index].heard(readings.time, arrival: arrival)
             return .late
         }
-        if let reference = clockReference(excluding: index), readings.time - reference > Self.maximumSkew {
+        // A live gateway far ahead of the others has a wrong clock; replays (no lateness bound) run at any pace.
+        if settings.maximumLateness != nil, let reference = clockReference(excluding: index), readings.time - reference > Self.maximumSkew {
             return .fromTheFuture
         }
         guard pendingCount + readings.readings.count <= Self.maximumPending else { return .overflow }

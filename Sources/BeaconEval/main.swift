@@ -3,27 +3,35 @@ import BeaconEvaluation
 import BeaconTransport
 import Glibc
 
-// make eval: every model on the real measurements and every shipped scene, and the peers' room rules on
-// the fleet scenario; prints the tables and writes the plot data. Usage:
-// beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR] | beacon-eval [--flat-data DIR] --fleet (the fleet
-// tables alone: make eval-fleet). The research DIR defaults to $BEACON_RESEARCH_DATA, else
-// ../shared/research-data/herald-edison-rssi-distance; the flat's to $BEACON_FLAT_DATA, else
-// ../shared/research-data/kolakowski-flat-ble-rss.
+// make eval: every model on the real measurements and every shipped scene, and beacon locate and the peers'
+// room rules on the fleet scenes; prints the tables and writes the plot data. Usage:
+// beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR]
+// beacon-eval [--flat-data DIR] --fleet [--broker-runs DIR]: the fleet tables alone (make eval-fleet); with the
+//   runs tools/eval_fleet.py made through a real broker, first checks that their readings and locate's lines
+//   are exactly the process's
+// beacon-eval [--flat-data DIR] --fleet-prepare DIR: writes what those runs replay (each scene and seed, the
+//   flat's captures)
+// The research DIR defaults to $BEACON_RESEARCH_DATA, else ../shared/research-data/herald-edison-rssi-distance;
+// the flat's to $BEACON_FLAT_DATA, else ../shared/research-data/kolakowski-flat-ble-rss.
 
-let usage = "usage: beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR] | beacon-eval [--flat-data DIR] --fleet"
+let usage = "usage: beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR] | beacon-eval [--flat-data DIR] --fleet [--broker-runs DIR] | beacon-eval [--flat-data DIR] --fleet-prepare DIR"
 var researchDirectory = StandardStreams.environment()["BEACON_RESEARCH_DATA"]
     ?? "../shared/research-data/herald-edison-rssi-distance"
 var flatDirectory = StandardStreams.environment()["BEACON_FLAT_DATA"] ?? "../shared/research-data/kolakowski-flat-ble-rss"
 var fleetOnly = false
+var brokerRuns: String?
+var prepareDirectory: String?
 var outputDirectory = ".build/eval"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--research-data", "--flat-data", "--out":
+    case "--research-data", "--flat-data", "--out", "--broker-runs", "--fleet-prepare":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)", code: 64) }
         switch argument {
         case "--out": outputDirectory = value
         case "--flat-data": flatDirectory = value
+        case "--broker-runs": brokerRuns = value
+        case "--fleet-prepare": prepareDirectory = value
         default: researchDirectory = value
         }
     case "--fleet":
@@ -41,28 +49,94 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
     exit(code)
 }
 
-/// The Kolakowski flat's robot drive through the room rules, or a note when its directory is absent.
-func flatSection(_ flatDirectory: String) -> EvaluationSection {
-    let title = "Fleet on real data: the Kolakowski flat's robot drive"
-    guard EvalFiles.isDirectory(flatDirectory) else {
-        return EvaluationSection(title: title, notes: [
-            "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
-    }
+/// The Kolakowski flat's robot drive, nil when its directory is absent.
+func flatDrive(_ flatDirectory: String) -> FlatDrive? {
+    guard EvalFiles.isDirectory(flatDirectory) else { return nil }
     do {
-        let drive = try FlatDrive.parse(name: "test_robot_df", bytes: InputFile.read("\(flatDirectory)/test_robot_df.csv"))
-        return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)])
+        return try FlatDrive.parse(name: "test_robot_df", bytes: InputFile.read("\(flatDirectory)/test_robot_df.csv"))
     } catch {
         fail("\(error)", code: 65)
     }
 }
 
+/// The Kolakowski flat's robot drive through the room rules, or a note when its directory is absent.
+func flatSection(_ flatDirectory: String) -> EvaluationSection {
+    let title = "Fleet on real data: the Kolakowski flat's robot drive"
+    guard let drive = flatDrive(flatDirectory) else {
+        return EvaluationSection(title: title, notes: [
+            "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
+    }
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)])
+}
+
+/// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json).
+func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
+    for run in FleetBrokerCheck.sceneRuns {
+        guard let scene = run.scene else { continue }
+        try EvalFiles.makeDirectories("\(directory)/\(run.name)")
+        try EvalFiles.write(String(decoding: scene.json, as: UTF8.self), to: "\(directory)/\(run.name)/scene.json")
+        try EvalFiles.write("\(run.seed)\n", to: "\(directory)/\(run.name)/seed")
+    }
+    guard let drive else { return }
+    let captures = "\(directory)/\(FleetBrokerCheck.flatRun)/captures"
+    try EvalFiles.makeDirectories(captures)
+    try EvalFiles.write(String(decoding: FlatDrive.site.json, as: UTF8.self), to: "\(captures)/site.json")
+    let writer = BtsnoopWriter(datalink: .h4)
+    for anchor in 0..<FlatDrive.anchorCount {
+        var bytes = writer.header
+        for packet in drive.packets(anchor: anchor) {
+            writer.appendRecord(packet.packet, direction: packet.direction, timestamp: packet.time, to: &bytes)
+        }
+        let file = try OutputFile(path: "\(captures)/\(FlatDrive.site.gateways[anchor].name).btsnoop")
+        try file.append { $0 += bytes }
+        try file.close()
+    }
+}
+
+/// Checks every run in `directory` (tools/eval_fleet.py's): nil when all agree with the process, else why not.
+func checkBrokerRuns(in directory: String, drive: FlatDrive?) throws -> (runs: Int, problem: String?) {
+    var runs = FleetBrokerCheck.sceneRuns
+    if drive != nil { runs.append(FleetBrokerCheck.Run(name: FleetBrokerCheck.flatRun, scene: nil, seed: 0)) }
+    for run in runs {
+        let path = "\(directory)/\(run.name)"
+        func lines(_ name: String) throws -> [String] {
+            String(decoding: try InputFile.read("\(path)/\(name)"), as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        if let problem = try FleetBrokerCheck.difference(run, drive: drive, readings: lines("readings.txt"), lines: lines("locate.jsonl")) {
+            return (runs.count, "\(run.name): \(problem)")
+        }
+    }
+    return (runs.count, nil)
+}
+
+if let prepareDirectory {
+    do {
+        try prepareFleetRuns(in: prepareDirectory, drive: flatDrive(flatDirectory))
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+
 if fleetOnly {
+    var lines: [String] = []
+    if let brokerRuns {
+        do {
+            let (runs, problem) = try checkBrokerRuns(in: brokerRuns, drive: flatDrive(flatDirectory))
+            if let problem { fail("the broker path differs from the process: \(problem)") }
+            lines.append("The broker path (\(brokerRuns)): in all \(runs) runs, every readings message that crossed the broker "
+                         + "and every line beacon locate printed are the process's: the tables below are the broker path's.")
+        } catch {
+            fail("\(error)")
+        }
+    }
     let flat = flatSection(flatDirectory)
     do {
-        print(([try FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)).joined(separator: "\n\n"))
+        lines += [try FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)
     } catch {
         fail("a fleet scene cannot be simulated: \(error)")
     }
+    print(lines.joined(separator: "\n\n"))
     exit(0)
 }
 

@@ -68,18 +68,15 @@ public enum FleetEvaluation {
         return DatasetResult(name: "fleet \(fleet.name)", detail: detail, metrics: metrics, rows: rows)
     }
 
-    /// One row per rule on the Kolakowski flat's robot drive, the six anchors as gateways.
+    /// One row per rule on the Kolakowski flat's robot drive, each anchor's readings through its
+    /// `beacon range --gateway`.
     public static func evaluate(drive: FlatDrive) -> DatasetResult {
         let site = FlatDrive.site
-        let truth = drive.truth.map { point in
-            var point = point
-            point.room = site.room(containing: Point2(x: point.x, y: point.y), floor: 0).map { site.rooms[$0].name }
-            return point
-        }
+        let truth = drive.truth(site: site)
         let rules = peerRules(site)
-        let tallies = tallies(events: drive.messages.map { .readings($0) }, truth: [FlatDrive.tagID: truth], site: site)
+        let tallies = tallies(events: drive.events, truth: [FlatDrive.tagID: truth], site: site)
         let detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
-            + "mean RSS per anchor per second, measured power \(FlatDrive.measuredPower) dBm (the default); "
+            + "each anchor's readings as a capture through beacon range, measured power \(FlatDrive.measuredPower) dBm (the default); "
             + "\(tallies.first?.arrivals.count ?? 0) room entries"
         return DatasetResult(name: "fleet kolakowski-flat", detail: detail, metrics: metrics,
                              rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })

@@ -3,13 +3,14 @@ import BeaconSimulation
 
 /// One gateway's `beacon range --hci btsnoop:CAPTURE --uuid UUID --mqtt URL --gateway NAME`, in process:
 /// the capture's packets through the same session and readings collector, one readings message out per
-/// ranging tick (an empty one for a tick with no region inside), as the gateway publishes them.
+/// ranging tick (an empty one for a tick with no region inside), as a fuser receives them: written as
+/// the gateway publishes them and read back, numbers rounded as the JSON carries them.
 public struct GatewayReplay {
     public let gateway: String
     private var session: RangeSession
     private var collector: GatewayReadingsCollector
     private var latest: Timestamp?
-    /// Packets the session could not decode (none are expected from the simulator).
+    /// Packets the session could not decode, and messages that did not read back (none are expected).
     public private(set) var malformedPackets = 0
 
     /// `regions` with `beacon range`'s defaults for everything else.
@@ -58,6 +59,13 @@ public struct GatewayReplay {
 
     private mutating func stepEnded() -> [GatewayReadings] {
         if let tick = session.lastTick { collector.ticked(at: tick) }
-        return collector.completed()
+        return collector.completed().compactMap { message in
+            do {
+                return try GatewayReadings.decode(Array(message.json.utf8), gateway: gateway)
+            } catch {
+                malformedPackets += 1
+                return nil
+            }
+        }
     }
 }

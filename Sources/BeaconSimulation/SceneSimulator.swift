@@ -167,7 +167,11 @@ public struct SceneSimulator: Sendable {
     /// The host's commands turning scanning on (parameters, then enable) or off, each followed by the
     /// controller's Command Complete with status success; duplicate filtering off, as `beacon range` scans.
     func scanning(on: Bool) -> [(HCIPacket, PacketDirection)] {
-        let receiver = scene.receiver
+        Self.scanningCommands(scene.receiver, on: on)
+    }
+
+    /// The commands of `receiver`'s scanning going on or off, each answered, as a capture shows them.
+    public static func scanningCommands(_ receiver: ReceiverModel, on: Bool) -> [(HCIPacket, PacketDirection)] {
         let interval = UInt16(receiver.scanInterval.value / 625)
         let window = UInt16(receiver.scanWindow.value / 625)
         let commands: [HCICommand]

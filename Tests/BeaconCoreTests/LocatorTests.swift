@@ -92,6 +92,18 @@ struct LocatorTests {
         #expect(locator.receive(ahead, arrival: F.at(seconds: 11)) == .fromTheFuture)
     }
 
+    @Test("a replay (no lateness bound) takes a gateway that runs far ahead of the others: replays go at any pace")
+    func replayRunsAhead() {
+        var settings = Locator.Settings()
+        settings.maximumLateness = nil
+        var locator = Locator(site: F.site, settings: settings)
+        for gateway in F.site.gateways {
+            _ = locator.receive(GatewayReadings(gateway: gateway.name, time: F.at(seconds: 1), sequence: 1, readings: []), arrival: F.at(seconds: 1))
+        }
+        let ahead = GatewayReadings(gateway: "gw2", time: F.at(seconds: 1 + 3_600), sequence: 3_601, readings: [])
+        #expect(locator.receive(ahead, arrival: F.at(seconds: 2)) == .accepted)
+    }
+
     @Test("a gateway going offline keeps the beacon's room and gives no away line; its reading is listed as offline")
     func gatewayOffline() throws {
         var locator = Locator(site: F.site)

@@ -1,32 +1,52 @@
 import BeaconCore
 import BeaconEvaluation
+import BeaconSimulation
 import Testing
 
 @Suite("Kolakowski flat drive loader")
 struct FlatDriveTests {
     static let header = ",ts,x,heading,y,rssi_1,rssi_2,rssi_3,rssi_4,rssi_5,rssi_6\n"
+    /// 1.6280081e9 s: 0.3 s into a second, then two rows in the next second.
+    static let text = header
+        + "0,1.6280081003e+18,0.5,1.0,5.8,-60.0,-70.0,,-50.0,NaN,-65.0\n"
+        + "1,1.6280081007e+18,0.6,1.0,5.9,-62.4,-70.0,,-52.0,NaN,-65.0\r\n"
+        + "2,1.6280081012e+18,0.7,1.0,6.0,-64.0,,,,,\n"
+        + "3,1.6280081025e+18,0.8,1.0,6.1,-66.0,,,,,\n"
 
-    @Test func groupsEachSecondIntoOneMessagePerAnchorWithTheDefaultDistance() throws {
-        let text = Self.header
-            + "0,1.6280081e+18,0.5,1.0,5.8,-60.0,-70.0,,-50.0,NaN,-65.0\n"
-            + "1,1.6280081004e+18,0.6,1.0,5.9,-62.0,-70.0,,-52.0,NaN,-65.0\r\n"
-            + "2,1.6280081012e+18,0.7,1.0,6.0,-64.0,,,,,\n"
-        let drive = try FlatDrive.parse(name: "test_robot_df", bytes: Array(text.utf8))
-        #expect(drive.truth.map(\.x) == [0.6, 0.7])
-        #expect(drive.truth.map(\.y) == [5.9, 6.0])
-        #expect(drive.truth[1].time - drive.truth[0].time == .seconds(1))
-        #expect(drive.messages.count == 12)
-        let first = drive.messages.prefix(6)
-        #expect(first.map(\.gateway) == (1...6).map { "anchor-\($0)" })
-        #expect(first.map(\.readings.count) == [1, 1, 0, 1, 0, 1])
-        let anchor1 = try #require(first.first?.readings.first)
-        #expect(anchor1.filteredRSSI == -61)
-        #expect(anchor1.samples == 2)
-        // The two readings, -60 and -62: a standard deviation of 1.
-        #expect(anchor1.spread == 1)
-        #expect(anchor1.measuredPower == -59)
-        #expect(anchor1.accuracy == DistanceModel.standard.distance(rssi: -61, measuredPower: -59))
-        #expect(drive.messages.suffix(6).map(\.readings.count) == [1, 0, 0, 0, 0, 0])
+    @Test("each anchor's capture: scanning on at the whole second before the drive, a report of the tag per row it heard (whole dBm), a neighbour every second")
+    func captures() throws {
+        let drive = try FlatDrive.parse(name: "test_robot_df", bytes: Array(Self.text.utf8))
+        let start = Timestamp(microseconds: 1_628_008_100_000_000)
+        #expect(drive.start == start)
+        let packets = drive.packets(anchor: 0)
+        #expect(packets.first?.time == start && packets.first?.direction == .sent)
+        var rssi: [Int8] = []
+        var neighbours: [Timestamp] = []
+        for packet in packets where packet.direction == .received {
+            try HCIEvent.forEachAdvertisingReport(inEvent: packet.packet.payload) { report in
+                if report.address == FlatDrive.tagAddress { rssi.append(report.rssi) } else { neighbours.append(packet.time) }
+            }
+        }
+        #expect(rssi == [-60, -62, -64, -66])
+        #expect(neighbours == [start + .seconds(1), start + .seconds(2)])
+        #expect(zip(packets, packets.dropFirst()).allSatisfy { $0.time <= $1.time })
+    }
+
+    @Test("the drive through range: a readings message per anchor per second; the truth each second as of the last row before it")
+    func readingsAndTruth() throws {
+        let drive = try FlatDrive.parse(name: "test_robot_df", bytes: Array(Self.text.utf8))
+        let truth = drive.truth(site: FlatDrive.site)
+        #expect(truth.map(\.x) == [0.6, 0.7])
+        #expect(truth.first?.time == drive.start + .seconds(1))
+        let messages = drive.events.compactMap { event -> GatewayReadings? in
+            if case .readings(let message) = event { message } else { nil }
+        }
+        let first = messages.filter { $0.time == drive.start + .seconds(1) }
+        #expect(Set(first.map(\.gateway)) == Set((1...6).map { "anchor-\($0)" }))
+        #expect(first.first { $0.gateway == "anchor-3" }?.readings.isEmpty == true)
+        let anchor1 = try #require(first.first { $0.gateway == "anchor-1" }?.readings.first)
+        #expect(anchor1.id == FlatDrive.tagID)
+        #expect(anchor1.rssi == -61 && anchor1.samples == 2)
     }
 
     @Test func rejectsARowWithTooFewColumns() {
@@ -39,6 +59,13 @@ struct FlatDriveTests {
     @Test func rejectsAnRSSIThatIsNotANumber() {
         let text = Self.header + "0,1.6e+18,0.5,1.0,5.8,-60.0,loud,,,,\n"
         #expect(throws: ResearchDataError(file: "test_robot_df", line: 2, "rssi_2 'loud' is not a dBm value")) {
+            try FlatDrive.parse(name: "test_robot_df", bytes: Array(text.utf8))
+        }
+    }
+
+    @Test func rejectsRowsGoingBackInTime() {
+        let text = Self.header + "0,1.7e+18,0.5,1.0,5.8,-60.0,,,,,\n" + "1,1.6e+18,0.5,1.0,5.8,-60.0,,,,,\n"
+        #expect(throws: ResearchDataError(file: "test_robot_df", line: 3, "ts goes back in time")) {
             try FlatDrive.parse(name: "test_robot_df", bytes: Array(text.utf8))
         }
     }

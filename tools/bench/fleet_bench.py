@@ -462,12 +462,13 @@ def stopped(process, grace=10):
     return process.returncode
 
 
-def start_broker(mosquitto, directory):
+def start_broker(mosquitto, directory, settings=''):
+    """A mosquitto on a free loopback port, `settings` added to its configuration; it and its port."""
     port = free_loopback_port()
     config = os.path.join(directory, 'mosquitto.conf')
     with open(config, 'w') as file:
         file.write(f'listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n'
-                   'log_dest stderr\nlog_type error\nlog_type warning\n')
+                   'log_dest stderr\nlog_type error\nlog_type warning\n' + settings)
     log = os.path.join(directory, 'mosquitto.log')
     with open(log, 'w') as file:
         broker = subprocess.Popen([mosquitto, '-c', config], stdout=file, stderr=file)

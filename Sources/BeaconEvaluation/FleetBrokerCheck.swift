@@ -1,0 +1,75 @@
+import BeaconCore
+import BeaconSimulation
+
+/// What `make eval-fleet` checks of the runs it made through a real broker: that the gateways' readings
+/// which crossed the broker and the lines `beacon locate` printed are exactly those the fleet evaluation
+/// works out in process. Then the tables (`FleetEvaluation`) are the broker path's tables.
+public enum FleetBrokerCheck {
+    /// A run of the broker path: its directory's name (`SCENE-SEED`, or `kolakowski-flat`).
+    public struct Run: Sendable {
+        public var name: String
+        /// The scene and seed simulated; nil for the flat's drive.
+        public var scene: Scene?
+        public var seed: UInt64
+
+        public init(name: String, scene: Scene?, seed: UInt64) {
+            self.name = name
+            self.scene = scene
+            self.seed = seed
+        }
+    }
+
+    /// The flat's drive's run.
+    public static let flatRun = "kolakowski-flat"
+
+    /// Every run of the fleet scenes, one per scene and seed.
+    public static var sceneRuns: [Run] {
+        FleetScenes.all.flatMap { fleet in fleet.seeds.map { Run(name: "\(fleet.name)-\($0)", scene: fleet.scene, seed: $0) } }
+    }
+
+    /// The broker run's outputs against the process's: the first difference, or nil when they agree.
+    /// `readings` are the messages a subscriber got, `topic payload` a line; `lines` what locate printed.
+    public static func difference(_ run: Run, drive: FlatDrive?, readings: [String], lines: [String]) throws(SceneError) -> String? {
+        let events: [FleetEvent], site: Site
+        if let scene = run.scene {
+            let fleetRun = try FleetRun(scene, seed: run.seed)
+            (events, site) = (fleetRun.events, fleetRun.site)
+        } else if let drive {
+            (events, site) = (drive.events, FlatDrive.site)
+        } else {
+            return "no scene and no drive for \(run.name)"
+        }
+        var expected: [String: [GatewayReadings]] = [:]
+        for case .readings(let message) in events { expected[message.gateway, default: []].append(message) }
+        var received: [String: [GatewayReadings]] = [:]
+        for (number, line) in readings.enumerated() {
+            guard let space = line.firstIndex(of: " ") else { return "readings line \(number + 1) is not 'topic payload'" }
+            let gateway = line[..<space].split(separator: "/").dropLast().last.map(String.init) ?? ""
+            do {
+                received[gateway, default: []].append(try GatewayReadings.decode(Array(line[line.index(after: space)...].utf8), gateway: gateway))
+            } catch {
+                return "readings line \(number + 1): \(error)"
+            }
+        }
+        for gateway in Set(expected.keys).union(received.keys).sorted() {
+            let want = expected[gateway] ?? [], got = received[gateway] ?? []
+            guard want.count == got.count else {
+                return "\(gateway): \(got.count) readings messages crossed the broker, \(want.count) in process"
+            }
+            // The JSON as sent: what crossed the broker had its numbers rounded as the gateway wrote them.
+            for (a, b) in zip(want, got) where a.json != b.json {
+                return "\(gateway) at \(a.time): the broker carried \(b.json), in process \(a.json)"
+            }
+        }
+        var rule = LocatorRule(site: site)
+        for event in events { rule.add(event) }
+        rule.finish()
+        for (index, (a, b)) in zip(rule.lines, lines).enumerated() where a != b {
+            return "line \(index + 1): locate printed \(b), in process \(a)"
+        }
+        guard rule.lines.count == lines.count else {
+            return "locate printed \(lines.count) lines, the fuser in process \(rule.lines.count)"
+        }
+        return nil
+    }
+}
