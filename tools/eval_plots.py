@@ -4,8 +4,8 @@
 Usage: eval_plots.py DATA_DIR OUT_DIR
 
 DATA_DIR holds what beacon-eval wrote (research-*.csv, scene-*-distance.csv, scene-*-regions.csv,
-scenes.csv, results.csv); OUT_DIR gets the PNGs (small: dpi 80, subsampled points). A part whose data
-is missing (no research data, no scenes) is skipped with a note.
+scenes.csv, fleet-*-site.csv, fleet-*-track.csv, results.csv); OUT_DIR gets the PNGs (small: dpi 80,
+subsampled points). A part whose data is missing (no research data, no scenes) is skipped with a note.
 
 The real data is the Herald project's "Edison" phone-to-phone RSSI measurements (herald-analysis,
 Copyright 2020-2021 Herald Project Contributors, Apache License 2.0).
@@ -170,6 +170,73 @@ def scene(data_dir, out_dir, name, summary):
     save(fig, out_dir, f"scene-{name}.png")
 
 
+# The rules a fleet plot draws, in its legend's order; the first is beacon's.
+FLEET_RULES = ["beacon locate", "ESPresense centroid", "Bermuda", "mqtt_room"]
+FLEET_COLOURS = {"beacon locate": "#d62728", "ESPresense centroid": "#1f77b4", "Bermuda": "#2ca02c", "mqtt_room": "#ff7f0e"}
+
+
+def fleet(data_dir, out_dir, name):
+    """The floor plan with the first beacon's true track and the tracks of the rules that place it, and
+    each rule's room over time beside the truth's."""
+    plan = read_csv(os.path.join(data_dir, f"fleet-{name}-site.csv"))
+    rows = [row for row in read_csv(os.path.join(data_dir, f"fleet-{name}-track.csv"))]
+    beacon = min(row["beacon"] for row in rows)
+    track = defaultdict(list)
+    for row in rows:
+        if row["beacon"] == beacon and row["rule"] in FLEET_RULES:
+            track[row["rule"]].append(row)
+    shapes = defaultdict(list)
+    for row in plan:
+        shapes[(row["kind"], row["name"])].append((float(row["x"]), float(row["y"])))
+    rooms = [name for (kind, name) in shapes if kind == "room"]
+    fig, (floor, timeline) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [1, 1.4]})
+    for (kind, label), points in shapes.items():
+        xs, ys = zip(*points)
+        if kind == "room":
+            floor.fill(xs, ys, color="#f2f2f2", edgecolor="#999999", linewidth=0.8)
+            floor.text(sum(xs) / len(xs), sum(ys) / len(ys), label, ha="center", va="center", fontsize=8, color="#666666")
+        elif kind == "wall":
+            floor.plot(xs, ys, color="#555555", linewidth=2.5)
+        else:
+            floor.plot(xs, ys, marker="^", color="#444444", markersize=7, linestyle="none")
+            floor.annotate(label, (xs[0], ys[0]), fontsize=6, xytext=(3, 3), textcoords="offset points")
+    truth = track[FLEET_RULES[0]]
+    # A beacon that leaves the site is drawn while it is on the plan.
+    inside = [row for row in truth if row["truth_room"]]
+    floor.plot([float(r["truth_x"]) for r in inside], [float(r["truth_y"]) for r in inside], color=TRUTH, linewidth=2,
+               label="true track")
+    for rule in FLEET_RULES:
+        placed = [row for row in track[rule] if row["x"] and row["truth_room"]]
+        if placed:
+            floor.plot([float(r["x"]) for r in placed], [float(r["y"]) for r in placed], color=FLEET_COLOURS[rule],
+                       linewidth=1.0 if rule == FLEET_RULES[0] else 0.7, alpha=0.9 if rule == FLEET_RULES[0] else 0.6,
+                       label=rule)
+    floor.set_aspect("equal")
+    floor.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.08), ncol=3, frameon=False)
+    floor.set_title("floor plan (m): gateways, walls, tracks", fontsize=9)
+    lanes = rooms + ["none"]
+    lane_of = {room: i for i, room in enumerate(lanes)}
+    step = max(1, len(truth) // 1500)
+    times = [float(r["elapsed_s"]) for r in truth][::step]
+    timeline.plot(times, [lane_of[r["truth_room"] or "none"] for r in truth][::step], color=TRUTH, linewidth=3,
+                  drawstyle="steps-post", label="true room")
+    for j, rule in enumerate(FLEET_RULES):
+        offset = 0.12 * (j + 1)
+        series = track[rule][::step]
+        timeline.plot([float(r["elapsed_s"]) for r in series],
+                      [lane_of.get(r["room"], len(lanes) - 1) + offset if r["room"] or r["x"] else math.nan for r in series],
+                      color=FLEET_COLOURS[rule], linewidth=1.2, drawstyle="steps-post", label=rule)
+    timeline.set_yticks(range(len(lanes)))
+    timeline.set_yticklabels(lanes, fontsize=8)
+    timeline.set_xlabel("time (s)")
+    timeline.set_title("room over time: the truth and each rule (offset a little for legibility)", fontsize=9)
+    timeline.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.12), ncol=5, frameon=False)
+    timeline.grid(alpha=0.3)
+    fig.suptitle(f"fleet {name}: beacon {beacon}", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    save(fig, out_dir, f"fleet-{name}.png")
+
+
 def summary(data_dir, out_dir):
     path = os.path.join(data_dir, "results.csv")
     if not os.path.exists(path):
@@ -219,6 +286,12 @@ def main():
             scene(data_dir, out_dir, row["scene"], row["summary"])
     else:
         print("eval_plots: no scenes.csv; scene plots skipped")
+    fleets = sorted(name[len("fleet-"):-len("-site.csv")] for name in os.listdir(data_dir)
+                    if name.startswith("fleet-") and name.endswith("-site.csv"))
+    for name in fleets:
+        fleet(data_dir, out_dir, name)
+    if not fleets:
+        print("eval_plots: no fleet data; fleet plots skipped")
     summary(data_dir, out_dir)
 
 

@@ -66,7 +66,7 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
         return EvaluationSection(title: title, notes: [
             "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
     }
-    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)])
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)], files: FleetEvaluation.plotFiles(drive: drive))
 }
 
 /// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json).

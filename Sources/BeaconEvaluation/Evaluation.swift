@@ -59,7 +59,7 @@ public enum Evaluation {
 
     /// beacon locate and the peers' room rules on the fleet scenes (`FleetEvaluation`).
     public static func fleet() throws(SceneError) -> EvaluationSection {
-        EvaluationSection(title: FleetEvaluation.title, datasets: try FleetEvaluation.tables())
+        EvaluationSection(title: FleetEvaluation.title, datasets: try FleetEvaluation.tables(), files: try FleetEvaluation.plotFiles())
     }
 
     /// Each model's mean, over `datasets`, of each metric: models and metrics in the first table's order,

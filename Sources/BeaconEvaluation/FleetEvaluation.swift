@@ -18,10 +18,17 @@ public enum FleetEvaluation {
          GatewayPlacementRule.nearestGateway(site: site)]
     }
 
-    /// Each rule's tally over `events`, scored against `truth` (per beacon id), with `inaudible` the ticks
-    /// at which an away is right.
-    public static func tallies(events: [FleetEvent], truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:],
-                               site: Site) -> [RoomTally] {
+    /// Every rule's estimate of each beacon at each tick of the truth, after the events up to it.
+    public struct Estimates {
+        public var rules: [String]
+        public var beacons: [String]
+        /// Per rule, per beacon (in `beacons`' order), one per truth point.
+        public var estimates: [[[RoomEstimate]]]
+        /// beacon locate's away lines.
+        public var aways: [(beacon: String, time: Timestamp)]
+    }
+
+    public static func estimates(events: [FleetEvent], truth: [String: [TruthPoint]], site: Site) -> Estimates {
         var rules = peerRules(site)
         let beacons = truth.keys.sorted()
         var estimates = rules.map { _ in beacons.map { _ in [RoomEstimate]() } }
@@ -36,13 +43,23 @@ public enum FleetEvaluation {
                 for (b, beacon) in beacons.enumerated() { estimates[index][b].append(rules[index].estimate(of: beacon, at: time)) }
             }
         }
-        return rules.indices.map { index in
+        let aways = rules.compactMap { $0 as? LocatorRule }.first?.aways ?? []
+        return Estimates(rules: rules.map(\.name), beacons: beacons, estimates: estimates, aways: aways)
+    }
+
+    /// Each rule's tally over `events`, scored against `truth` (per beacon id), with `inaudible` the ticks
+    /// at which an away is right.
+    public static func tallies(events: [FleetEvent], truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:],
+                               site: Site) -> [RoomTally] {
+        let found = estimates(events: events, truth: truth, site: site)
+        return found.rules.indices.map { index in
             var tally = RoomTally()
-            for (b, beacon) in beacons.enumerated() {
-                tally.add(RoomTally(estimates: estimates[index][b], truth: truth[beacon] ?? []))
+            for (b, beacon) in found.beacons.enumerated() {
+                tally.add(RoomTally(estimates: found.estimates[index][b], truth: truth[beacon] ?? []))
             }
-            if let locator = rules[index] as? LocatorRule {
-                tally.falseAways = locator.aways.count { !(inaudible[$0.beacon]?.contains($0.time) ?? false) }
+            // The first rule is beacon locate's, the one with away lines.
+            if index == 0 {
+                tally.falseAways = found.aways.count { !(inaudible[$0.beacon]?.contains($0.time) ?? false) }
             }
             return tally
         }
@@ -87,6 +104,27 @@ public enum FleetEvaluation {
         var tables: [DatasetResult] = []
         for fleet in FleetScenes.all { tables.append(try evaluate(fleet)) }
         return tables
+    }
+
+    /// Each fleet scene's plot data (`FleetPlotData`), from its first seed's run.
+    public static func plotFiles() throws(SceneError) -> [(name: String, contents: String)] {
+        var files: [(name: String, contents: String)] = []
+        for fleet in FleetScenes.all {
+            guard let seed = fleet.seeds.first else { continue }
+            let run = try FleetRun(fleet.scene, seed: seed)
+            files += FleetPlotData.files(name: fleet.name, site: run.site, truth: run.truth,
+                                         estimates: estimates(events: run.events, truth: run.truth, site: run.site),
+                                         start: SceneSimulator.defaultStart)
+        }
+        return files
+    }
+
+    /// The flat's drive's plot data.
+    public static func plotFiles(drive: FlatDrive) -> [(name: String, contents: String)] {
+        let site = FlatDrive.site
+        let truth = [FlatDrive.tagID: drive.truth(site: site)]
+        return FleetPlotData.files(name: FleetBrokerCheck.flatRun, site: site, truth: truth,
+                                   estimates: estimates(events: drive.events, truth: truth, site: site), start: drive.start)
     }
 
     /// The tables as `beacon-eval --fleet` prints them.
