@@ -393,8 +393,11 @@ private final class BrokerSession {
         return .failed(reason, wasConnected: connected)
     }
 
+    /// Ends the session. A clean disconnect only once the broker has the offline status: leaving without
+    /// one makes the broker publish the last will (offline) itself, so a gateway that could not deliver
+    /// everything in time is never left online.
     private func close() -> End {
-        if connected {
+        if connected, offlineAcknowledged {
             _ = library.disconnect(handle)
             _ = library.loopWrite(handle, 1)
         }

@@ -48,6 +48,27 @@ struct LiveBuildingIntegrationTests {
         }
     }
 
+    @Test("a gateway stopped while the broker takes nothing cannot deliver its last readings: it leaves without a clean disconnect, and the broker sets it offline by its will")
+    func stoppedWhileBrokerStalls() async throws {
+        try await LiveBuilding.with { building in
+            _ = try await building.settled()
+            let gateway = try #require(building.gateways["gw2"])
+            building.broker.pause()
+            // More than libmosquitto keeps in flight waits for the broker: readings and range lines, a few a second.
+            let printed = gateway.process.stdoutLines.count
+            try await gateway.process.waitUntil("12 s of lines while the broker stalls") { gateway.process.stdoutLines.count >= printed + 12 }
+            gateway.send(SIGTERM)
+            #expect(try await gateway.process.waitForExit(within: HangGuard.step) == .exited(0))
+            #expect(gateway.process.stderrLines.contains { $0.contains("not delivered") }, "\(gateway.process.stderrLines)")
+            building.broker.resume()
+            let status = try await MQTTSubscriber.start(port: building.broker.port, topics: ["site/gateways/gw2/status"])
+            try await status.waitUntil("gw2 offline, by its will") { MQTTSubscriber.messages(status).contains { $0.payload == "offline" } }
+            #expect(MQTTSubscriber.messages(status).last?.payload == "offline")
+            await status.stop()
+            _ = try await building.interrupt()
+        }
+    }
+
     /// While the broker is down, every gateway keeps ranging and queues its readings, and locate fuses
     /// nothing: no gateway has reported past the last window. mosquitto saves the sessions when stopped,
     /// so the restarted broker still holds locate's subscription. The gateways and locate try again after
