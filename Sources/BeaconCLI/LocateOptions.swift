@@ -25,7 +25,7 @@ struct LocateOptions {
                        + "PREFIX/locate/status (online, or offline as the last will)."),
             OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
                        default: "the system's certificates"),
-            OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons and the gateways' positions, for example "
+            OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons, the gateways' positions, and optionally walls, floors and beacons' names, for example "
                        + #"{"rooms": [{"name": "hall", "polygon": [[0,0], [4,0], [4,4], [0,4]]}], "gateways": [{"name": "gw1", "position": [2,2,1], "room": "hall"}]}."#),
             OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.", default: "1s"),
             OptionSpec("away-after", .value(placeholder: "duration"),
@@ -45,13 +45,16 @@ struct LocateOptions {
         Readings are fused on their own times, never on their arrival: a window is fused once every live
         gateway has reported past its end, so late and reordered messages land where they belong, and the
         same readings replayed at any pace give the same lines. Every --interval, one "location" line per
-        beacon heard: its room (null when none), x and y in the site's frame (metres), the 1-sigma error
-        radius, and the gateways used with their distances; a "room" line on each change of room; an
-        "away" line when no gateway has heard it for --away-after. The room is that of a gateway clearly
-        nearest (0.7 of the next distance), else the room holding the position; it changes only when
-        another room has been the candidate (0.2 m inside it) for 1 s, so a beacon near a wall does not
-        flap; a gateway going offline is not evidence that a beacon left (its readings count, less and
-        less, for 60 s). SIGINT, SIGTERM, SIGHUP: what is complete is printed and published, then exit 0.
+        beacon heard: its name (the site's beacons[].name, else its id), its room (null when none) and the
+        room's probability (confidence), x and y in the site's frame (metres), the 1-sigma error radius,
+        and the gateways heard with their distances; a "room" line on each change of room; an "away" line
+        when no gateway has heard it for --away-after. Each beacon is tracked by a particle filter: guesses
+        of its place and motion (standing, or walking at up to 2 m/s) weighed by the log-distance path loss
+        less the site's walls, the beacon's own power at 1 m learned from the readings. The room is the
+        likeliest one, and another room takes over only when it is more likely by 0.2, so a beacon near a
+        wall does not flap; a gateway going offline is not evidence that a beacon left (a beacon it heard
+        last is held for 60 s). SIGINT, SIGTERM, SIGHUP: what every gateway has reported is printed and
+        published, then exit 0.
         Output: one JSON object per line with "event" location, room or away (fields in beacon(1), OUTPUT).
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError]
