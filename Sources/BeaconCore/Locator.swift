@@ -8,7 +8,8 @@ import Darwin
 
 /// `beacon locate`'s fuser: gateways' readings in, each beacon's room and position out, once per
 /// interval, on the readings' own times (never on when they arrived, so a replay of the same readings
-/// in any interleaving gives the same lines). Time is passed in; nothing here reads a clock.
+/// in any interleaving gives the same lines). Time is passed in; nothing here reads a clock. Each
+/// window's readings of a beacon weigh its `PositionFilter`; its `RoomTracker` names the room.
 ///
 /// Readings wait in time order until every live gateway has reported past a window's end (the
 /// watermark), so late messages are fused where they belong. A gateway counts as live while it is not
@@ -23,8 +24,8 @@ public struct Locator: Sendable {
         public var awayAfter = Micros.seconds(30)
         /// nil: wait for every online gateway however far behind (replays).
         public var maximumLateness: Micros? = .seconds(5)
-        /// An online gateway's latest reading of a beacon counts this long; after it, not hearing the
-        /// beacon is evidence that it left that gateway.
+        /// An online gateway's latest reading of a beacon lists the gateway in the location lines this
+        /// long, and keeps the beacon located in windows without readings.
         public var freshness = Micros.seconds(3)
         /// A beacon last heard by a gateway that has gone offline is held (located, its room kept) this
         /// long after that reading, not `awayAfter`: a gateway going offline is not evidence that the

@@ -19,7 +19,7 @@ import BeaconCore
 /// the challenger is at most 0.74 of the incumbent's distance, 15 % at most 0.86. Bermuda smooths distances
 /// before the race; the readings here are raced as they come, and a gateway's history is its last readings
 /// (Bermuda keeps one distance per update interval, about a second, which the scenario's gateways match).
-public struct BermudaRule: RoomRule {
+public struct BermudaRule: DistanceRoomRule {
     public let name = "Bermuda"
     public let site: Site
     public static let maxAdvertAge = Micros.seconds(10)

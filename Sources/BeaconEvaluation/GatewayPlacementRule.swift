@@ -13,7 +13,7 @@ import BeaconCore
 /// - `nearestGateway`: the gateway with the smallest distance heard within 5 s, its position and room (its
 ///   NearestNode locator, src/Locators/NearestNode.cs, at its default hysteresis margin of 0): the baseline
 ///   every fuser has to beat.
-public struct GatewayPlacementRule: RoomRule {
+public struct GatewayPlacementRule: DistanceRoomRule {
     public enum Placement: Sendable {
         case centroid, nearestGateway
     }

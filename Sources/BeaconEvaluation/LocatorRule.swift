@@ -53,10 +53,6 @@ public struct LocatorRule: RoomRule {
         }
     }
 
-    public mutating func add(_ reading: RoomReading) {
-        // The fuser takes whole readings messages (add(_: GatewayReadings)), with their spreads.
-    }
-
     public mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate {
         guard let located = latest[beacon], !away.contains(beacon) else { return RoomEstimate(time: time, room: nil) }
         return RoomEstimate(time: time, room: located.room, x: located.fix?.point.x, y: located.fix?.point.y,

@@ -8,7 +8,7 @@ import BeaconCore
 ///
 /// mqtt_room's room is the topic a scanner publishes on; here it is the room of the reading's gateway, so two
 /// gateways in one room count as one source, as two ESPresense nodes named after the same room do.
-public struct MQTTRoomRule: RoomRule {
+public struct MQTTRoomRule: DistanceRoomRule {
     public let name = "mqtt_room"
     public let site: Site
     public let timeout: Micros

@@ -41,24 +41,31 @@ public struct RoomEstimate: Equatable, Sendable {
     }
 }
 
-/// A peer's way of placing a beacon in a room from the gateways' distance readings: fed the readings in
-/// time order, asked for a beacon's room at a time no earlier than the last reading.
+/// A way of placing a beacon in a room from the gateways' readings (beacon locate's, or a peer's): fed
+/// the readings messages in time order, asked for a beacon's room at a time no earlier than the last.
 public protocol RoomRule {
     /// The row name in the tables.
     var name: String { get }
-    /// A gateway's readings message; by default its readings one by one, as the peers take them.
+    /// A gateway's readings message.
     mutating func add(_ message: GatewayReadings)
-    mutating func add(_ reading: RoomReading)
     /// A gateway's status (its capture ended: offline); by default nothing, as the peers take none.
     mutating func status(gateway: String, online: Bool)
     mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate
 }
 
-extension RoomRule {
+/// A peer's rule, which takes a gateway's distance readings one by one.
+public protocol DistanceRoomRule: RoomRule {
+    mutating func add(_ reading: RoomReading)
+}
+
+extension DistanceRoomRule {
+    /// The message's readings one by one, as the peers take them.
     public mutating func add(_ message: GatewayReadings) {
         for reading in RoomReading.readings(message) { add(reading) }
     }
+}
 
+extension RoomRule {
     public mutating func status(gateway: String, online: Bool) {}
 
     /// A fleet's event: a readings message, or a gateway going offline.

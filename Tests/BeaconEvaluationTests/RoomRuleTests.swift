@@ -15,7 +15,7 @@ struct RoomRuleTests {
 
     static func at(_ seconds: Double) -> Timestamp { Timestamp(microseconds: Int64(seconds * 1_000_000)) }
 
-    static func room<Rule: RoomRule>(_ rule: inout Rule, _ readings: [(Double, String, Double)], at seconds: Double) -> String? {
+    static func room<Rule: DistanceRoomRule>(_ rule: inout Rule, _ readings: [(Double, String, Double)], at seconds: Double) -> String? {
         for (time, gateway, distance) in readings {
             rule.add(RoomReading(time: at(time), gateway: gateway, beacon: "tag", distance: distance))
         }
