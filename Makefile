@@ -165,7 +165,8 @@ eval-fleet: apt-deps
 	@rm -rf $(EVAL_FLEET_RUNS) && mkdir -p $(EVAL_FLEET_RUNS)
 	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet-prepare $(EVAL_FLEET_RUNS)
 	$(PYTHON3) tools/eval_fleet.py --beacon .build/release/beacon $(EVAL_FLEET_RUNS)
-	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet --broker-runs $(EVAL_FLEET_RUNS)
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet-check $(EVAL_FLEET_RUNS)
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet
 
 demo: deps build
 	@tools/demo.sh

@@ -11,8 +11,8 @@ Kolakowski flat's captures), on one Debian mosquitto on a free loopback port:
      is online every gateway replays its capture at full speed, all at once:
      `beacon range --hci btsnoop:captures/NAME.btsnoop --uuid UUID --mqtt URL --gateway NAME`;
   4. locate ends when every gateway has gone offline; its lines are in locate.jsonl.
-Each run has a topic prefix of its own. `beacon-eval --fleet --broker-runs DIR` then checks that the
-readings and lines are exactly the ones the evaluation works out in process.
+Each run has a topic prefix of its own. `beacon-eval --fleet-check DIR` then checks that the readings
+and lines are exactly the ones the evaluation works out in process.
 
 Usage: eval_fleet.py --beacon BIN DIR   (exit 1 with a one-line reason when a run fails)
 """

@@ -6,31 +6,31 @@ import Glibc
 // make eval: every model on the real measurements and every shipped scene, and beacon locate and the peers'
 // room rules on the fleet scenes; prints the tables and writes the plot data. Usage:
 // beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR]
-// beacon-eval [--flat-data DIR] --fleet [--broker-runs DIR]: the fleet tables alone (make eval-fleet); with the
-//   runs tools/eval_fleet.py made through a real broker, first checks that their readings and locate's lines
-//   are exactly the process's
-// beacon-eval [--flat-data DIR] --fleet-prepare DIR: writes what those runs replay (each scene and seed, the
-//   flat's captures)
+// beacon-eval [--flat-data DIR] --fleet: the fleet tables alone (make eval-fleet)
+// beacon-eval [--flat-data DIR] --fleet-prepare DIR: writes what make eval-fleet's runs through a real broker
+//   replay (each scene and seed, the flat's captures; tools/eval_fleet.py runs them)
+// beacon-eval [--flat-data DIR] --fleet-check DIR: checks that those runs' readings and locate's lines are
+//   exactly the process's (exit 1 naming the first difference)
 // The research DIR defaults to $BEACON_RESEARCH_DATA, else ../shared/research-data/herald-edison-rssi-distance;
 // the flat's to $BEACON_FLAT_DATA, else ../shared/research-data/kolakowski-flat-ble-rss.
 
-let usage = "usage: beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR] | beacon-eval [--flat-data DIR] --fleet [--broker-runs DIR] | beacon-eval [--flat-data DIR] --fleet-prepare DIR"
+let usage = "usage: beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR] | beacon-eval [--flat-data DIR] (--fleet | --fleet-prepare DIR | --fleet-check DIR)"
 var researchDirectory = StandardStreams.environment()["BEACON_RESEARCH_DATA"]
     ?? "../shared/research-data/herald-edison-rssi-distance"
 var flatDirectory = StandardStreams.environment()["BEACON_FLAT_DATA"] ?? "../shared/research-data/kolakowski-flat-ble-rss"
 var fleetOnly = false
-var brokerRuns: String?
+var checkDirectory: String?
 var prepareDirectory: String?
 var outputDirectory = ".build/eval"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--research-data", "--flat-data", "--out", "--broker-runs", "--fleet-prepare":
+    case "--research-data", "--flat-data", "--out", "--fleet-check", "--fleet-prepare":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)", code: 64) }
         switch argument {
         case "--out": outputDirectory = value
         case "--flat-data": flatDirectory = value
-        case "--broker-runs": brokerRuns = value
+        case "--fleet-check": checkDirectory = value
         case "--fleet-prepare": prepareDirectory = value
         default: researchDirectory = value
         }
@@ -93,10 +93,13 @@ func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
     }
 }
 
-/// Checks every run in `directory` (tools/eval_fleet.py's): nil when all agree with the process, else why not.
+/// Checks every run in `directory` (tools/eval_fleet.py's; a run whose directory is absent is not one of
+/// them): nil when all agree with the process, else why not.
 func checkBrokerRuns(in directory: String, drive: FlatDrive?) throws -> (runs: Int, problem: String?) {
     var runs = FleetBrokerCheck.sceneRuns
     if drive != nil { runs.append(FleetBrokerCheck.Run(name: FleetBrokerCheck.flatRun, scene: nil, seed: 0)) }
+    runs = runs.filter { EvalFiles.isDirectory("\(directory)/\($0.name)") }
+    guard !runs.isEmpty else { return (0, "\(directory) holds no fleet run") }
     for run in runs {
         let path = "\(directory)/\(run.name)"
         func lines(_ name: String) throws -> [String] {
@@ -118,25 +121,25 @@ if let prepareDirectory {
     exit(0)
 }
 
-if fleetOnly {
-    var lines: [String] = []
-    if let brokerRuns {
-        do {
-            let (runs, problem) = try checkBrokerRuns(in: brokerRuns, drive: flatDrive(flatDirectory))
-            if let problem { fail("the broker path differs from the process: \(problem)") }
-            lines.append("The broker path (\(brokerRuns)): in all \(runs) runs, every readings message that crossed the broker "
-                         + "and every line beacon locate printed are the process's: the tables below are the broker path's.")
-        } catch {
-            fail("\(error)")
-        }
+if let checkDirectory {
+    do {
+        let (runs, problem) = try checkBrokerRuns(in: checkDirectory, drive: flatDrive(flatDirectory))
+        if let problem { fail("the broker path differs from the process: \(problem)") }
+        print("The broker path (\(checkDirectory)): in all \(runs) runs, every readings message that crossed the broker "
+              + "and every line beacon locate printed are the process's: the fleet tables are the broker path's.")
+    } catch {
+        fail("\(error)")
     }
+    exit(0)
+}
+
+if fleetOnly {
     let flat = flatSection(flatDirectory)
     do {
-        lines += [try FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)
+        print(([try FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)).joined(separator: "\n\n"))
     } catch {
         fail("a fleet scene cannot be simulated: \(error)")
     }
-    print(lines.joined(separator: "\n\n"))
     exit(0)
 }
 
