@@ -43,6 +43,8 @@ enum ListeningLoop {
             }
         }
         var finished = false
+        // The schedule's latest tick, as lines print it (wall-clock time).
+        func lastTick() -> Timestamp? { session.lastTick.map { $0 + host.timeline.wallOffset } }
         while !output.readerGone, !finished {
             let pause = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
                 progress?.packet()
@@ -51,7 +53,7 @@ enum ListeningLoop {
                 } catch {
                     output.warnMalformed(error)
                 }
-                output.stepEnded(lastTick: session.lastTick.map { $0 + host.timeline.wallOffset })
+                output.stepEnded(lastTick: lastTick())
                 if session.isFinished(at: time) {
                     // The ticks up to --duration's end, exactly as a live run prints them.
                     session.advance(to: time, emit: emit)
@@ -65,7 +67,7 @@ enum ListeningLoop {
                 continue
             case .deadline(let time):
                 session.advance(to: time, emit: emit)
-                output.stepEnded(lastTick: session.lastTick.map { $0 + host.timeline.wallOffset })
+                output.stepEnded(lastTick: lastTick())
                 idle(time)
                 if session.isFinished(at: time) { return }
             case .end(.endOfCapture):

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `beacon locate`'s fuser: gateways' readings in, each beacon's room and position out, once per
 /// interval, on the readings' own times (never on when they arrived, so a replay of the same readings
 /// in any interleaving gives the same lines). Time is passed in; nothing here reads a clock. Each
@@ -252,8 +244,9 @@ public struct Locator: Sendable {
 
         for id in tracks.keys.sorted() {
             guard var track = tracks[id] else { continue }
+            let name = site.name(ofBeacon: id)
             if tick > awayTime(of: track, at: tick) {
-                emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: track.room.room.flatMap { $0.map { site.rooms[$0].name } }))
+                emit(.away(time: tick, beacon: id, name: name, room: roomName(track)))
                 tracks[id] = nil
                 continue
             }
@@ -263,19 +256,20 @@ public struct Locator: Sendable {
                 continue
             }
             let estimate = track.filter.step(to: tick, observations, map: &map, model: settings.signal)
-            var room = track.room.room ?? nil
+            var room = track.room.room ?? nil  // nil: none yet, or none
             if let estimate, !observations.isEmpty {
                 // Only readings move a beacon to another room: a window without them only spreads the estimate.
                 room = track.room.update(estimate.rooms, at: Micros(tick.microseconds))
             }
             let before = track.reportedRoom
             if track.room.room != nil, room != before {
-                emit(.room(time: tick, beacon: id, name: site.name(ofBeacon: id), from: before.map { site.rooms[$0].name }, to: room.map { site.rooms[$0].name }))
+                emit(.room(time: tick, beacon: id, name: name, from: before.map { site.rooms[$0].name }, to: room.map { site.rooms[$0].name }))
                 track.reportedRoom = room
             }
             let confidence = estimate?.rooms.first { $0.room == room }?.probability
-            let power = estimate?.power ?? track.latest.values.first.map { Double($0.measuredPower) } ?? 0
-            emit(.location(LocatedBeacon(time: tick, beacon: id, name: site.name(ofBeacon: id), room: room.map { site.rooms[$0].name },
+            // Without an estimate, the gateways' calibration of the beacon (an integer mean: the same in any order).
+            let power = estimate?.power ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
+            emit(.location(LocatedBeacon(time: tick, beacon: id, name: name, room: room.map { site.rooms[$0].name },
                                          fix: estimate.map { PositionFix(point: $0.point, error: $0.error) },
                                          confidence: confidence,
                                          gateways: gatewaysHearing(track, at: tick, power: power))))
@@ -313,9 +307,14 @@ public struct Locator: Sendable {
         let excess = tracks.count - Self.maximumBeacons + Self.maximumBeacons / 8
         let oldest = tracks.sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.prefix(excess)
         for (id, track) in oldest {
-            emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: track.room.room.flatMap { $0.map { site.rooms[$0].name } }))
+            emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: roomName(track)))
             tracks[id] = nil
         }
+    }
+
+    /// The name of the beacon's room, nil when it has none (or none yet).
+    private func roomName(_ track: BeaconTrack) -> String? {
+        track.room.room.flatMap { $0.map { site.rooms[$0].name } }
     }
 }
 

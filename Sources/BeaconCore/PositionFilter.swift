@@ -224,7 +224,7 @@ public struct PositionFilter: Sendable {
     private mutating func weigh(_ observations: [SignalObservation], map: inout SiteMap, model: SignalModel) {
         guard var belief = power else { return }
         let count = x.count
-        let beaconElevation = map.site.elevation(of: floor) + model.beaconHeight
+        let beaconElevation = map.elevation(ofFloor: floor) + model.beaconHeight
         let gateways = observations.map { map.site.gateways[$0.gateway] }
         let heights = observations.map { map.elevation(ofGateway: $0.gateway) - beaconElevation }
         let precisions = observations.map { 1 / ($0.sigma * $0.sigma) }
@@ -238,6 +238,7 @@ public struct PositionFilter: Sendable {
         var estimates = [Double](repeating: 0, count: observations.count)
         let roots = precisions.map { $0.squareRoot() }
         let walls = map.hasWalls(onFloor: floor)
+        let outside = map.withRooms(onFloor: floor) { room in x.indices.map { room(Point2(x: Double(x[$0]), y: Double(y[$0]))) == nil } }
         let exponentOfTails = -0.5 * (tails + 1)
         var best = -Double.infinity
         for i in 0..<count {
@@ -261,7 +262,7 @@ public struct PositionFilter: Sendable {
             }
             var logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
                 + exponentOfTails * log(product)
-            if map.room(at: Point2(x: px, y: py), floor: floor) == nil { logLikelihood += Self.outsidePenalty }
+            if outside[i] { logLikelihood += Self.outsidePenalty }
             logLikelihoods[i] = logLikelihood
             powers[i] = power
             best = max(best, logLikelihood)

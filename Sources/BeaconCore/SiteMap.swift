@@ -9,6 +9,8 @@ public struct SiteMap: Sendable {
     private var wallCaches: [[Float]?]
     /// Per gateway, its height above floor 0 (its floor's elevation plus its own height).
     private let gatewayElevations: [Double]
+    /// Per floor level, its height above floor 0.
+    private let floorElevations: [Int: Double]
 
     /// Room buckets per floor at most this many a side.
     static let bucketsPerSide = 64
@@ -29,6 +31,7 @@ public struct SiteMap: Sendable {
         self.floors = floors
         wallCaches = site.gateways.map { _ in nil }
         gatewayElevations = site.gateways.map { site.elevation(of: $0.floor) + $0.z }
+        floorElevations = Dictionary(uniqueKeysWithValues: levels.map { ($0, site.elevation(of: $0)) })
     }
 
     /// The box particles on `floor` live in (its rooms and gateways and `outsideMargin` around them); nil
@@ -49,6 +52,9 @@ public struct SiteMap: Sendable {
 
     /// Whether any wall stands on `floor`: if not, `wallLoss` is 0 everywhere on it.
     func hasWalls(onFloor floor: Int) -> Bool { floors[floor]?.hasWalls ?? false }
+
+    /// Metres from the floor of level 0 up to the floor of `level`.
+    func elevation(ofFloor level: Int) -> Double { floorElevations[level] ?? site.elevation(of: level) }
 
     /// Metres from the floor of level 0 up to gateway `index`.
     func elevation(ofGateway index: Int) -> Double { gatewayElevations[index] }

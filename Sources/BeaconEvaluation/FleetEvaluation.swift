@@ -68,16 +68,15 @@ public enum FleetEvaluation {
     /// One row per rule on `fleet`, its seeds' runs added up; the companion scenes get a row of the figures
     /// ESPresense-companion publishes for them.
     public static func evaluate(_ fleet: FleetScene) throws(SceneError) -> DatasetResult {
-        var totals = peerRules(fleet.scene.site ?? Site(rooms: [], gateways: [])).map { _ in RoomTally() }
+        var tallies: [RoomTally] = []
         var names: [String] = []
         for seed in fleet.seeds {
             let run = try FleetRun(fleet.scene, seed: seed)
             names = peerRules(run.site).map(\.name)
-            for (index, tally) in tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site).enumerated() {
-                totals[index].add(tally)
-            }
+            let runTallies = self.tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site)
+            if tallies.isEmpty { tallies = runTallies.map { _ in RoomTally() } }
+            for (index, tally) in runTallies.enumerated() { tallies[index].add(tally) }
         }
-        let tallies = totals
         var rows = zip(names, tallies).map { ($0, $1.scores) }
         if let published = FleetScenes.companionPublished[fleet.name] { rows.append((publishedRow, published)) }
         let detail = "\(fleet.purpose): \(fleet.scene.summary); seeds \(fleet.seeds.map(String.init).joined(separator: ","))"
