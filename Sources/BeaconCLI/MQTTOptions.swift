@@ -27,7 +27,8 @@ struct MQTTOptions {
                    + "{\"id\",\"name\",\"distance\"} on \(MonitorTopics.roomPresencePrefix)/ROOM (needs --mqtt)."),
         OptionSpec("gateway", .value(placeholder: "name"),
                    "This receiver's name among the gateways `beacon locate` fuses: each ranging tick's readings go to "
-                   + "PREFIX/\(GatewayTopics.level)/NAME/readings. Given, the region topics and the status (online, "
+                   + "PREFIX/\(GatewayTopics.level)/NAME/readings (an empty message when no region is inside; RSSI with "
+                   + "--rssi-offset added). Given, the region topics and the status (online, "
                    + "offline as the last will) move under PREFIX/\(GatewayTopics.level)/NAME, and the broker session "
                    + "is kept across restarts (a client id derived from the name). Needs --mqtt.",
                    default: "the host name, for the readings only"),
