@@ -1,6 +1,7 @@
 # Install beacon on a Debian box (GNU make; included from the top-level Makefile).
 #   make install [PREFIX=/usr/local] [DESTDIR=…]   a release binary with the Swift standard library linked
-#                  in statically, the man page, bash, zsh and fish completions, and the systemd unit
+#                  in statically, the man page, bash, zsh and fish completions, and the systemd units
+#                  (beacon.service, and the template beacon@.service for a second controller or command)
 #   make install-caps   grants the installed binary CAP_NET_RAW and CAP_NET_ADMIN (setcap)
 #   make uninstall      removes what make install put there
 #   make test-install   installs into a scratch directory and checks it (tests/install/check.sh)
@@ -22,7 +23,8 @@ RELEASE_BUILD := swift build -c release --static-swift-stdlib
 GENERATED_DIR := .build/generated
 
 INSTALLED_FILES := $(INSTALL_BIN_DIR)/beacon $(INSTALL_MAN_DIR)/beacon.1 $(INSTALL_BASH_DIR)/beacon \
-	$(INSTALL_ZSH_DIR)/_beacon $(INSTALL_FISH_DIR)/beacon.fish $(INSTALL_UNIT_DIR)/beacon.service
+	$(INSTALL_ZSH_DIR)/_beacon $(INSTALL_FISH_DIR)/beacon.fish $(INSTALL_UNIT_DIR)/beacon.service \
+	$(INSTALL_UNIT_DIR)/beacon@.service
 
 .PHONY: install install-caps uninstall test-install
 
@@ -33,14 +35,16 @@ install:
 	$(RELEASE_BINARY) generate-completion bash > $(GENERATED_DIR)/beacon.bash.part && mv $(GENERATED_DIR)/beacon.bash.part $(GENERATED_DIR)/beacon.bash
 	$(RELEASE_BINARY) generate-completion zsh > $(GENERATED_DIR)/_beacon.part && mv $(GENERATED_DIR)/_beacon.part $(GENERATED_DIR)/_beacon
 	$(RELEASE_BINARY) generate-completion fish > $(GENERATED_DIR)/beacon.fish.part && mv $(GENERATED_DIR)/beacon.fish.part $(GENERATED_DIR)/beacon.fish
-	sed 's|^ExecStart=/usr/local/bin/beacon |ExecStart=$(INSTALL_BIN_DIR)/beacon |' dist/systemd/beacon.service \
-	  > $(GENERATED_DIR)/beacon.service
+	for unit in beacon.service beacon@.service; do \
+	  sed 's|^ExecStart=/usr/local/bin/beacon |ExecStart=$(INSTALL_BIN_DIR)/beacon |' dist/systemd/$$unit > $(GENERATED_DIR)/$$unit || exit 1; \
+	done
 	install -D -m 0755 $(RELEASE_BINARY) $(DESTDIR)$(INSTALL_BIN_DIR)/beacon
 	install -D -m 0644 $(GENERATED_DIR)/beacon.1 $(DESTDIR)$(INSTALL_MAN_DIR)/beacon.1
 	install -D -m 0644 $(GENERATED_DIR)/beacon.bash $(DESTDIR)$(INSTALL_BASH_DIR)/beacon
 	install -D -m 0644 $(GENERATED_DIR)/_beacon $(DESTDIR)$(INSTALL_ZSH_DIR)/_beacon
 	install -D -m 0644 $(GENERATED_DIR)/beacon.fish $(DESTDIR)$(INSTALL_FISH_DIR)/beacon.fish
 	install -D -m 0644 $(GENERATED_DIR)/beacon.service $(DESTDIR)$(INSTALL_UNIT_DIR)/beacon.service
+	install -D -m 0644 $(GENERATED_DIR)/beacon@.service $(DESTDIR)$(INSTALL_UNIT_DIR)/beacon@.service
 	@echo "installed beacon $$($(RELEASE_BINARY) --version) in $(DESTDIR)$(PREFIX); 'make install-caps' lets it open the kernel's HCI sockets without root"
 
 # The raw channel (hciN) needs CAP_NET_RAW; the user channel (hci-user:N) and bringing a controller up need CAP_NET_ADMIN.

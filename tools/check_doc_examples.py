@@ -7,6 +7,10 @@ output must equal the lines shown up to the next prompt; a block without prompts
 that must succeed. The examples of one file run in order, in one scratch directory, with the beacon
 under test first on PATH, so a later example can use the files an earlier one wrote.
 
+A block tagged yaml must parse (PyYAML), and a Home Assistant configuration in it must use the current
+form: MQTT entities in lists under a top-level `mqtt:` key, never `platform: mqtt` under a domain
+(Home Assistant 2022.12 removed that form). Each counts as one example.
+
 An HTML comment on the line before the fence changes that:
   <!-- not run: REASON -->        the block is not run (it needs a real controller, root, a service)
   <!-- example: times vary -->    ISO-8601 times in the output match any time (the clock was read)
@@ -23,7 +27,10 @@ import subprocess
 import sys
 import tempfile
 
+import yaml
+
 SHELL_TAGS = {"sh", "shell", "bash", "console"}
+YAML_TAGS = {"yaml", "yml"}
 MARKER = re.compile(r"^<!--\s*(not run:|example:)\s*(.*?)\s*-->$")
 TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z")
 
@@ -53,6 +60,42 @@ def is_shell_example(info, body):
         return True
     first = next((line for line in body if line.strip()), "")
     return info == "" and first.startswith("$ ")
+
+
+def yaml_problem(body):
+    """Why a YAML block is not a configuration Home Assistant reads today, or None."""
+    try:
+        documents = list(yaml.safe_load_all("\n".join(body)))
+    except yaml.YAMLError as error:
+        return "not valid YAML: " + " ".join(str(error).split())
+    for document in documents:
+        if not isinstance(document, dict):
+            continue
+        for domain, entries in document.items():
+            if domain == "mqtt":
+                problem = mqtt_problem(entries)
+                if problem:
+                    return problem
+                continue
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, dict) and entry.get("platform") == "mqtt":
+                    return (f"'{domain}:' has '- platform: mqtt', the form Home Assistant removed in 2022.12; "
+                            f"list the entity under 'mqtt:' -> '{domain}:' instead")
+    return None
+
+
+def mqtt_problem(entries):
+    """Why the value of a top-level `mqtt:` key is not a mapping (or list of mappings) of domains to entity lists."""
+    groups = entries if isinstance(entries, list) else [entries]
+    for group in groups:
+        if not isinstance(group, dict):
+            return "'mqtt:' holds neither a mapping of domains nor a list of them"
+        for domain, entities in group.items():
+            if not isinstance(entities, list) or not all(isinstance(entity, dict) for entity in entities):
+                return f"'mqtt:' -> '{domain}:' is not a list of entities"
+            if any("platform" in entity for entity in entities):
+                return f"an entity under 'mqtt:' -> '{domain}:' has a 'platform:' key, which the mqtt: form does not take"
+    return None
 
 
 def run(command, directory, env):
@@ -86,9 +129,18 @@ def main():
             directory = tempfile.mkdtemp(prefix="beacon-docs-")
             try:
                 for line_number, info, marker, body in blocks(path):
+                    where = f"{path}:{line_number}"
+                    if info in YAML_TAGS:
+                        problem = yaml_problem(body)
+                        if problem:
+                            failed += 1
+                            print(f"FAIL {where} (yaml): {problem}")
+                        else:
+                            passed += 1
+                            print(f"ok   {where} (yaml)")
+                        continue
                     if not is_shell_example(info, body):
                         continue
-                    where = f"{path}:{line_number}"
                     if marker and marker[0] == "not run:":
                         not_run.append(f"{where}: {marker[1]}")
                         continue

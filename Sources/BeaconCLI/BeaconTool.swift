@@ -72,7 +72,7 @@ public enum BeaconTool {
             }
         case "locate":
             return runCommand(LocateOptions.help, rest, console: console) { parsed throws(UsageError) in
-                let options = try LocateOptions(parsed)
+                let options = try LocateOptions(parsed, environment: environment)
                 return { LocateCommand.run(options, console: console, signals: signals) }
             }
         case "advertise":

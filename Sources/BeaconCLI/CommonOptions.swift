@@ -12,6 +12,11 @@ struct CommonOptions {
 
     static let hciEnvironmentVariable = "BEACON_HCI"
 
+    /// A btsnoop: replay, which waits for an MQTT broker rather than dropping lines.
+    var isReplay: Bool {
+        if case .btsnoop = transport { true } else { false }
+    }
+
     static let specs: [OptionSpec] = [
         OptionSpec("hci", .value(placeholder: "spec"),
                    "Controller: hciN (kernel, shared with bluetoothd; brought up if down), hci-user:N (kernel, exclusive; must be down), "

@@ -62,6 +62,13 @@ final class LineOutput {
         }
     }
 
+    /// A scan line, to standard output and every sink.
+    func write(_ output: ScanOutput) {
+        let line = ScanLine.encode(output)
+        for sink in sinks { sink.scan(output, line: line) }
+        write(line, time: output.time)
+    }
+
     /// See `LineSink.stepEnded`.
     func stepEnded(lastTick: Timestamp? = nil) {
         for sink in sinks { sink.stepEnded(lastTick: lastTick) }

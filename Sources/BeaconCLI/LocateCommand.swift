@@ -13,12 +13,14 @@ struct LocateCommand {
         }
         let inbox: LocateInbox
         let publisher: MQTTPublisher
-        let topics = LocateTopics(prefix: options.address.prefix, shard: options.shard)
+        let address = options.broker.address
+        let topics = LocateTopics(prefix: address.prefix, shard: options.shard)
+        if let warning = options.broker.warning { console.diagnose(warning) }
         do {
             inbox = try LocateInbox()
             nonisolated(unsafe) let diagnose = console.diagnose
-            publisher = try MQTTPublisher(address: options.address, caFile: options.caFile, statusTopic: topics.status,
-                                          clientID: GatewayTopics.stableClientID(prefix: options.address.prefix,
+            publisher = try MQTTPublisher(address: address, caFile: options.broker.caFile, statusTopic: topics.status,
+                                          clientID: GatewayTopics.stableClientID(prefix: address.prefix,
                                                                                  name: "locate " + (options.shard?.description ?? "")),
                                           subscriptions: topics.subscriptions, received: { [inbox] in inbox.push($0, $1) },
                                           waitsForRoom: options.settings.maximumLateness == nil,

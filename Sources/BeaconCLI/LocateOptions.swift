@@ -3,8 +3,7 @@ import BeaconMQTT
 
 /// Everything `beacon locate` needs, validated (the site file is read when the command runs).
 struct LocateOptions {
-    var address: BrokerAddress
-    var caFile: String?
+    var broker: BrokerOptions
     var sitePath: String
     var settings: Locator.Settings
     var duration: Micros?
@@ -23,8 +22,7 @@ struct LocateOptions {
                        + "Reads PREFIX/\(GatewayTopics.level)/+/readings and /status; publishes PREFIX/beacons/ID/room and "
                        + "/location (retained), Home Assistant discovery under \(LocateTopics.discoveryPrefix)/, and "
                        + "PREFIX/locate/status (online, or offline as the last will)."),
-            OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
-                       default: "the system's certificates"),
+        ] + BrokerOptions.specs + [
             OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons, the gateways' positions, and optionally walls, floors and beacons' names, for example "
                        + #"{"rooms": [{"name": "hall", "polygon": [[0,0], [4,0], [4,4], [0,4]]}], "gateways": [{"name": "gw1", "position": [2,2,1], "room": "hall"}]}."#),
             OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.", default: "1s"),
@@ -60,14 +58,11 @@ struct LocateOptions {
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError]
     )
 
-    init(_ parsed: ParsedOptions) throws(UsageError) {
-        guard let url = parsed.value("mqtt") else { throw UsageError("Missing expected argument '--mqtt <url>'") }
-        switch BrokerAddress.parse(url) {
-        case .success(let parsed): address = parsed
-        case .failure(let error):
-            throw UsageError("Invalid value for '--mqtt <url>': \(error); expected \(BrokerAddress.forms)")
+    init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
+        guard let broker = try BrokerOptions.parse(parsed, environment: environment) else {
+            throw UsageError("Missing expected argument '--mqtt <url>'")
         }
-        caFile = try MQTTOptions.caFile(parsed, for: address)
+        self.broker = broker
         guard let site = parsed.value("site") else { throw UsageError("Missing expected argument '--site <file>'") }
         sitePath = site
         settings = Locator.Settings()

@@ -1,27 +1,27 @@
 import BeaconCore
 import BeaconMQTT
-import Glibc
 
-/// `--mqtt`, `--mqtt-ca`, `--room` and `--gateway`: an MQTT broker the lines and readings are also published to.
+/// `--mqtt` (with `BrokerOptions`), `--room` and `--gateway`: an MQTT broker the lines and readings are also published to.
 struct MQTTOptions {
-    var address: BrokerAddress
-    var caFile: String?
+    var broker: BrokerOptions
     var room: String?
     /// `--gateway`: this receiver's name among the gateways of `beacon locate`; nil: the host name, and
     /// the region topics and status stay where they were.
     var gateway: String?
 
+    /// What `--mqtt` does while the broker is away, and what it needs.
+    static let brokerAway = "A broker that is away is tried again with backoff; up to "
+        + "\(PublishBounds.queueCapacity) messages or \(PublishBounds.queueBytesText) wait for it, then the oldest are "
+        + "dropped (a btsnoop: replay waits for the broker instead, unless it takes nothing for "
+        + "\(PublishBounds.stallLimit)). Needs "
+        + "libmosquitto (Debian package libmosquitto1), loaded only then; without it the run stops with exit 69."
+
     static let specs: [OptionSpec] = [
         OptionSpec("mqtt", .value(placeholder: "url"),
                    "Also publish the lines to this MQTT broker: \(BrokerAddress.forms). Topics: PREFIX/REGION/state "
                    + "(inside or outside, retained), PREFIX/REGION/enter, /exit and /range, and PREFIX/status (online, "
-                   + "or offline as the last will). A broker that is away is tried again with backoff; up to "
-                   + "\(PublishBounds.queueCapacity) messages or \(PublishBounds.queueBytesText) wait for it, then the oldest are "
-                   + "dropped (a btsnoop: replay waits for the broker instead, unless it takes nothing for "
-                   + "\(PublishBounds.stallLimit)). Needs "
-                   + "libmosquitto (Debian package libmosquitto1), loaded only then; without it the run stops with exit 69."),
-        OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
-                   default: "the system's certificates"),
+                   + "or offline as the last will). " + brokerAway),
+    ] + BrokerOptions.specs + [
         OptionSpec("room", .value(placeholder: "room"),
                    "The room this receiver is in: also publish Home Assistant mqtt_room messages "
                    + "{\"id\",\"name\",\"distance\"} on \(MonitorTopics.roomPresencePrefix)/ROOM (needs --mqtt)."),
@@ -34,32 +34,26 @@ struct MQTTOptions {
                    default: "the host name, for the readings only"),
     ]
 
-    /// `--mqtt-ca`: only for an mqtts:// broker, and a file that can be read.
-    static func caFile(_ parsed: ParsedOptions, for address: BrokerAddress) throws(UsageError) -> String? {
-        guard let caFile = parsed.value("mqtt-ca") else { return nil }
-        guard address.tls else { throw UsageError("'--mqtt-ca' applies only to an mqtts:// broker") }
-        // libmosquitto would only say "A TLS error occurred." on every retry.
-        guard access(caFile, R_OK) == 0 else {
-            throw UsageError("Cannot read '--mqtt-ca <file>' \(caFile): \(String(cString: strerror(errno)))")
-        }
-        return caFile
-    }
+    /// `beacon scan`'s: the broker, and `--gateway` for its topics, status and session.
+    static let scanSpecs: [OptionSpec] = [
+        OptionSpec("mqtt", .value(placeholder: "url"),
+                   "Also publish each line to this MQTT broker: \(BrokerAddress.forms), on "
+                   + "PREFIX/\(ScanTopics.level)/ID, one topic per device (not retained), and PREFIX/status (online, or "
+                   + "offline as the last will; retained). " + brokerAway),
+    ] + BrokerOptions.specs + [
+        OptionSpec("gateway", .value(placeholder: "name"),
+                   "This receiver's name: the device topics and the status move under PREFIX/\(GatewayTopics.level)/NAME, "
+                   + "and the broker session is kept across restarts (a client id derived from the name). Needs --mqtt."),
+    ]
 
     /// The broker options given, or nil without `--mqtt`.
-    static func parse(_ parsed: ParsedOptions) throws(UsageError) -> MQTTOptions? {
-        guard let text = parsed.value("mqtt") else {
-            for name in ["mqtt-ca", "room", "gateway"] where parsed.value(name) != nil {
+    static func parse(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) -> MQTTOptions? {
+        guard let broker = try BrokerOptions.parse(parsed, environment: environment) else {
+            for name in ["room", "gateway"] where parsed.value(name) != nil {
                 throw UsageError("'--\(name)' needs '--mqtt'")
             }
             return nil
         }
-        let address: BrokerAddress
-        switch BrokerAddress.parse(text) {
-        case .success(let parsed): address = parsed
-        case .failure(let error):
-            throw UsageError("Invalid value for '--mqtt <url>': \(error); expected \(BrokerAddress.forms)")
-        }
-        let caFile = try caFile(parsed, for: address)
         let room = parsed.value("room")
         if let room, !BeaconRegion.isValidName(room) {
             throw UsageError("Invalid value '\(room)' for '--room <room>': expected 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'")
@@ -68,6 +62,6 @@ struct MQTTOptions {
         if let gateway, !BeaconRegion.isValidName(gateway) {
             throw UsageError("Invalid value '\(gateway)' for '--gateway <name>': expected 1 to 64 characters without control characters, noncharacters, '=', '/', '+' or '#'")
         }
-        return MQTTOptions(address: address, caFile: caFile, room: room, gateway: gateway)
+        return MQTTOptions(broker: broker, room: room, gateway: gateway)
     }
 }

@@ -35,6 +35,10 @@ enum ManPage {
         page.request(".TP")
         page.request(".B \(CommonOptions.hciEnvironmentVariable)")
         page.raw("The controller when \\fB\\-\\-hci\\fR is not given; hci0 when it is not set either.")
+        page.request(".TP")
+        page.request(".B \(BrokerOptions.passwordVariable)")
+        page.raw("The MQTT broker's password when \\fB\\-\\-mqtt\\-password\\-file\\fR is not given; it takes the place "
+                 + "of a password in the \\fB\\-\\-mqtt\\fR URL, which ps(1) shows to every user.")
         page.request(".SH OUTPUT")
         page.text("""
             Every line has "event" and an ISO-8601 UTC "time". device: one per controller (devices). \
@@ -48,16 +52,58 @@ enum ManPage {
             41 dB), rssi, samples, address, firstSeen, lastSeen and any Eddystone telemetry (scan); \
             advertisement: one per advertisement (scan, with each).
             """)
+        page.request(".SH FILES")
+        for (file, meaning) in Self.files {
+            page.request(".TP")
+            page.request(".I \(file)")
+            page.text(meaning)
+        }
         page.request(".SH EXIT STATUS")
         for code in ExitCode.allCases {
             page.request(".TP")
             page.request(".B \(code.rawValue)")
             page.text(code.meaning)
         }
+        page.request(".SH EXAMPLES")
+        for (index, (purpose, command)) in Self.examples.enumerated() {
+            if index > 0 { page.request(".PP") }
+            page.text(purpose)
+            page.request(".PP")
+            page.request(".RS 4\n.nf")
+            page.text(command)
+            page.request(".fi\n.RE")
+        }
         page.request(".SH SEE ALSO")
         page.text("btmon(1), hciconfig(1), setcap(8), systemd.exec(5), mosquitto_sub(1)")
         return page.text
     }
+
+    /// The files beacon and its systemd units read.
+    static let files: [(String, String)] = [
+        ("/etc/default/beacon", "The environment file of beacon.service: BEACON_RANGE_ARGS, the arguments of its beacon range, "
+         + "and \(BrokerOptions.passwordVariable). Keep it mode 0600, owned by root: systemd reads it before starting beacon, "
+         + "and the password in it is nobody else's business."),
+        ("/etc/default/beacon-INSTANCE", "The environment file of beacon@INSTANCE.service (for example beacon@scan or beacon@hci1): "
+         + "BEACON_ARGS, the whole command line after beacon (the subcommand first), and \(BrokerOptions.passwordVariable); mode 0600 too."),
+        ("PREFIX/lib/systemd/system/beacon.service, beacon@.service", "The units make install installs. Their standard output "
+         + "goes nowhere (the lines are for the broker; one a second in the journal would wear out an SD card); standard error, "
+         + "the warnings and errors, goes to the journal."),
+    ]
+
+    /// Command lines to start from, each with what it does.
+    static let examples: [(String, String)] = [
+        ("Range the beacons of one UUID with the first controller, printing a line a second:",
+         "beacon range --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"),
+        ("List every beacon heard, of any format, with the second controller:", "beacon scan --hci hci1"),
+        ("Publish a region's state and the ranged distances to Home Assistant, the password in a file:",
+         "beacon range --region keys=E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1 --room hall \\\n"
+         + "    --mqtt mqtt://gateway@broker/beacon --mqtt-password-file /etc/beacon/mqtt-password"),
+        ("Publish every beacon heard to the broker, one topic per device:",
+         "BEACON_MQTT_PASSWORD=secret beacon scan --mqtt mqtt://gateway@broker/beacon"),
+        ("Try it without hardware: simulate a beacon on a desk, then range the capture:",
+         "beacon simulate --scene desk --out desk.btsnoop\nbeacon range --hci btsnoop:desk.btsnoop --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"),
+        ("Advertise as an iBeacon until stopped:", "beacon advertise --uuid E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 --major 1 --minor 2"),
+    ]
 
     private static func command(_ subcommand: Subcommand, into page: inout Page) {
         let help = subcommand.help

@@ -10,9 +10,9 @@ struct RangeCommand: ControllerCommand {
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         let sinks: [any LineSink]
         do {
-            let replay = if case .btsnoop = options.common.transport { true } else { false }
             sinks = try options.mqtt.map { mqtt in
-                [try MQTTSink(mqtt, rssiOffset: options.estimator.rssiOffset, replay: replay, signals: signals, console: console)]
+                [try MQTTSink(mqtt, rssiOffset: options.estimator.rssiOffset, replay: options.common.isReplay,
+                              signals: signals, console: console)]
             } ?? []
         } catch {
             return Failure.report(error, console: console)

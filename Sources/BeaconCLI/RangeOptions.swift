@@ -90,7 +90,7 @@ struct RangeOptions {
         }
         estimator = try RangingEstimator(parsed)
         scan = try ScanParameters(parsed)
-        mqtt = try MQTTOptions.parse(parsed)
+        mqtt = try MQTTOptions.parse(parsed, environment: environment)
     }
 
     static func uint16(_ text: String, option: String) throws(UsageError) -> UInt16 {

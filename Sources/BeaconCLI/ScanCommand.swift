@@ -8,7 +8,15 @@ struct ScanCommand: ControllerCommand {
     private var scanning = Scanning()
 
     static func run(_ options: ScanOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
-        var command = ScanCommand(options: options, output: LineOutput(console: console))
+        let sinks: [any LineSink]
+        do {
+            sinks = try options.mqtt.map { mqtt in
+                [try ScanMQTTSink(mqtt, replay: options.common.isReplay, signals: signals, console: console)]
+            } ?? []
+        } catch {
+            return Failure.report(error, console: console)
+        }
+        var command = ScanCommand(options: options, output: LineOutput(console: console, sinks: sinks))
         let code = ControllerConnection.run(&command, options.common, signals: signals, console: console,
                                             captureStepLimit: max(ScanAggregator.forgetAfter, options.interval))
         return command.output.finish(code)
@@ -20,8 +28,7 @@ struct ScanCommand: ControllerCommand {
                                   filter: options.filter, duration: options.common.duration)
         let output = output
         try ListeningLoop.run(host, &session, output: output, emit: { line in
-            let shifted = line.shifted(by: host.timeline.wallOffset)
-            output.write(ScanLine.encode(shifted), time: shifted.time)
+            output.write(line.shifted(by: host.timeline.wallOffset))
         })
         return nil
     }

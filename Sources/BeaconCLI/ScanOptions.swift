@@ -7,6 +7,8 @@ struct ScanOptions {
     var each: Bool
     var filter: ScanFilter
     var scan: ScanParameters
+    /// A broker the lines are also published to, one topic per device.
+    var mqtt: MQTTOptions?
 
     /// `--format` values: each format's name, and `eddystone` for all of Eddystone's frames.
     static let formatWords = BeaconFormat.allCases.map(\.rawValue) + ["eddystone"]
@@ -29,7 +31,7 @@ struct ScanOptions {
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
-        ] + CommonOptions.specs,
+        ] + CommonOptions.specs + MQTTOptions.scanSpecs,
         discussion: """
         Every --interval, one "beacon" line per beacon heard in it: its format and identity (iBeacon uuid,
         major, minor; AltBeacon id1, id2, id3; Eddystone-UID namespace and instance; Eddystone-URL url;
@@ -38,6 +40,9 @@ struct ScanOptions {
         An Eddystone-TLM's telemetry (battery mV, temperature °C, advertising count, uptime s) rides on the
         Eddystone frames of its address, or is a line of its own. With --uuid or --namespace, only beacons
         matching one of the prefixes are listed. Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
+        With --mqtt, each line also goes to PREFIX/devices/ID, ID being the beacon's mqtt_room id (iBeacon
+        uuid-major-minor, altbeacon-id1-id2-id3, eddystone-namespace-instance) or, for the Eddystone frames
+        without an identity, its address as 12 hex digits.
         Output: one JSON object per line with "event" beacon, or advertisement with --each (fields in beacon(1), OUTPUT).
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
@@ -82,5 +87,6 @@ struct ScanOptions {
         }
         filter = ScanFilter(formats: formats, minimumRSSI: minimumRSSI, uuidPrefixes: uuids, namespacePrefixes: namespaces)
         scan = try ScanParameters(parsed)
+        mqtt = try MQTTOptions.parse(parsed, environment: environment)
     }
 }

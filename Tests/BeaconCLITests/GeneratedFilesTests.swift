@@ -25,6 +25,23 @@ struct GeneratedFilesTests {
         #expect(!page.split(separator: "\n").contains { $0.hasPrefix(".") && !$0.hasPrefix(".TH") && $0.contains("--") })
     }
 
+    @Test("the man page has FILES (the units' environment files) and EXAMPLES whose command lines parse")
+    func manPageFilesAndExamples() throws {
+        let page = generate(["generate-manpage"])
+        let sections = page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }
+        #expect(sections.contains(".SH FILES") && sections.contains(".SH EXAMPLES"))
+        #expect(page.contains(".I /etc/default/beacon\n") && page.contains(".I /etc/default/beacon-INSTANCE\n"))
+        #expect(page.contains(".B BEACON_MQTT_PASSWORD\n"))
+        for (_, example) in ManPage.examples {
+            for command in example.replacing("\\\n", with: " ").split(separator: "\n") {
+                let words = command.split(separator: " ").map(String.init).drop { $0.contains("=") }
+                #expect(words.first == "beacon", "\(command)")
+                let help = try #require(BeaconTool.subcommands.first { $0.help.name == words.dropFirst().first }?.help, "\(command)")
+                #expect(throws: Never.self, "\(command)") { try ParsedOptions.parse(Array(words.dropFirst(2)), specs: help.options) }
+            }
+        }
+    }
+
     @Test("bash, zsh and fish complete every subcommand and option", arguments: ["bash", "zsh", "fish"])
     func completions(shell: String) {
         let script = generate(["generate-completion", shell])

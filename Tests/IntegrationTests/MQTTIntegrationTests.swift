@@ -59,6 +59,36 @@ struct MQTTIntegrationTests {
         }
     }
 
+    @Test("a broker that wants a login: the password from --mqtt-password-file or BEACON_MQTT_PASSWORD logs in; one in the URL is warned of")
+    func passwordLogin() async throws {
+        let password = "s3cret pass"
+        try await MosquittoBroker.with(users: ["gw": password]) { broker, scratch in
+            let capture = scratch.appendingPathComponent("short.btsnoop").path
+            let simulate = try await BeaconProcess.run(["simulate", "--scene", "desk", "--duration", "1s", "--out", capture])
+            #expect(simulate.termination == .exited(0))
+            let passwordFile = scratch.appendingPathComponent("mqtt-password").path
+            try "\(password)\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+            let subscriber = try await MQTTSubscriber.start(port: broker.port, topics: ["site/#"], login: ("gw", password))
+            let url = "mqtt://gw@127.0.0.1:\(broker.port)/site"
+            let range = ["range", "--hci", "btsnoop:\(capture)", "--uuid", Self.uuid, "--name", "desk"]
+            let fromFile = try await BeaconProcess.run(range + ["--mqtt", url, "--mqtt-password-file", passwordFile],
+                                                       environment: ["BEACON_MQTT_PASSWORD": "wrong"])
+            let fromEnvironment = try await BeaconProcess.run(range + ["--mqtt", url], environment: ["BEACON_MQTT_PASSWORD": password])
+            let inURL = try await BeaconProcess.run(range + ["--mqtt", "mqtt://gw:s3cret%20pass@127.0.0.1:\(broker.port)/site"])
+            for run in [fromFile, fromEnvironment, inURL] {
+                #expect(run.termination == .exited(0), "\(run.failure("exit status"))")
+            }
+            try await subscriber.waitUntil("three logged-in runs") {
+                MQTTSubscriber.messages(subscriber).filter { $0.topic == "site/desk/enter" }.count == 3
+            }
+            #expect(fromFile.stderrLines.isEmpty, "\(fromFile.stderrLines)")
+            #expect(fromEnvironment.stderrLines.isEmpty, "\(fromEnvironment.stderrLines)")
+            #expect(inURL.stderrLines == ["Warning: the '--mqtt' URL's password shows in ps(1) to every user of this machine; "
+                                          + "put it in a file for '--mqtt-password-file' or in BEACON_MQTT_PASSWORD instead"])
+            await subscriber.stop()
+        }
+    }
+
     @Test("short replays one after another: each waits for its connection at exit, and every line reaches the broker")
     func shortReplayDeliversEverything() async throws {
         try await withBroker { broker, scratch in

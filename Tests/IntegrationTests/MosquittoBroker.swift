@@ -15,13 +15,27 @@ final class MosquittoBroker: @unchecked Sendable {
     private let directory: URL
     private var process: ChildProcess
 
-    init(directory: URL) async throws {
+    /// With `users` (name: password), only they may connect: mosquitto_passwd writes its password file.
+    init(directory: URL, users: [String: String] = [:]) async throws {
         self.directory = directory
         port = try Self.freeLoopbackPort()
+        var access = "allow_anonymous true"
+        if !users.isEmpty {
+            let passwords = directory.appendingPathComponent("passwords").path
+            try Data().write(to: URL(fileURLWithPath: passwords))
+            for (user, password) in users {
+                let tool = try ChildProcess(name: "mosquitto_passwd", executable: "/usr/bin/mosquitto_passwd",
+                                            arguments: ["-b", passwords, user, password], limit: HangGuard.processLimit)
+                guard try await tool.waitForExit(within: HangGuard.step) == .exited(0) else {
+                    throw tool.failure("mosquitto_passwd failed")
+                }
+            }
+            access = "allow_anonymous false\npassword_file \(passwords)"
+        }
         let config = """
             listener \(port) 127.0.0.1
             \(Self.userLine)
-            allow_anonymous true
+            \(access)
             persistence true
             persistence_location \(directory.path)/
             log_dest stderr
@@ -35,10 +49,10 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Runs `body` with a broker and a scratch directory, stopping and removing both afterwards.
-    static func with(_ body: (MosquittoBroker, URL) async throws -> Void) async throws {
+    static func with(users: [String: String] = [:], _ body: (MosquittoBroker, URL) async throws -> Void) async throws {
         let scratch = try ProjectPaths.makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let broker = try await MosquittoBroker(directory: scratch)
+        let broker = try await MosquittoBroker(directory: scratch, users: users)
         do {
             try await body(broker, scratch)
             await broker.stop()
@@ -140,10 +154,11 @@ enum MQTTSubscriber {
     static let executable = "/usr/bin/mosquitto_sub"
 
     /// Subscribes to `topics`. `session` makes it a persistent QoS 1 session with that client id,
-    /// which a restarted broker keeps (with the messages that arrived meanwhile).
-    static func start(port: Int, topics: [String], session: String? = nil) async throws -> ChildProcess {
+    /// which a restarted broker keeps (with the messages that arrived meanwhile). `login` is a user and password.
+    static func start(port: Int, topics: [String], session: String? = nil, login: (String, String)? = nil) async throws -> ChildProcess {
         var arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-F", "%r %t %p", "-d"]
         if let session { arguments += ["-c", "-i", session] }
+        if let (user, password) = login { arguments += ["-u", user, "-P", password] }
         for topic in topics { arguments += ["-t", topic] }
         // Line-buffered: mosquitto_sub flushes its stdout only after a message, and SUBACK comes before any.
         let subscriber = try ChildProcess(name: "mosquitto_sub", executable: "/usr/bin/stdbuf",

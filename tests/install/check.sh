@@ -31,6 +31,7 @@ make --no-print-directory install DESTDIR="$dest" PREFIX=/usr/local >"$scratch/i
     || { cat "$scratch/install.log"; echo "install: make install failed"; exit 1; }
 expected_layout="/usr/local/bin/beacon
 /usr/local/lib/systemd/system/beacon.service
+/usr/local/lib/systemd/system/beacon@.service
 /usr/local/share/bash-completion/completions/beacon
 /usr/local/share/fish/vendor_completions.d/beacon.fish
 /usr/local/share/man/man1/beacon.1
@@ -38,13 +39,16 @@ expected_layout="/usr/local/bin/beacon
 check "make install puts each file in its standard place" \
     same "$expected_layout" "$(cd "$dest" && find . -type f | sed 's/^\.//' | sort)"
 check "the installed binary is executable and the rest is not" \
-    same "755 644 644 644 644 644" "$(cd "$dest/usr/local" && stat -c %a bin/beacon share/man/man1/beacon.1 \
+    same "755 644 644 644 644 644 644" "$(cd "$dest/usr/local" && stat -c %a bin/beacon share/man/man1/beacon.1 \
         share/bash-completion/completions/beacon share/zsh/site-functions/_beacon \
-        share/fish/vendor_completions.d/beacon.fish lib/systemd/system/beacon.service | tr '\n' ' ' | sed 's/ $//')"
+        share/fish/vendor_completions.d/beacon.fish lib/systemd/system/beacon.service lib/systemd/system/beacon@.service \
+        | tr '\n' ' ' | sed 's/ $//')"
 check "the Swift runtime is linked in statically" \
     bash -c "! ldd '$dest/usr/local/bin/beacon' | grep -q libswiftCore"
 check "the unit starts the installed binary" \
     grep -qx 'ExecStart=/usr/local/bin/beacon range $BEACON_RANGE_ARGS' "$dest/usr/local/lib/systemd/system/beacon.service"
+check "the template unit starts the installed binary with its instance's command line" \
+    grep -qx 'ExecStart=/usr/local/bin/beacon $BEACON_ARGS' "$dest/usr/local/lib/systemd/system/beacon@.service"
 check "make install says where it installed and how to grant capabilities" grep -q "make install-caps" "$scratch/install.log"
 make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null
 check "make uninstall removes every installed file" same "" "$(find "$dest" -type f)"
@@ -77,6 +81,27 @@ check "systemd-analyze verify here does reject a broken unit" \
     bash -c "out=\$(MANPATH='$prefix/share/man' systemd-analyze verify '$scratch/broken.service' 2>&1); [[ -n \$out ]]"
 check "the unit prevents restarts after usage (64) and permission (77) failures" \
     grep -qx 'RestartPreventExitStatus=64 77' "$unit"
+cp "$prefix/lib/systemd/system/beacon@.service" "$scratch/beacon@scan.service"
+check "systemd-analyze verify accepts an instance of the installed template" \
+    bash -c "out=\$(MANPATH='$prefix/share/man' systemd-analyze verify '$scratch/beacon@scan.service' 2>&1); rc=\$?; [[ \$rc -eq 0 && -z \$out ]] || { echo \"\$out\"; false; }"
+check "the template reads its instance's environment file" grep -qx 'EnvironmentFile=/etc/default/beacon-%i' "$scratch/beacon@scan.service"
+for service in "$unit" "$scratch/beacon@scan.service"; do
+    check "$(basename "$service") drops the lines and keeps warnings and errors in the journal" \
+        bash -c "grep -qx 'StandardOutput=null' '$service' && grep -qx 'StandardError=journal' '$service'"
+done
+
+# The README's steps that write /etc/default/beacon, run on a scratch copy (a world-readable one there
+# already, as an earlier `sudo tee` left it): the file ends up mode 0600, password and all.
+env_steps=$(awk '/^<!-- not run: writes \/etc\/default\/beacon/ { found = 1; next }
+    found && /^```/ { if (inside) exit; inside = 1; next } inside' README.md)
+env_dir=$scratch/etc-default
+mkdir -p "$env_dir" && install -m 644 /dev/null "$env_dir/beacon"
+check "the README's environment file steps are found" grep -q 'install -m 600' <<<"$env_steps"
+check "the README's environment file steps run" \
+    bash -c "$(sed -e "s|/etc/default/|$env_dir/|g" -e 's/^sudo //; s/| sudo /| /' -e 's/ -o root -g root//' <<<"$env_steps")"
+check "the README's steps leave the environment file mode 0600" same "600" "$(stat -c %a "$env_dir/beacon")"
+check "the environment file holds the arguments and the password" \
+    bash -c "grep -q '^BEACON_RANGE_ARGS=' '$env_dir/beacon' && grep -q '^BEACON_MQTT_PASSWORD=' '$env_dir/beacon'"
 
 # bash: the installed completion function, loaded as bash-completion loads it.
 bash_complete() {
