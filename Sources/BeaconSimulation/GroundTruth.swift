@@ -1,9 +1,9 @@
 import BeaconCore
 
 /// What was really so for one beacon at one tick of a simulation: the row a ranger's output is judged
-/// against. A region is inside while at least one beacon it matches is audible: advertising, with a
+/// against. A beacon is in a region while the region matches it and it is audible: advertising, with a
 /// mean received power at its true distance (path loss alone: no shadowing, fading, blocking or
-/// loss) at or above the receiver's sensitivity.
+/// loss) at or above the receiver's sensitivity. A region is inside while any beacon is in it.
 public struct GroundTruth: Hashable, Sendable {
     /// The tick: start of the capture + k × tick.
     public var time: Timestamp
@@ -21,8 +21,8 @@ public struct GroundTruth: Hashable, Sendable {
     public var meanRSSI: Double
     /// Advertising, and `meanRSSI` at or above the receiver's sensitivity.
     public var isAudible: Bool
-    /// For each region of the scene, in `Scene.regions` order: whether it is inside at `time`
-    /// (the same for every beacon's row at one tick).
+    /// For each region of the scene, in `Scene.regions` order: whether this beacon is in it at `time`
+    /// (the region matches the beacon, and the beacon is audible).
     public var regionsInside: [Bool]
 
     public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, identity: BeaconIdentity, address: DeviceAddress,
@@ -47,13 +47,11 @@ public struct GroundTruth: Hashable, Sendable {
             let mean = scene.radio.meanRSSI(measuredPower: beacon.beacon.measuredPower, distance: distance)
             return (distance, advertising, mean, advertising && mean >= scene.receiver.sensitivity)
         }
-        let inside = scene.regions.map { region in
-            zip(scene.beacons, beacons).contains { $1.audible && region.region.matches($0.beacon.identity) }
-        }
         return zip(scene.beacons, beacons).enumerated().map { index, pair in
-            GroundTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: pair.0.beacon.identity,
-                        address: pair.0.address, distance: pair.1.distance, isAdvertising: pair.1.advertising,
-                        meanRSSI: pair.1.mean, isAudible: pair.1.audible, regionsInside: inside)
+            let inside = scene.regions.map { pair.1.audible && $0.region.matches(pair.0.beacon.identity) }
+            return GroundTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: pair.0.beacon.identity,
+                               address: pair.0.address, distance: pair.1.distance, isAdvertising: pair.1.advertising,
+                               meanRSSI: pair.1.mean, isAudible: pair.1.audible, regionsInside: inside)
         }
     }
 
