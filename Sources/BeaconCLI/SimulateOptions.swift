@@ -68,7 +68,8 @@ struct SimulateOptions {
                        default: "extended, or the scene's"),
         ],
         discussion: """
-        A scene is beacons (identity, advertising interval, when they advertise, how they move), the radio
+        A scene is beacons (an iBeacon, AltBeacon, Eddystone-UID or Eddystone-URL identity, advertising interval,
+        when they advertise, how they move), the radio
         between them and the receiver (path loss, shadowing, per-channel and fast fading, bodies in the way,
         loss, interference, dips) and the receiver (sensitivity, reports); --print-scene writes a scene file to start from.
         The capture replays with `beacon range --hci btsnoop:CAPTURE --uuid UUID`. The ground truth has one
@@ -186,7 +187,7 @@ struct SimulateOptions {
         } else {
             path = .standing(distance: distance)
         }
-        var beacon = SceneBeacon(beacon: IBeacon(identity: identity, measuredPower: power),
+        var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: identity, measuredPower: power)),
                                  address: SceneBeacon.defaultAddress(index: 0), path: path)
         if let text = parsed.value("interval") {
             let interval = try CommonOptions.positiveDuration(text, option: "interval")

@@ -11,7 +11,8 @@ public struct GroundTruth: Hashable, Sendable {
     public var elapsed: Micros
     /// The beacon's place in `Scene.beacons`.
     public var beaconIndex: Int
-    public var identity: BeaconIdentity
+    /// What the beacon advertises: its format, identity and measured power.
+    public var beacon: AdvertisedBeacon
     public var address: DeviceAddress
     /// True distance from the receiver, metres.
     public var distance: Double
@@ -25,12 +26,12 @@ public struct GroundTruth: Hashable, Sendable {
     /// (the region matches the beacon, and the beacon is audible).
     public var regionsInside: [Bool]
 
-    public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, identity: BeaconIdentity, address: DeviceAddress,
+    public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, beacon: AdvertisedBeacon, address: DeviceAddress,
                 distance: Double, isAdvertising: Bool, meanRSSI: Double, isAudible: Bool, regionsInside: [Bool]) {
         self.time = time
         self.elapsed = elapsed
         self.beaconIndex = beaconIndex
-        self.identity = identity
+        self.beacon = beacon
         self.address = address
         self.distance = distance
         self.isAdvertising = isAdvertising
@@ -38,6 +39,9 @@ public struct GroundTruth: Hashable, Sendable {
         self.isAudible = isAudible
         self.regionsInside = regionsInside
     }
+
+    /// The identity a region can name; nil for an Eddystone-URL beacon, which is in no region.
+    public var identity: BeaconID? { beacon.identity }
 
     /// The rows of every beacon of `scene` at `elapsed` after its start.
     static func rows(_ scene: Scene, at elapsed: Micros, start: Timestamp) -> [GroundTruth] {
@@ -48,8 +52,9 @@ public struct GroundTruth: Hashable, Sendable {
             return (distance, advertising, mean, advertising && mean >= scene.receiver.sensitivity)
         }
         return zip(scene.beacons, beacons).enumerated().map { index, pair in
-            let inside = scene.regions.map { pair.1.audible && $0.region.matches(pair.0.beacon.identity) }
-            return GroundTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: pair.0.beacon.identity,
+            let identity = pair.0.beacon.identity
+            let inside = scene.regions.map { region in pair.1.audible && identity.map(region.region.matches) == true }
+            return GroundTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, beacon: pair.0.beacon,
                                address: pair.0.address, distance: pair.1.distance, isAdvertising: pair.1.advertising,
                                meanRSSI: pair.1.mean, isAudible: pair.1.audible, regionsInside: inside)
         }
@@ -63,9 +68,13 @@ public struct GroundTruth: Hashable, Sendable {
             o.field("time", time)
             o.field("elapsed", elapsed.seconds, decimals: 3)
             o.field("beacon", beaconIndex)
-            o.field("uuid", identity.uuid.description)
-            o.field("major", identity.major)
-            o.field("minor", identity.minor)
+            // An iBeacon's row has no format member, as a ranged iBeacon's entry has none.
+            if beacon.format != .iBeacon { o.field("format", beacon.format.rawValue) }
+            if let identity {
+                OutputLine.write(identity, to: &o)
+            } else if case .eddystone(let payload) = beacon, case .url(let url) = payload.frame {
+                o.field("url", url.description)
+            }
             o.field("address", address.description)
             o.field("distance", distance, decimals: 3)
             o.field("advertising", isAdvertising)

@@ -376,3 +376,55 @@ struct SimulateSignalTests {
         #expect(watcher.received == SIGTERM)
     }
 }
+
+/// scenes/formats.json: simulated AltBeacon and Eddystone beacons are what range and scan find.
+@Suite struct SimulatedFormatsTests {
+    static let sceneFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scenes/formats.json").path
+
+    static func capture(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("formats.btsnoop")
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", sceneFile, "--out", path, "--duration", "10s"]) == 0, "\(io.stderr)")
+        return path
+    }
+
+    static func objects(_ lines: [String]) throws -> [[String: Any]] {
+        try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test("scan lists each simulated beacon with its format and identity")
+    func scan() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.capture(in: directory)
+        let io = CapturedConsole()
+        #expect(io.run(["scan", "--hci", "btsnoop:\(path)", "--duration", "1s"]) == 0)
+        let lines = try Self.objects(io.stdout)
+        #expect(lines.map { $0["format"] as? String } == ["ibeacon", "altbeacon", "eddystone-uid", "eddystone-url"])
+        #expect(lines[0]["uuid"] as? String == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0" && lines[0]["major"] as? Int == 7
+            && lines[0]["minor"] as? Int == 1 && lines[0]["measuredPower"] as? Int == -59)
+        #expect(lines[1]["id1"] as? String == "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6" && lines[1]["id2"] as? Int == 1
+            && lines[1]["id3"] as? Int == 2 && lines[1]["measuredPower"] as? Int == -61)
+        #expect(lines[2]["namespace"] as? String == "00010203040506070809" && lines[2]["instance"] as? String == "0A0B0C0D0E0F"
+            && lines[2]["measuredPower"] as? Int == -62 && lines[2]["txPowerAt0m"] as? Int == -21)
+        #expect(lines[3]["url"] as? String == "https://example.com/room-7" && lines[3]["measuredPower"] as? Int == -65)
+    }
+
+    @Test("range enters the AltBeacon and Eddystone-UID regions and ranges those beacons")
+    func range() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.capture(in: directory)
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--region", "table=altbeacon:2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6:1",
+                        "--region", "tag=eddystone:00010203040506070809"]) == 0)
+        let lines = try Self.objects(io.stdout)
+        let enters = lines.filter { $0["event"] as? String == "enter" }.compactMap { ($0["region"] as? [String: Any])?["name"] as? String }
+        #expect(enters == ["table", "tag"])
+        let ranged = lines.filter { $0["event"] as? String == "range" }.flatMap { $0["beacons"] as? [[String: Any]] ?? [] }
+        #expect(ranged.contains { $0["format"] as? String == "altbeacon" && $0["id1"] as? String == "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6"
+            && $0["id2"] as? Int == 1 && $0["id3"] as? Int == 2 })
+        #expect(ranged.contains { $0["format"] as? String == "eddystone-uid" && $0["namespace"] as? String == "00010203040506070809"
+            && $0["instance"] as? String == "0A0B0C0D0E0F" })
+        #expect(!ranged.contains { $0["format"] == nil || $0["format"] as? String == "eddystone-url" })
+    }
+}
