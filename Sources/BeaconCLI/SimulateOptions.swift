@@ -39,7 +39,7 @@ struct SimulateOptions {
         options: [
             OptionSpec("scene", .value(placeholder: "name|file"),
                        "A built-in scene (see --list) or a scene file (JSON, as --print-scene writes it); ./NAME reads a file called NAME."),
-            OptionSpec("list", .flag, "List the built-in scenes."),
+            OptionSpec("list", .flag, "List the built-in scenes: what each is for, and the identities its beacons advertise (what to range for)."),
             OptionSpec("print-scene", .flag, "Print the scene as a scene file instead of simulating it (a start for your own)."),
             OptionSpec("out", .value(placeholder: "capture"), "Write the capture to this file (btsnoop, datalink 1002 H4; btmon -r reads it); "
                        + "for a site scene, this directory (made when missing): one capture per gateway, NAME.btsnoop, and the site, site.json."),

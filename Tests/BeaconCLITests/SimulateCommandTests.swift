@@ -51,15 +51,50 @@ struct SimulateCommandTests {
         #expect(overview.stdout.joined().contains("  simulate  "))
     }
 
-    @Test("--list names every built-in scene with what it is for")
-    func list() {
+    @Test("--list names every built-in scene with what it is for and the identities to range for, in 80 columns")
+    func list() throws {
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--list"]) == 0)
-        #expect(io.stdout.count == Scene.allNamed.count)
-        for (line, scene) in zip(io.stdout, Scene.allNamed) {
-            #expect(line.hasPrefix(scene.name + " ") && line.hasSuffix(scene.summary))
+        #expect(io.stdout.allSatisfy { $0.count <= 80 })
+        let starts = io.stdout.indices.filter { !io.stdout[$0].hasPrefix(" ") }
+        #expect(starts.map { io.stdout[$0].split(separator: " ").first.map(String.init) } == Scene.allNamed.map(\.name))
+        for (start, scene) in zip(starts, Scene.allNamed) {
+            let block = io.stdout[start..<(starts.first { $0 > start } ?? io.stdout.endIndex)]
+            let text = block.map { $0.dropFirst(SceneListing.column) }.joined(separator: " ")
+            #expect(text.hasPrefix(scene.summary), "\(scene.name)")
+            for beacon in scene.beacons {
+                guard case .iBeacon(let iBeacon) = beacon.beacon else { continue }
+                #expect(block.contains { $0.contains("ibeacon \(iBeacon.identity.uuid)") }, "\(scene.name)")
+            }
         }
+        let crowd = io.stdout.drop { !$0.hasPrefix("crowd ") }
+        #expect(crowd.contains("              ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 major 1-3, 30 beacons"))
         #expect(io.stderr.isEmpty)
+    }
+
+    @Test("--list's identities: a lone beacon's whole identity in each format; beacons sharing a first identifier on one line")
+    func listIdentities() throws {
+        func beacon(_ advertised: AdvertisedBeacon) -> SceneBeacon {
+            SceneBeacon(beacon: advertised, address: SceneBeacon.defaultAddress(index: 0), path: .standing(distance: 1))
+        }
+        let uuid = try #require(BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        let namespace = try #require(EddystoneNamespace("00010203040506070809"))
+        let beacons = [
+            beacon(.altBeacon(AltBeacon(id1: uuid, id2: 1, id3: 2, referenceRSSI: -59))),
+            beacon(.iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 4, minor: 1), measuredPower: -59))),
+            beacon(.eddystone(EddystonePayload(frame: .uid(EddystoneUID(namespace: namespace, instance: EddystoneInstance(value: 0xA1))),
+                                               txPowerAt0m: -20))),
+            beacon(.eddystone(EddystonePayload(frame: .uid(EddystoneUID(namespace: namespace, instance: EddystoneInstance(value: 0xA2))),
+                                               txPowerAt0m: -20))),
+            beacon(.eddystone(EddystonePayload(frame: .url(try EddystoneURL("https://example.com/")), txPowerAt0m: -20))),
+            beacon(.iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 7, minor: 2), measuredPower: -59))),
+        ]
+        #expect(SceneListing.identities(beacons) == [
+            "altbeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 id2 1 id3 2",
+            "ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 major 4, 7, 2 beacons",
+            "eddystone-uid 00010203040506070809 instance 0000000000A1, 0000000000A2, 2 beacons",
+            "eddystone-url https://example.com/",
+        ])
     }
 
     @Test("bad arguments: Error line, Usage line, exit 64", arguments: [
