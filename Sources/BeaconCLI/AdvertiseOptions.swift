@@ -184,23 +184,11 @@ struct AdvertiseOptions {
         do {
             return try EddystoneURL(text)
         } catch {
-            let reason = switch error {
-            case .noScheme: "expected a URL starting with http:// or https://"
-            case let .disallowedCharacter(offset, scalar):
-                "character \(offset + 1) (U+\(Self.codePoint(scalar))) is not printable ASCII; percent-encode it (%XX)"
-            case let .tooLong(length):
-                "encodes to \(length) bytes after the scheme, and Eddystone-URL carries at most \(EddystoneURL.maximumEncodedLength); use a shorter URL"
-            }
-            throw UsageError("Invalid value '\(text)' for '--url <url>': \(reason)")
+            throw UsageError("Invalid value '\(text)' for '--url <url>': \(error)")
         }
     }
 
     /// `0020` for a space: four hex digits at least, as Unicode writes code points.
-    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
-        let digits = String(scalar.value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
     private static func measuredPower(_ parsed: ParsedOptions) throws(UsageError) -> Int8 {
         try parsed.value("measured-power").map { text throws(UsageError) in try dBm(text, option: "measured-power") }
             ?? defaultMeasuredPower

@@ -7,6 +7,8 @@ struct CommonOptions {
     var duration: Micros?
     var recordPath: String?
     var captureIndex: UInt16?
+    /// `--speed`: a btsnoop: capture replayed at this pace; nil replays as fast as it reads.
+    var replayPacing: ReplayPacing?
     /// Where the controller was named when not by --hci, for errors it causes ("BEACON_HCI=hci1").
     var transportOrigin: String?
 
@@ -26,6 +28,13 @@ struct CommonOptions {
         OptionSpec("record", .value(placeholder: "file"), "Also write every HCI packet exchanged to this btsnoop file (readable by btmon -r)."),
         OptionSpec("index", .value(placeholder: "n"), "Controller index to take from a btmon (datalink 2001) capture."),
     ]
+
+    /// The commands that replay a capture for its lines (range, scan) also take `--speed`.
+    static let replaySpeedSpec = OptionSpec(
+        "speed", .value(placeholder: "multiplier"),
+        "Replay a btsnoop: capture in time with its own timestamps, this many times faster than recorded: 1 is real time, "
+            + "10 ten times faster; the lines are those of a replay at full speed.",
+        default: "as fast as it reads")
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
         let fromEnvironment = parsed.value("hci") == nil ? environment[Self.hciEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 } : nil
@@ -55,6 +64,17 @@ struct CommonOptions {
         }
         if captureIndex != nil, case .btsnoop = transport {} else if captureIndex != nil {
             throw UsageError("'--index' applies only to a btsnoop: capture")
+        }
+        if let text = parsed.value("speed") {
+            let range = ReplayPacing.speedRange
+            guard let speed = Double(text), range.contains(speed) else {
+                throw UsageError("Invalid value '\(text)' for '--speed <multiplier>': expected a number in "
+                                 + "\(range.lowerBound)...\(Int(range.upperBound)) such as 1 (real time) or 10")
+            }
+            guard case .btsnoop = transport else {
+                throw UsageError("'--speed' paces the replay of a btsnoop: capture; a live controller runs in real time")
+            }
+            replayPacing = ReplayPacing(speed: speed)
         }
     }
 

@@ -74,13 +74,14 @@ final class ControllerConnection {
             throw OpenFailure(exit: Failure.report(error, console: console))
         }
         host = HCIHost(transport: transport, recorder: recorder, signals: signals, output: console.outputDescriptor,
-                       captureStepLimit: captureStepLimit, warn: console.diagnose)
+                       captureStepLimit: captureStepLimit, pacing: common.replayPacing, warn: console.diagnose)
         // A live run ends at --duration even while stdout does not take its lines (a replay's duration
         // is capture time, and a slow reader only slows it down).
         if transport.isLive, let duration = common.duration {
             console.outputDeadline.monotonic = Micros(Clock.monotonic().value &+ duration.value)
         }
-        if let replay, replay.streamDescriptor == nil {
+        // A paced replay's lines go out when they are made, as a live run's do.
+        if let replay, replay.streamDescriptor == nil, common.replayPacing == nil {
             console.lineBatching?.isEnabled = true
         }
     }

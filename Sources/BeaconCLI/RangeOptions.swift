@@ -31,7 +31,7 @@ struct RangeOptions {
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
-        ] + RangingEstimator.specs + CommonOptions.specs + MQTTOptions.specs,
+        ] + RangingEstimator.specs + CommonOptions.specs + [CommonOptions.replaySpeedSpec] + MQTTOptions.specs,
         discussion: """
         A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are
         optional; an absent value matches any beacon and 0 is a real value. AltBeacon regions (ID1, optional

@@ -31,7 +31,7 @@ struct ScanOptions {
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
-        ] + CommonOptions.specs + MQTTOptions.scanSpecs,
+        ] + CommonOptions.specs + [CommonOptions.replaySpeedSpec] + MQTTOptions.scanSpecs,
         discussion: """
         Every --interval, one "beacon" line per beacon heard in it: its format and identity (iBeacon uuid,
         major, minor; AltBeacon id1, id2, id3; Eddystone-UID namespace and instance; Eddystone-URL url;

@@ -22,8 +22,8 @@ enum SimulateCommand {
         do {
             switch options.action {
             case .list:
-                for scene in Scene.allNamed {
-                    let code = console.print(scene.name + String(repeating: " ", count: max(1, 14 - scene.name.count)) + scene.summary)
+                for line in SceneListing.lines(Scene.allNamed) {
+                    let code = console.print(line)
                     guard code == .success else { return code }
                 }
                 return .success

@@ -39,7 +39,7 @@ struct SimulateOptions {
         options: [
             OptionSpec("scene", .value(placeholder: "name|file"),
                        "A built-in scene (see --list) or a scene file (JSON, as --print-scene writes it); ./NAME reads a file called NAME."),
-            OptionSpec("list", .flag, "List the built-in scenes."),
+            OptionSpec("list", .flag, "List the built-in scenes: what each is for, and the identities its beacons advertise (what to range for)."),
             OptionSpec("print-scene", .flag, "Print the scene as a scene file instead of simulating it (a start for your own)."),
             OptionSpec("out", .value(placeholder: "capture"), "Write the capture to this file (btsnoop, datalink 1002 H4; btmon -r reads it); "
                        + "for a site scene, this directory (made when missing): one capture per gateway, NAME.btsnoop, and the site, site.json."),
@@ -68,13 +68,14 @@ struct SimulateOptions {
                        default: "extended, or the scene's"),
         ],
         discussion: """
-        A scene is beacons (identity, advertising interval, when they advertise, how they move), the radio
+        A scene is beacons (an iBeacon, AltBeacon, Eddystone-UID or Eddystone-URL identity, advertising interval,
+        when they advertise, how they move), the radio
         between them and the receiver (path loss, shadowing, per-channel and fast fading, bodies in the way,
         loss, interference, dips) and the receiver (sensitivity, reports); --print-scene writes a scene file to start from.
         The capture replays with `beacon range --hci btsnoop:CAPTURE --uuid UUID`. The ground truth has one
-        JSON line per beacon and tick: true distance, advertising or not, and whether each region of the
-        scene is inside — while a matching beacon advertises with a mean power at its true distance at or
-        above the sensitivity. Nothing depends on the clock: the same arguments give the same bytes.
+        JSON line per beacon and tick: true distance, advertising or not, and whether that beacon is in each
+        region of the scene — while the region matches it and it advertises with a mean power at its true
+        distance at or above the sensitivity. Nothing depends on the clock: the same arguments give the same bytes.
         A site scene (one with a site, or given --site) has beacons at points of the site's floor plan and
         every gateway of the site hearing them through the walls, each with its own receiver: --out names a
         directory of one capture per gateway and site.json, and the ground truth gives each beacon's room,
@@ -186,7 +187,7 @@ struct SimulateOptions {
         } else {
             path = .standing(distance: distance)
         }
-        var beacon = SceneBeacon(beacon: IBeacon(identity: identity, measuredPower: power),
+        var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: identity, measuredPower: power)),
                                  address: SceneBeacon.defaultAddress(index: 0), path: path)
         if let text = parsed.value("interval") {
             let interval = try CommonOptions.positiveDuration(text, option: "interval")

@@ -16,6 +16,29 @@ public enum AdvertisedBeacon: Hashable, Sendable {
         }
     }
 
+    /// The identity a region can name; nil for an Eddystone-URL, which carries none.
+    public var identity: BeaconID? {
+        switch self {
+        case let .iBeacon(beacon): .iBeacon(beacon.identity)
+        case let .altBeacon(beacon): .altBeacon(beacon.identity)
+        case let .eddystone(beacon):
+            switch beacon.frame {
+            case let .uid(uid): .eddystoneUID(uid)
+            case .url: nil
+            }
+        }
+    }
+
+    /// The calibrated RSSI at 1 m the advertisement carries: iBeacon's measured power, AltBeacon's
+    /// reference RSSI, Eddystone's power at 0 m less 41 dB.
+    public var measuredPower: Int8 {
+        switch self {
+        case let .iBeacon(beacon): beacon.measuredPower
+        case let .altBeacon(beacon): beacon.referenceRSSI
+        case let .eddystone(beacon): EddystoneFrame.measuredPower(txPower: beacon.txPowerAt0m)
+        }
+    }
+
     /// The advertising data, at most 31 bytes so that legacy advertising carries it.
     public var advertisingData: [UInt8] {
         switch self {

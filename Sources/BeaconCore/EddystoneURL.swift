@@ -50,13 +50,31 @@ public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public enum EncodingError: Error, Equatable, Sendable {
+    public enum EncodingError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The URL does not start with one of the four schemes.
         case noScheme
         /// A character outside printable ASCII; `offset` counts characters (Unicode scalars) from the start.
         case disallowedCharacter(offset: Int, Unicode.Scalar)
         /// The shortest encoding after the scheme needs `length` bytes.
         case tooLong(length: Int)
+
+        /// What is wrong and what to do, for an error line.
+        public var description: String {
+            switch self {
+            case .noScheme:
+                "expected a URL starting with http:// or https://"
+            case let .disallowedCharacter(offset, scalar):
+                "character \(offset + 1) (U+\(Self.codePoint(scalar))) is not printable ASCII; percent-encode it (%XX)"
+            case let .tooLong(length):
+                "encodes to \(length) bytes after the scheme, and Eddystone-URL carries at most \(EddystoneURL.maximumEncodedLength); use a shorter URL"
+            }
+        }
+
+        /// At least four upper-case hex digits, as U+ notation writes a code point.
+        private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+            let digits = String(scalar.value, radix: 16, uppercase: true)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
     }
 
     /// The shortest encoding of `text`: among the schemes it starts with and every way of covering the

@@ -39,9 +39,9 @@ public struct SceneRecording: Sendable {
 
     public func time(ofTick k: Int) -> Timestamp { start + Micros(Int64(k) * scene.tick.value) }
 
-    /// Whether the truth has region `region` (index into `scene.regions`) inside at tick `k`.
+    /// Whether region `region` (index into `scene.regions`) is inside at tick `k`: some beacon is in it.
     public func isInside(region: Int, tick k: Int) -> Bool {
-        truth[k].first?.regionsInside[region] ?? false
+        truth[k].contains { $0.regionsInside[region] }
     }
 
     /// True when every beacon can be heard (advertising, its mean power above the receiver's sensitivity)

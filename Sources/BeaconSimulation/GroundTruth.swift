@@ -1,9 +1,9 @@
 import BeaconCore
 
 /// What was really so for one beacon at one tick of a simulation: the row a ranger's output is judged
-/// against. A region is inside while at least one beacon it matches is audible: advertising, with a
+/// against. A beacon is in a region while the region matches it and it is audible: advertising, with a
 /// mean received power at its true distance (path loss alone: no shadowing, fading, blocking or
-/// loss) at or above the receiver's sensitivity.
+/// loss) at or above the receiver's sensitivity. A region is inside while any beacon is in it.
 public struct GroundTruth: Hashable, Sendable {
     /// The tick: start of the capture + k × tick.
     public var time: Timestamp
@@ -11,7 +11,8 @@ public struct GroundTruth: Hashable, Sendable {
     public var elapsed: Micros
     /// The beacon's place in `Scene.beacons`.
     public var beaconIndex: Int
-    public var identity: BeaconIdentity
+    /// What the beacon advertises: its format, identity and measured power.
+    public var beacon: AdvertisedBeacon
     public var address: DeviceAddress
     /// True distance from the receiver, metres.
     public var distance: Double
@@ -21,16 +22,16 @@ public struct GroundTruth: Hashable, Sendable {
     public var meanRSSI: Double
     /// Advertising, and `meanRSSI` at or above the receiver's sensitivity.
     public var isAudible: Bool
-    /// For each region of the scene, in `Scene.regions` order: whether it is inside at `time`
-    /// (the same for every beacon's row at one tick).
+    /// For each region of the scene, in `Scene.regions` order: whether this beacon is in it at `time`
+    /// (the region matches the beacon, and the beacon is audible).
     public var regionsInside: [Bool]
 
-    public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, identity: BeaconIdentity, address: DeviceAddress,
+    public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, beacon: AdvertisedBeacon, address: DeviceAddress,
                 distance: Double, isAdvertising: Bool, meanRSSI: Double, isAudible: Bool, regionsInside: [Bool]) {
         self.time = time
         self.elapsed = elapsed
         self.beaconIndex = beaconIndex
-        self.identity = identity
+        self.beacon = beacon
         self.address = address
         self.distance = distance
         self.isAdvertising = isAdvertising
@@ -38,6 +39,9 @@ public struct GroundTruth: Hashable, Sendable {
         self.isAudible = isAudible
         self.regionsInside = regionsInside
     }
+
+    /// The identity a region can name; nil for an Eddystone-URL beacon, which is in no region.
+    public var identity: BeaconID? { beacon.identity }
 
     /// The rows of every beacon of `scene` at `elapsed` after its start.
     static func rows(_ scene: Scene, at elapsed: Micros, start: Timestamp) -> [GroundTruth] {
@@ -47,13 +51,12 @@ public struct GroundTruth: Hashable, Sendable {
             let mean = scene.radio.meanRSSI(measuredPower: beacon.beacon.measuredPower, distance: distance)
             return (distance, advertising, mean, advertising && mean >= scene.receiver.sensitivity)
         }
-        let inside = scene.regions.map { region in
-            zip(scene.beacons, beacons).contains { $1.audible && region.region.matches($0.beacon.identity) }
-        }
         return zip(scene.beacons, beacons).enumerated().map { index, pair in
-            GroundTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: pair.0.beacon.identity,
-                        address: pair.0.address, distance: pair.1.distance, isAdvertising: pair.1.advertising,
-                        meanRSSI: pair.1.mean, isAudible: pair.1.audible, regionsInside: inside)
+            let identity = pair.0.beacon.identity
+            let inside = scene.regions.map { region in pair.1.audible && identity.map(region.region.matches) == true }
+            return GroundTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, beacon: pair.0.beacon,
+                               address: pair.0.address, distance: pair.1.distance, isAdvertising: pair.1.advertising,
+                               meanRSSI: pair.1.mean, isAudible: pair.1.audible, regionsInside: inside)
         }
     }
 
@@ -65,9 +68,13 @@ public struct GroundTruth: Hashable, Sendable {
             o.field("time", time)
             o.field("elapsed", elapsed.seconds, decimals: 3)
             o.field("beacon", beaconIndex)
-            o.field("uuid", identity.uuid.description)
-            o.field("major", identity.major)
-            o.field("minor", identity.minor)
+            // An iBeacon's row has no format member, as a ranged iBeacon's entry has none.
+            if beacon.format != .iBeacon { o.field("format", beacon.format.rawValue) }
+            if let identity {
+                OutputLine.write(identity, to: &o)
+            } else if case .eddystone(let payload) = beacon, case .url(let url) = payload.frame {
+                o.field("url", url.description)
+            }
             o.field("address", address.description)
             o.field("distance", distance, decimals: 3)
             o.field("advertising", isAdvertising)

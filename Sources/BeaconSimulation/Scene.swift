@@ -50,12 +50,22 @@ public struct Scene: Hashable, Sendable {
     /// The most gateways a site scene simulates: each is a capture file written at once, with its buffer.
     public static let maximumGateways = 100
 
-    /// One region per distinct UUID of `beacons`, named by the UUID: the regions of a scene that states none.
+    /// The regions of a scene that states none: one per distinct first identifier of `beacons` (an
+    /// iBeacon's UUID, an AltBeacon's ID1, an Eddystone-UID's namespace), named as `beacon range
+    /// --region` writes it. An Eddystone-URL beacon has no identity, so no region.
     public static func defaultRegions(for beacons: [SceneBeacon]) -> [NamedRegion] {
         var regions: [NamedRegion] = []
-        for beacon in beacons where !regions.contains(where: { $0.region.uuid == beacon.beacon.identity.uuid }) {
-            let uuid = beacon.beacon.identity.uuid
-            regions.append(NamedRegion(name: uuid.description, region: BeaconRegion(uuid: uuid)))
+        for beacon in beacons {
+            let constraint: IdentityConstraint
+            switch beacon.beacon.identity {
+            case .iBeacon(let id): constraint = .iBeacon(uuid: id.uuid, major: nil, minor: nil)
+            case .altBeacon(let id): constraint = .altBeacon(id1: id.id1, id2: nil, id3: nil)
+            case .eddystoneUID(let uid): constraint = .eddystoneUID(namespace: uid.namespace, instance: nil)
+            case nil: continue
+            }
+            let region = BeaconRegion(constraint)
+            guard !regions.contains(where: { $0.region == region }) else { continue }
+            regions.append(NamedRegion(name: region.description, region: region))
         }
         return regions
     }

@@ -2,8 +2,9 @@ import BeaconCore
 
 /// One beacon in a scene: what it advertises, how often, when, and where it goes.
 public struct SceneBeacon: Hashable, Sendable {
-    /// Identity and measured power (the calibrated RSSI at 1 m the advertisement carries).
-    public var beacon: IBeacon
+    /// The advertisement, of any format `beacon advertise` sends: its identity and measured power (the
+    /// calibrated RSSI at 1 m it carries).
+    public var beacon: AdvertisedBeacon
     public var address: DeviceAddress
     public var addressType: AddressType
     /// Advertising interval (default 100 ms, the iBeacon recommendation).
@@ -22,7 +23,7 @@ public struct SceneBeacon: Hashable, Sendable {
     /// scannable (ADV_SCAN_IND), answered only when the receiver scans actively.
     public var scanResponse: ScanResponse
 
-    public init(beacon: IBeacon, address: DeviceAddress, addressType: AddressType = .randomDevice,
+    public init(beacon: AdvertisedBeacon, address: DeviceAddress, addressType: AddressType = .randomDevice,
                 interval: Micros = .milliseconds(100), jitter: Micros = .milliseconds(10),
                 start: Micros = Micros(0), stop: Micros? = nil, path: BeaconPath, height: Double = SceneBeacon.defaultHeight,
                 scanResponse: ScanResponse = .none) {
@@ -59,8 +60,18 @@ public struct SceneBeacon: Hashable, Sendable {
         case empty
         /// The device's name, as many commercial beacons answer.
         case name
-        /// The iBeacon advertisement again.
+        /// The beacon's advertisement again.
         case beacon
+    }
+
+    /// The name a beacon answering with its name gives: "beacon" and the last part of its identity.
+    var localName: String {
+        switch beacon.identity {
+        case .iBeacon(let id): "beacon \(id.minor)"
+        case .altBeacon(let id): "beacon \(id.id3)"
+        case .eddystoneUID(let uid): "beacon \(uid.instance)"
+        case nil: "beacon"
+        }
     }
 
     /// The scan response data for this beacon, nil when it is not scannable.
@@ -68,7 +79,7 @@ public struct SceneBeacon: Hashable, Sendable {
         switch scanResponse {
         case .none: nil
         case .empty: []
-        case .name: AdvertisingData.build([(.completeLocalName, Array("beacon \(beacon.identity.minor)".utf8))])
+        case .name: AdvertisingData.build([(.completeLocalName, Array(localName.utf8))])
         case .beacon: beacon.advertisingData
         }
     }

@@ -95,7 +95,7 @@ extension NamedRegion: Codable {
         let text = try fields.decode("region", as: String.self)
         switch BeaconRegion.parse(text) {
         case .success(let region): self.init(name: try fields.decode("name"), region: region)
-        case .failure(let error): throw fields.invalid("region", "expected UUID[:MAJOR[:MINOR]]: \(error)")
+        case .failure(let error): throw fields.invalid("region", "expected UUID[:MAJOR[:MINOR]], altbeacon:ID1[:ID2[:ID3]] or eddystone:NAMESPACE[:INSTANCE]: \(error)")
         }
     }
 
@@ -221,28 +221,28 @@ extension ReceiverModel: Codable {
 }
 
 extension SceneBeacon: Codable {
-    static let members = ["uuid", "major", "minor", "measuredPower", "address", "addressType", "interval", "jitter",
-                          "start", "stop", "scanResponse", "path", "height"]
+    /// The identity members of each format, besides "format" and "measuredPower".
+    static let identityMembers: [(format: BeaconFormat, members: [String])] = [
+        (.iBeacon, ["uuid", "major", "minor"]),
+        (.altBeacon, ["id1", "id2", "id3"]),
+        (.eddystoneUID, ["namespace", "instance"]),
+        (.eddystoneURL, ["url"]),
+    ]
+    static let members = ["format"] + identityMembers.flatMap(\.members)
+        + ["measuredPower", "address", "addressType", "interval", "jitter", "start", "stop", "scanResponse", "path", "height"]
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder, members: Self.members)
-        guard let uuid = try fields.parsed("uuid", expected: "a UUID of 8-4-4-4-12 hex digits", BeaconUUID.init) else {
-            throw fields.missing("uuid")
-        }
-        let major = try fields.integer("major", in: 0...65535) ?? 0
-        let minor = try fields.integer("minor", in: 0...65535) ?? 0
-        let power = try fields.integer("measuredPower", in: -127...20) ?? -59
+        let beacon = try Self.advertisement(fields)
         // A beacon without an address gets one from its place in the list.
         let index = decoder.codingPath.last?.intValue ?? 0
-        let defaults = SceneBeacon(beacon: IBeacon(identity: BeaconIdentity(uuid: uuid, major: 0, minor: 0), measuredPower: 0),
-                                   address: Self.defaultAddress(index: index), path: .standing(distance: 1))
+        let defaults = SceneBeacon(beacon: beacon, address: Self.defaultAddress(index: index), path: .standing(distance: 1))
         let path = try fields.decode("path", as: BeaconPath.self)
         // A distance from the receiver has no height; a point on a site's floor plan does.
         if fields.has("height"), !path.isOnFloorPlan {
             throw fields.invalid("height", "only a beacon on a site's floor plan (a path of kind \"at\" or \"route\") has a height")
         }
-        self.init(beacon: IBeacon(identity: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
-                                  measuredPower: Int8(power)),
+        self.init(beacon: beacon,
                   address: try fields.parsed("address", expected: "an address such as C0:00:00:00:00:01", DeviceAddress.init)
                       ?? defaults.address,
                   addressType: try fields.parsed("addressType", expected: "\"public\" or \"random\"", Self.addressType(named:))
@@ -256,11 +256,81 @@ extension SceneBeacon: Codable {
                   scanResponse: try fields.choice("scanResponse", as: ScanResponse.self) ?? defaults.scanResponse)
     }
 
+    /// The advertisement a beacon's members describe: its format (default ibeacon), that format's
+    /// identity, and the measured power, built by the encoders `beacon advertise` sends with.
+    private static func advertisement(_ fields: FieldReader) throws -> AdvertisedBeacon {
+        let formatText = try fields.decodeIfPresent("format", as: String.self) ?? BeaconFormat.iBeacon.rawValue
+        guard let format = BeaconFormat(rawValue: formatText), let own = identityMembers.first(where: { $0.format == format }) else {
+            let formats = identityMembers.map { "\"\($0.format.rawValue)\"" }.joined(separator: ", ")
+            throw fields.invalid("format", "expected one of \(formats), found \"\(formatText)\"")
+        }
+        for (_, members) in identityMembers where members != own.members {
+            if let other = members.first(where: fields.has) {
+                throw fields.invalid(other, "does not apply to format \"\(format.rawValue)\", whose identity is "
+                                     + own.members.map { "'\($0)'" }.joined(separator: ", "))
+            }
+        }
+        let power = Int8(try fields.integer("measuredPower", in: -127...20) ?? -59)
+        func uuid(_ key: String) throws -> BeaconUUID {
+            guard let uuid = try fields.parsed(key, expected: "a UUID of 8-4-4-4-12 hex digits", BeaconUUID.init) else {
+                throw fields.missing(key)
+            }
+            return uuid
+        }
+        func eddystone(_ frame: EddystonePayload.Frame) throws -> AdvertisedBeacon {
+            // Eddystone carries the power at 0 m: the measured power plus 41 dB, at most 20 dBm.
+            guard let txPower = EddystonePayload.txPowerAt0m(measuredPower: power) else {
+                throw fields.invalid("measuredPower", "an Eddystone beacon sends it as the power at 0 m, 41 dB more: expected -127...-21")
+            }
+            return .eddystone(EddystonePayload(frame: frame, txPowerAt0m: txPower))
+        }
+        switch format {
+        case .altBeacon:
+            return .altBeacon(AltBeacon(id1: try uuid("id1"), id2: UInt16(try fields.integer("id2", in: 0...65535) ?? 0),
+                                        id3: UInt16(try fields.integer("id3", in: 0...65535) ?? 0), referenceRSSI: power))
+        case .eddystoneUID:
+            guard let namespace = try fields.parsed("namespace", expected: "20 hex digits", EddystoneNamespace.init) else {
+                throw fields.missing("namespace")
+            }
+            let instance = try fields.parsed("instance", expected: "12 hex digits", EddystoneInstance.init) ?? EddystoneInstance(value: 0)
+            return try eddystone(.uid(EddystoneUID(namespace: namespace, instance: instance)))
+        case .eddystoneURL:
+            let text = try fields.decode("url", as: String.self)
+            let url: EddystoneURL
+            do {
+                url = try EddystoneURL(text)
+            } catch {
+                throw fields.invalid("url", "\(error)")
+            }
+            return try eddystone(.url(url))
+        default:
+            return .iBeacon(IBeacon(identity: BeaconIdentity(uuid: try uuid("uuid"), major: UInt16(try fields.integer("major", in: 0...65535) ?? 0),
+                                                             minor: UInt16(try fields.integer("minor", in: 0...65535) ?? 0)),
+                                    measuredPower: power))
+        }
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(beacon.identity.uuid.description, "uuid")
-        try fields.encode(beacon.identity.major, "major")
-        try fields.encode(beacon.identity.minor, "minor")
+        try fields.encode(beacon.format.rawValue, "format")
+        switch beacon {
+        case .iBeacon(let iBeacon):
+            try fields.encode(iBeacon.identity.uuid.description, "uuid")
+            try fields.encode(iBeacon.identity.major, "major")
+            try fields.encode(iBeacon.identity.minor, "minor")
+        case .altBeacon(let altBeacon):
+            try fields.encode(altBeacon.identity.id1.description, "id1")
+            try fields.encode(altBeacon.identity.id2, "id2")
+            try fields.encode(altBeacon.identity.id3, "id3")
+        case .eddystone(let payload):
+            switch payload.frame {
+            case .uid(let uid):
+                try fields.encode(uid.namespace.description, "namespace")
+                try fields.encode(uid.instance.description, "instance")
+            case .url(let url):
+                try fields.encode(url.description, "url")
+            }
+        }
         try fields.encode(beacon.measuredPower, "measuredPower")
         try fields.encode(address.description, "address")
         try fields.encode(addressType.name, "addressType")

@@ -84,6 +84,8 @@ extension SceneBeacon {
         try check(start.value >= 0, "\(field).start", "must not be negative")
         if let stop { try check(stop > start, "\(field).stop", "must be after start") }
         if inSite {
+            try check(beacon.format == .iBeacon, "\(field).format",
+                      "a site scene's beacons are iBeacons (its ground truth names them by UUID, major and minor), not \(beacon.format.rawValue)")
             try check(path.isOnFloorPlan, "\(field).path.kind",
                       "a site scene's beacons are points on its floor plan: expected \"at\" or \"route\", found \"\(path.kind)\"")
         } else {

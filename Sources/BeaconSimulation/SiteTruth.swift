@@ -54,7 +54,9 @@ public struct SiteTruth: Hashable, Sendable {
     /// site's gateways, in its order) with the means the simulation uses.
     static func rows(_ scene: Scene, site: Site, receivers: [ScanningReceiver], at elapsed: Micros,
                      start: Timestamp) -> [SiteTruth] {
-        scene.beacons.enumerated().map { index, beacon in
+        // Validation admits only iBeacons to a site scene.
+        scene.beacons.enumerated().compactMap { index, beacon in
+            guard case .iBeacon(let iBeacon) = beacon.beacon else { return nil }
             let place = BeaconPlace(point: beacon.path.place(at: elapsed), height: beacon.height)
             let advertising = beacon.isAdvertising(at: elapsed, sceneDuration: scene.duration)
             let gateways = receivers.map { receiver in
@@ -63,7 +65,7 @@ public struct SiteTruth: Hashable, Sendable {
                 return Gateway(distance: mean.distance, meanRSSI: mean.power,
                                isAudible: advertising && mean.power >= scene.receiver.sensitivity)
             }
-            return SiteTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: beacon.beacon.identity,
+            return SiteTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: iBeacon.identity,
                              address: beacon.address, isAdvertising: advertising, point: place.point,
                              room: site.room(containing: place.point, floor: 0).map { site.rooms[$0].name }, gateways: gateways)
         }

@@ -28,6 +28,26 @@ public enum HostPause {
     case end(HostEnd)
 }
 
+/// What ended a paced replay's wait before its time.
+enum PaceInterruption {
+    case signal(Int32)
+    case outputGone
+
+    var event: HostEvent {
+        switch self {
+        case .signal(let signal): .signal(signal)
+        case .outputGone: .end(.outputGone)
+        }
+    }
+
+    var pause: HostPause {
+        switch self {
+        case .signal(let signal): .signal(signal)
+        case .outputGone: .end(.outputGone)
+        }
+    }
+}
+
 /// Why `next(until:)` has nothing more.
 public enum HostEnd: Equatable, Sendable {
     /// A replayed capture has no more packets.
@@ -140,6 +160,8 @@ public final class HCIHost {
     private var heldBack: (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)?
     /// The latest schedule time of a replay.
     private var replayTime: Timestamp?
+    /// A replay at `--speed`: each packet and deadline waits for its time; nil replays as fast as it reads.
+    private var pacing: ReplayPacing?
     /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
     /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
     public private(set) var firstUnprintableCaptureTime: Timestamp?
@@ -162,11 +184,12 @@ public final class HCIHost {
 
     /// - Parameters:
     ///   - captureStepLimit: replays only: a forward jump in capture time beyond this is a clock step.
+    ///   - pacing: replays only: play the capture at this pace, not as fast as it reads.
     ///   - clock: both clocks (tests inject their own).
     ///   - warn: one diagnostic line (a clock step); a warning that repeats is told a few times, then
     ///     only counted for `warningSummaries`.
     public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?, output: Int32? = nil,
-                commandTimeout: Micros = defaultCommandTimeout, captureStepLimit: Micros? = nil,
+                commandTimeout: Micros = defaultCommandTimeout, captureStepLimit: Micros? = nil, pacing: ReplayPacing? = nil,
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
         self.isLive = transport.isLive
@@ -179,6 +202,7 @@ public final class HCIHost {
         self.clock = clock
         self.warn = warn
         self.timeline = Timeline(maximumGap: captureStepLimit)
+        self.pacing = transport.isLive ? nil : pacing
     }
 
     /// Schedule time now: the monotonic clock (live), the latest capture time (replay).
@@ -245,7 +269,10 @@ public final class HCIHost {
                 _ = try controllerEvent(packet, direction)
             } else if let due = deadline, time > due {
                 heldBack = (packet, direction, time)
-                return .deadline(due)
+                return try pace(to: due)?.pause ?? .deadline(due)
+            } else if let interruption = try pace(to: time) {
+                heldBack = (packet, direction, time)
+                return interruption.pause
             }
             switch handle(packet, direction, time) {
             case .proceed(let due):
@@ -323,7 +350,11 @@ public final class HCIHost {
             if let next {
                 if let deadline, next.time > deadline {
                     heldBack = next
-                    return .deadline(deadline)
+                    return try pace(to: deadline)?.event ?? .deadline(deadline)
+                }
+                if let interruption = try pace(to: next.time) {
+                    heldBack = next
+                    return interruption.event
                 }
                 return .packet(next.packet, next.direction, next.time)
             }
@@ -574,6 +605,25 @@ public final class HCIHost {
         return (transport.readDescriptor.map { ready.readable.contains($0) } ?? false,
                 signals.map { ready.readable.contains($0.descriptor) } ?? false,
                 ready.hungUp)
+    }
+
+    /// A paced replay waits until schedule time `time` is due on the monotonic clock: nil then, or what
+    /// came first, a signal or the reader of the output going away.
+    private func pace(to time: Timestamp) throws(HostError) -> PaceInterruption? {
+        while let wait = pacing?.wait(for: time, now: clock().monotonic), wait.value > 0 {
+            let ready: Poller.Ready
+            do {
+                ready = try poller.wait(signals.map { [$0.descriptor] } ?? [], hangUpOf: output, timeout: wait)
+            } catch {
+                throw .transport(TransportError.from(error, transport: transport.description))
+            }
+            if let signals, ready.readable.contains(signals.descriptor), let signal = signals.pendingSignal() {
+                receivedSignal = signal
+                return .signal(signal)
+            }
+            if ready.hungUp { return .outputGone }
+        }
+        return nil
     }
 
     /// Waits until a streamed capture has bytes (or its writer has gone), or a signal arrives: the signal.

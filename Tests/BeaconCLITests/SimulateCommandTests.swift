@@ -51,15 +51,50 @@ struct SimulateCommandTests {
         #expect(overview.stdout.joined().contains("  simulate  "))
     }
 
-    @Test("--list names every built-in scene with what it is for")
-    func list() {
+    @Test("--list names every built-in scene with what it is for and the identities to range for, in 80 columns")
+    func list() throws {
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--list"]) == 0)
-        #expect(io.stdout.count == Scene.allNamed.count)
-        for (line, scene) in zip(io.stdout, Scene.allNamed) {
-            #expect(line.hasPrefix(scene.name + " ") && line.hasSuffix(scene.summary))
+        #expect(io.stdout.allSatisfy { $0.count <= 80 })
+        let starts = io.stdout.indices.filter { !io.stdout[$0].hasPrefix(" ") }
+        #expect(starts.map { io.stdout[$0].split(separator: " ").first.map(String.init) } == Scene.allNamed.map(\.name))
+        for (start, scene) in zip(starts, Scene.allNamed) {
+            let block = io.stdout[start..<(starts.first { $0 > start } ?? io.stdout.endIndex)]
+            let text = block.map { $0.dropFirst(SceneListing.column) }.joined(separator: " ")
+            #expect(text.hasPrefix(scene.summary), "\(scene.name)")
+            for beacon in scene.beacons {
+                guard case .iBeacon(let iBeacon) = beacon.beacon else { continue }
+                #expect(block.contains { $0.contains("ibeacon \(iBeacon.identity.uuid)") }, "\(scene.name)")
+            }
         }
+        let crowd = io.stdout.drop { !$0.hasPrefix("crowd ") }
+        #expect(crowd.contains("              ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 major 1-3, 30 beacons"))
         #expect(io.stderr.isEmpty)
+    }
+
+    @Test("--list's identities: a lone beacon's whole identity in each format; beacons sharing a first identifier on one line")
+    func listIdentities() throws {
+        func beacon(_ advertised: AdvertisedBeacon) -> SceneBeacon {
+            SceneBeacon(beacon: advertised, address: SceneBeacon.defaultAddress(index: 0), path: .standing(distance: 1))
+        }
+        let uuid = try #require(BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        let namespace = try #require(EddystoneNamespace("00010203040506070809"))
+        let beacons = [
+            beacon(.altBeacon(AltBeacon(id1: uuid, id2: 1, id3: 2, referenceRSSI: -59))),
+            beacon(.iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 4, minor: 1), measuredPower: -59))),
+            beacon(.eddystone(EddystonePayload(frame: .uid(EddystoneUID(namespace: namespace, instance: EddystoneInstance(value: 0xA1))),
+                                               txPowerAt0m: -20))),
+            beacon(.eddystone(EddystonePayload(frame: .uid(EddystoneUID(namespace: namespace, instance: EddystoneInstance(value: 0xA2))),
+                                               txPowerAt0m: -20))),
+            beacon(.eddystone(EddystonePayload(frame: .url(try EddystoneURL("https://example.com/")), txPowerAt0m: -20))),
+            beacon(.iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 7, minor: 2), measuredPower: -59))),
+        ]
+        #expect(SceneListing.identities(beacons) == [
+            "altbeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 id2 1 id3 2",
+            "ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 major 4, 7, 2 beacons",
+            "eddystone-uid 00010203040506070809 instance 0000000000A1, 0000000000A2, 2 beacons",
+            "eddystone-url https://example.com/",
+        ])
     }
 
     @Test("bad arguments: Error line, Usage line, exit 64", arguments: [
@@ -374,5 +409,57 @@ struct SimulateSignalTests {
         #expect(!FileManager.default.fileExists(atPath: capture))
         #expect(!FileManager.default.fileExists(atPath: truth))
         #expect(watcher.received == SIGTERM)
+    }
+}
+
+/// scenes/formats.json: simulated AltBeacon and Eddystone beacons are what range and scan find.
+@Suite struct SimulatedFormatsTests {
+    static let sceneFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scenes/formats.json").path
+
+    static func capture(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("formats.btsnoop")
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", sceneFile, "--out", path, "--duration", "10s"]) == 0, "\(io.stderr)")
+        return path
+    }
+
+    static func objects(_ lines: [String]) throws -> [[String: Any]] {
+        try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test("scan lists each simulated beacon with its format and identity")
+    func scan() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.capture(in: directory)
+        let io = CapturedConsole()
+        #expect(io.run(["scan", "--hci", "btsnoop:\(path)", "--duration", "1s"]) == 0)
+        let lines = try Self.objects(io.stdout)
+        #expect(lines.map { $0["format"] as? String } == ["ibeacon", "altbeacon", "eddystone-uid", "eddystone-url"])
+        #expect(lines[0]["uuid"] as? String == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0" && lines[0]["major"] as? Int == 7
+            && lines[0]["minor"] as? Int == 1 && lines[0]["measuredPower"] as? Int == -59)
+        #expect(lines[1]["id1"] as? String == "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6" && lines[1]["id2"] as? Int == 1
+            && lines[1]["id3"] as? Int == 2 && lines[1]["measuredPower"] as? Int == -61)
+        #expect(lines[2]["namespace"] as? String == "00010203040506070809" && lines[2]["instance"] as? String == "0A0B0C0D0E0F"
+            && lines[2]["measuredPower"] as? Int == -62 && lines[2]["txPowerAt0m"] as? Int == -21)
+        #expect(lines[3]["url"] as? String == "https://example.com/room-7" && lines[3]["measuredPower"] as? Int == -65)
+    }
+
+    @Test("range enters the AltBeacon and Eddystone-UID regions and ranges those beacons")
+    func range() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.capture(in: directory)
+        let io = CapturedConsole()
+        #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--region", "table=altbeacon:2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6:1",
+                        "--region", "tag=eddystone:00010203040506070809"]) == 0)
+        let lines = try Self.objects(io.stdout)
+        let enters = lines.filter { $0["event"] as? String == "enter" }.compactMap { ($0["region"] as? [String: Any])?["name"] as? String }
+        #expect(enters == ["table", "tag"])
+        let ranged = lines.filter { $0["event"] as? String == "range" }.flatMap { $0["beacons"] as? [[String: Any]] ?? [] }
+        #expect(ranged.contains { $0["format"] as? String == "altbeacon" && $0["id1"] as? String == "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6"
+            && $0["id2"] as? Int == 1 && $0["id3"] as? Int == 2 })
+        #expect(ranged.contains { $0["format"] as? String == "eddystone-uid" && $0["namespace"] as? String == "00010203040506070809"
+            && $0["instance"] as? String == "0A0B0C0D0E0F" })
+        #expect(!ranged.contains { $0["format"] == nil || $0["format"] as? String == "eddystone-url" })
     }
 }

@@ -29,7 +29,7 @@ struct SceneFileTests {
         #expect(scene.receiver == ReceiverModel())
         #expect(scene.regions == [NamedRegion(name: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", region: BeaconRegion(uuid: sceneUUID))])
         let beacon = scene.beacons[0]
-        #expect(beacon.beacon == IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 0, minor: 0), measuredPower: -59))
+        #expect(beacon.beacon == .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 0, minor: 0), measuredPower: -59)))
         #expect(beacon.address == DeviceAddress("C0:00:00:00:00:01"))
         #expect(scene.beacons[1].address == DeviceAddress("C0:00:00:00:00:02"))
         #expect(beacon.addressType == .randomDevice)
@@ -80,6 +80,24 @@ struct SceneFileTests {
          "beacons[0].address", "expected an address"),
         (#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "scanResponse": "yes", "path": {"kind": "standing", "distance": 1}}]}"#,
          "beacons[0].scanResponse", #"expected one of "none", "empty", "name", "beacon""#),
+        (#"{"duration": 60, "beacons": [{"format": "eddystone-tlm", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].format", #"expected one of "ibeacon", "altbeacon", "eddystone-uid", "eddystone-url", found "eddystone-tlm""#),
+        (#"{"duration": 60, "beacons": [{"format": "altbeacon", "uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].uuid", #"does not apply to format "altbeacon", whose identity is 'id1', 'id2', 'id3'"#),
+        (#"{"duration": 60, "beacons": [{"id1": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].id1", #"does not apply to format "ibeacon", whose identity is 'uuid', 'major', 'minor'"#),
+        (#"{"duration": 60, "beacons": [{"format": "altbeacon", "id2": 1, "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].id1", "missing"),
+        (#"{"duration": 60, "beacons": [{"format": "eddystone-uid", "namespace": "0102", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].namespace", "expected 20 hex digits"),
+        (#"{"duration": 60, "beacons": [{"format": "eddystone-uid", "namespace": "00010203040506070809", "measuredPower": -10, "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].measuredPower", "an Eddystone beacon sends it as the power at 0 m, 41 dB more: expected -127...-21"),
+        (#"{"duration": 60, "beacons": [{"format": "eddystone-url", "url": "example.com", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].url", "expected a URL starting with http:// or https://"),
+        (#"{"duration": 60, "beacons": [{"format": "eddystone-url", "path": {"kind": "standing", "distance": 1}}]}"#,
+         "beacons[0].url", "missing"),
+        (#"{"duration": 60, "site": {"rooms": [{"name": "hall", "polygon": [[0, 0], [4, 0], [4, 4], [0, 4]]}], "gateways": [{"name": "gw1", "position": [2, 2, 1]}]}, "beacons": [{"format": "altbeacon", "id1": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "at", "point": [1, 1]}}]}"#,
+         "beacons[0].format", "a site scene's beacons are iBeacons"),
         (#"{"duration": 60, "receiver": {"reports": "both"}, "beacons": []}"#, "receiver.reports", #"expected one of "legacy", "extended", "mixed""#),
         (#"{"duration": 60, "receiver": {"activeScanning": 1}, "beacons": []}"#, "receiver.activeScanning", "expected true or false"),
         (#"{"duration": 60, "beacons": null}"#, "beacons", "expected an array, found null"),

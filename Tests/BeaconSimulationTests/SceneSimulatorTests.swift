@@ -20,10 +20,11 @@ struct SceneSimulatorTests {
 
     @Test("scenes without a site or dips keep the captures and ground truth they had before sites and dips came",
           arguments: [("lossy-office", UInt64(1), UInt64(0x6595_C1D6_E688_EFAD), UInt64(0x217F_A8FA_C16C_2121)),
-                      ("crowd", 7, 0xFD80_A93E_054A_0C11, 0xF09F_54AD_44DF_DA9F)])
+                      ("crowd", 7, 0xFD80_A93E_054A_0C11, 0x166B_32B2_D16D_1DEF)])
     func bytesKept(name: String, seed: UInt64, capture: UInt64, truth: UInt64) throws {
         // Fingerprints of `beacon simulate --scene NAME --duration 30s --seed SEED --out C --truth T` made
-        // before: scan responses, mixed reports, interference, body blocking, loss, starts and stops.
+        // before: scan responses, mixed reports, interference, body blocking, loss, starts and stops. The
+        // crowd's ground truth is as of each row giving its own beacon's regions.
         let scene = try #require(Scene.named(name)).with(duration: .seconds(30))
         #expect(Self.fingerprint(try captureBytes(scene, seed: seed)) == capture)
         var lines: [UInt8] = []
@@ -38,7 +39,7 @@ struct SceneSimulatorTests {
         let one = oneBeaconScene(radio: RadioModel(loss: 0.2))
         var two = one
         var second = two.beacons[0]
-        second.beacon.identity.minor = 2
+        second.beacon = .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59))
         second.address = SceneBeacon.defaultAddress(index: 1)
         two.beacons.append(second)
         let alone = try simulate(one).reports.map { "\($0.time) \($0.report.rssi)" }
@@ -61,7 +62,7 @@ struct SceneSimulatorTests {
         #expect(records.first?.timestamp == SceneSimulator.defaultStart)
         #expect(records.last?.timestamp == SceneSimulator.defaultStart + scene.duration)
 
-        let identities = Dictionary(uniqueKeysWithValues: scene.beacons.map { ($0.address, BeaconID.iBeacon($0.beacon.identity)) })
+        let identities = Dictionary(uniqueKeysWithValues: scene.beacons.map { ($0.address, $0.beacon.identity) })
         var sightings = 0
         for record in records where record.direction == .received {
             try SightingDecoder.forEachSighting(inEvent: record.packet.payload, at: record.timestamp) { sighting in
@@ -283,26 +284,28 @@ struct GroundTruthTests {
         #expect(changes.first.map { $0.0 > 30 && !$0.1 } == true)
     }
 
-    @Test("a region is inside while any beacon it matches is audible, and only those")
+    @Test("a beacon's row says it is in a region only while the region matches it and it is audible")
     func regionsInside() throws {
         let scene = try #require(Scene.named("crowd"))
         let truth = try simulate(scene).truth
-        for start in stride(from: 0, to: truth.count, by: scene.beacons.count) {
-            let rows = truth[start..<start + scene.beacons.count]
+        for row in truth {
             for (r, region) in scene.regions.enumerated() {
-                let expected = rows.contains { $0.isAudible && region.region.matches($0.identity) }
-                #expect(rows.allSatisfy { $0.regionsInside[r] == expected })
+                #expect(row.regionsInside[r] == (row.isAudible && row.identity.map(region.region.matches) == true))
             }
         }
-        // The other company's beacons are in their own region only.
+        // At a tick where the other company's beacons are in their region, an audible beacon of the
+        // scene's UUID beside them is not.
         let other = try #require(scene.regions.firstIndex { $0.name == "other" })
-        #expect(truth.contains { $0.regionsInside[other] })
+        let ticks = Dictionary(grouping: truth, by: \.elapsed).values
+        #expect(ticks.contains { rows in
+            rows.contains { $0.regionsInside[other] } && rows.contains { $0.isAudible && !$0.regionsInside[other] }
+        })
     }
 
     @Test("the JSON line has every member, in the documented order")
     func jsonLine() throws {
         let row = GroundTruth(time: SceneSimulator.defaultStart + .seconds(3), elapsed: .seconds(3), beaconIndex: 1,
-                              identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 2),
+                              beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59)),
                               address: DeviceAddress(value: 0xC000_0000_0002), distance: 2.5, isAdvertising: true,
                               meanRSSI: -66.958, isAudible: true, regionsInside: [true, false])
         let regions = [NamedRegion(name: "a", region: BeaconRegion(uuid: sceneUUID)),
@@ -310,5 +313,48 @@ struct GroundTruthTests {
         #expect(row.jsonLine(regions: regions) == #"{"time":"2026-01-01T00:00:03.000Z","elapsed":3.000,"beacon":1,"#
             + #""uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"address":"C0:00:00:00:00:02","#
             + #""distance":2.500,"advertising":true,"meanRSSI":-67.0,"audible":true,"regions":{"a":true,"b\"c":false}}"#)
+    }
+
+    @Test("an AltBeacon's, an Eddystone-UID's and an Eddystone-URL's rows name the format and its identity")
+    func jsonLineOtherFormats() throws {
+        func line(_ beacon: AdvertisedBeacon) -> String {
+            GroundTruth(time: SceneSimulator.defaultStart, elapsed: Micros(0), beaconIndex: 0, beacon: beacon,
+                        address: DeviceAddress(value: 0xC000_0000_0001), distance: 1, isAdvertising: true, meanRSSI: -59,
+                        isAudible: true, regionsInside: []).jsonLine(regions: [])
+        }
+        let tail = #""address":"C0:00:00:00:00:01","distance":1.000,"advertising":true,"meanRSSI":-59.0,"audible":true,"regions":{}}"#
+        let head = #"{"time":"2026-01-01T00:00:00.000Z","elapsed":0.000,"beacon":0,"#
+        #expect(line(.altBeacon(AltBeacon(id1: sceneUUID, id2: 3, id3: 4, referenceRSSI: -59)))
+            == head + #""format":"altbeacon","id1":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","id2":3,"id3":4,"# + tail)
+        let uid = EddystoneUID(namespace: try #require(EddystoneNamespace("00010203040506070809")), instance: EddystoneInstance(value: 0x0A0B))
+        #expect(line(.eddystone(EddystonePayload(frame: .uid(uid), txPowerAt0m: -18)))
+            == head + #""format":"eddystone-uid","namespace":"00010203040506070809","instance":"000000000A0B","# + tail)
+        #expect(line(.eddystone(EddystonePayload(frame: .url(try EddystoneURL("https://example.com/")), txPowerAt0m: -18)))
+            == head + #""format":"eddystone-url","url":"https://example.com/","# + tail)
+    }
+
+    @Test("beacons of every format: the capture carries each one's own advertisement, and its rows their regions")
+    func otherFormats() throws {
+        let uid = EddystoneUID(namespace: try #require(EddystoneNamespace("00010203040506070809")), instance: EddystoneInstance(value: 1))
+        let advertised: [AdvertisedBeacon] = [
+            .altBeacon(AltBeacon(id1: sceneUUID, id2: 1, id3: 2, referenceRSSI: -59)),
+            .eddystone(EddystonePayload(frame: .uid(uid), txPowerAt0m: -20)),
+            .eddystone(EddystonePayload(frame: .url(try EddystoneURL("https://example.com/")), txPowerAt0m: -20)),
+            .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59)),
+        ]
+        var scene = oneBeaconScene(duration: .seconds(3))
+        scene.beacons = advertised.enumerated().map { index, beacon in
+            SceneBeacon(beacon: beacon, address: SceneBeacon.defaultAddress(index: index), path: .standing(distance: 1))
+        }
+        scene.regions = Scene.defaultRegions(for: scene.beacons)
+        #expect(scene.regions.map(\.name) == ["altbeacon:\(sceneUUID)", "eddystone:00010203040506070809", "\(sceneUUID)"])
+        let record = try simulate(scene)
+        for (index, beacon) in scene.beacons.enumerated() {
+            let data = try record.reports.filter { $0.report.address == beacon.address }.map { Array($0.report.data) }
+            #expect(!data.isEmpty && data.allSatisfy { $0 == beacon.beacon.advertisingData }, "beacon \(index)")
+        }
+        for row in record.truth {
+            #expect(row.regionsInside == [row.beaconIndex == 0, row.beaconIndex == 1, row.beaconIndex == 3], "beacon \(row.beaconIndex)")
+        }
     }
 }
