@@ -1,8 +1,9 @@
 # beacon — build, test and demo. GNU make.
 #
 #   make deps    system packages (apt, only when missing), the tools venv (.venv) and the bench venv
-#                (.venv-bench: the peers make bench compares with, whose drivers the tests check)
-#   make build   swift build
+#                (.venv-bench: the peers make bench compares with, whose drivers the tests check); each
+#                target installs only what it uses: make test all of deps, make demo the packages and .venv
+#   make build   swift build: the binary is .build/debug/beacon
 #   make test    deps + build, every fuzz target briefly, the kernel rig (tests/kernel) when its
 #                packages are installed, then swift test: the unit tests, then the integration tests
 #                against emulated controllers
@@ -29,8 +30,9 @@
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
-#   make install install the binary, man page, completions and systemd unit (install.mk; also
-#                install-caps, uninstall, test-install)
+#                (.build/debug/beacon)
+#   make install install the binary (stripped; INSTALL_DEBUG_SYMBOLS=1 keeps its symbols beside it), man
+#                page, completions and systemd unit (install.mk; also install-caps, uninstall, test-install)
 #   make clean   remove build products and the venv
 
 SHELL := bash
@@ -168,7 +170,8 @@ eval-fleet: apt-deps
 	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet-check $(EVAL_FLEET_RUNS)
 	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet
 
-demo: deps build
+# The demo needs the emulated controllers (the tools venv), not the bench venv.
+demo: apt-deps $(VENV_STAMP) build
 	@tools/demo.sh
 
 clean:

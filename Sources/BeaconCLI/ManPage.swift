@@ -50,7 +50,10 @@ enum ManPage {
             beacon: every interval, one per beacon heard, with its format (ibeacon, altbeacon, eddystone-uid, \
             eddystone-url, eddystone-tlm, eddystone-eid), identity, measuredPower (Eddystone: its txPower at 0 m less \
             41 dB), rssi, samples, address, firstSeen, lastSeen and any Eddystone telemetry (scan); \
-            advertisement: one per advertisement (scan, with each).
+            advertisement: one per advertisement (scan, with each). location: every interval, one per beacon \
+            some gateway heard recently, with its room and position; room: a beacon's room changes; away: no \
+            gateway has heard a beacon for away-after (locate). Numbers have one precision per quantity: an RSSI \
+            one decimal, metres, a spread of readings and a path-loss exponent two.
             """)
         page.request(".SH FILES")
         for (file, meaning) in Self.files {

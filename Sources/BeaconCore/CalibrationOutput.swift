@@ -8,8 +8,8 @@ public enum CalibrationOutput: Sendable {
 }
 
 extension OutputLine {
-    /// Decimals of the RSSI statistics and the fitted exponent.
-    public static let calibrationDecimals = 2
+    /// Decimals of a fitted path-loss exponent, as `--path-loss-exponent` takes it.
+    public static let exponentDecimals = 2
 
     /// `{"event":"calibration",…}` and `{"event":"fit",…}` lines (docs/output.md).
     public static func encode(_ output: CalibrationOutput) -> String {
@@ -23,10 +23,10 @@ extension OutputLine {
                 o.field("major", identity.major)
                 o.field("minor", identity.minor)
                 o.field("address", address)
-                o.field("distance", sample.distance, decimals: calibrationDecimals)
+                o.field("distance", sample.distance, decimals: metresDecimals)
                 o.field("samples", sample.count)
-                o.field("rssi", sample.median, decimals: calibrationDecimals)
-                o.field("spread", sample.spread, decimals: calibrationDecimals)
+                o.field("rssi", sample.median, decimals: rssiDecimals)
+                o.field("spread", sample.spread, decimals: spreadDecimals)
                 o.field("advertisedMeasuredPower", advertisedPower)
                 // At 1 m the median is the calibration itself; elsewhere it takes a fit to say.
                 if sample.distance == 1 {
@@ -36,13 +36,13 @@ extension OutputLine {
                 }
             case let .fit(time, fit):
                 let power = MeasuredPowerAtOneMetre.flag(fit.measuredPower)
-                let exponent = JSONWriter.fixed(fit.exponent, decimals: calibrationDecimals)
+                let exponent = JSONWriter.fixed(fit.exponent, decimals: exponentDecimals)
                 o.field("event", "fit")
                 o.field("time", time)
                 o.field("samples", fit.samples)
-                o.field("pathLossExponent", fit.exponent, decimals: calibrationDecimals)
+                o.field("pathLossExponent", fit.exponent, decimals: exponentDecimals)
                 o.field("measuredPower", power)
-                o.field("residual", fit.residual, decimals: calibrationDecimals)
+                o.field("residual", fit.residual, decimals: spreadDecimals)
                 o.field("flags", "--path-loss-exponent \(exponent) --measured-power \(power)")
             }
         }

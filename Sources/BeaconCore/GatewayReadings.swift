@@ -31,10 +31,10 @@ public struct GatewayReadings: Equatable, Sendable {
                             m.field("id", reading.id)
                             m.field("rssi", reading.rssi, decimals: OutputLine.rssiDecimals)
                             m.field("filteredRssi", reading.filteredRSSI, decimals: OutputLine.rssiDecimals)
-                            m.field("spread", reading.spread, decimals: 2)
+                            m.field("spread", reading.spread, decimals: OutputLine.spreadDecimals)
                             m.field("samples", reading.samples)
                             m.field("measuredPower", reading.measuredPower)
-                            m.field("accuracy", reading.accuracy, decimals: OutputLine.accuracyDecimals)
+                            m.field("accuracy", reading.accuracy, decimals: OutputLine.metresDecimals)
                         }
                     }
                 }

@@ -41,9 +41,9 @@ public enum LocateOutput: Sendable {
                     m.field("name", located.name)
                     if let room = located.room { m.field("room", room) } else { m.null("room") }
                     m.field("confidence", located.confidence, decimals: 2)
-                    m.field("x", located.fix?.point.x, decimals: 2)
-                    m.field("y", located.fix?.point.y, decimals: 2)
-                    m.field("error", located.fix?.error, decimals: 2)
+                    m.field("x", located.fix?.point.x, decimals: OutputLine.metresDecimals)
+                    m.field("y", located.fix?.point.y, decimals: OutputLine.metresDecimals)
+                    m.field("error", located.fix?.error, decimals: OutputLine.metresDecimals)
                 case let .room(time, beacon, name, from, to):
                     m.field("event", "room")
                     m.field("time", time)
@@ -65,7 +65,7 @@ public enum LocateOutput: Sendable {
                         list.object { g in
                             g.members { m in
                                 m.field("name", gateway.name)
-                                m.field("distance", gateway.distance, decimals: 2)
+                                m.field("distance", gateway.distance, decimals: OutputLine.metresDecimals)
                                 m.field("online", gateway.online)
                             }
                         }

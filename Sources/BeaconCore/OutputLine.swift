@@ -1,10 +1,15 @@
 /// The JSON-lines encoding of the monitor's outputs, one object per line; docs/output.md and
 /// docs/output.schema.json describe every field.
 public enum OutputLine {
-    /// Decimals written for a ranged beacon's mean RSSI (dBm).
+    // One precision per quantity, whichever command prints it.
+    /// Decimals of an RSSI level (dBm): a mean, a filtered value, a median. A median of whole-dBm
+    /// readings is a whole or a half dBm, so one decimal loses nothing.
     public static let rssiDecimals = 1
-    /// Decimals written for accuracy (metres); unknown accuracy is written as `-1.00`.
-    public static let accuracyDecimals = 2
+    /// Decimals of metres: accuracy (unknown is written `-1.00`), a gateway's distance, a position and its
+    /// error, a calibration's distance.
+    public static let metresDecimals = 2
+    /// Decimals of the scatter of RSSI readings (dB): a standard deviation, an interquartile range, a fit's residual.
+    public static let spreadDecimals = 2
 
     /// The line for one output, without the trailing newline.
     public static func encode(_ output: MonitorOutput) -> String {
@@ -114,7 +119,7 @@ public enum OutputLine {
         o.field("measuredPower", beacon.measuredPower)
         o.field("measuredPowerValid", beacon.measuredPowerValid)
         if let txPower = beacon.txPower { o.field("txPowerAt0m", txPower) }
-        o.field("accuracy", beacon.accuracy >= 0 ? beacon.accuracy : -1, decimals: accuracyDecimals)
+        o.field("accuracy", beacon.accuracy >= 0 ? beacon.accuracy : -1, decimals: metresDecimals)
         o.field("proximity", name: beacon.proximity.name)
         o.field("address", beacon.address)
         o.field("addressType", beacon.addressType)

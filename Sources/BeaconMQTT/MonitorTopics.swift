@@ -45,7 +45,7 @@ public struct MonitorTopics: Sendable {
             w.object { o in
                 o.field("id", id)
                 o.field("name", region.name ?? id)
-                o.field("distance", beacon.accuracy, decimals: OutputLine.accuracyDecimals)
+                o.field("distance", beacon.accuracy, decimals: OutputLine.metresDecimals)
             }
             return MQTTMessage(topic: "\(Self.roomPresencePrefix)/\(room)", payload: w.text)
         }

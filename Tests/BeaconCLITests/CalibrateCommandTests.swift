@@ -36,7 +36,7 @@ struct CalibrateCommandTests {
         #expect(io.exitCode == 0, "\(io.stderr)")
         #expect(io.stdout.count == 1)
         let line = io.stdout.first ?? ""
-        #expect(line.contains(#""distance":1.00,"#) && line.contains(#""rssi":-62.00,"#) && line.contains(#""spread":2.00,"#), "\(line)")
+        #expect(line.contains(#""distance":1.00,"#) && line.contains(#""rssi":-62.0,"#) && line.contains(#""spread":2.00,"#), "\(line)")
         #expect(line.contains(#""measuredPower":-62,"flags":"--measured-power -62"}"#), "\(line)")
         // 30 s by default, from the first report: 300 readings, not the capture's 400.
         #expect(line.contains(#""samples":301,"#) || line.contains(#""samples":300,"#), "\(line)")

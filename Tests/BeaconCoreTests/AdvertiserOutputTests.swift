@@ -1,4 +1,5 @@
 import BeaconCore
+import SchemaValidation
 import Testing
 
 @Suite("Advertiser output lines")

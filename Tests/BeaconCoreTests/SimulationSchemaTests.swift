@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconSimulation
 import Foundation
+import SchemaValidation
 import Testing
 
 /// Scene files and ground-truth lines against docs/scene.schema.json and docs/truth.schema.json; the

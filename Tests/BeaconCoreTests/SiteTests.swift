@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconSimulation
 import Foundation
+import SchemaValidation
 import Testing
 
 @Suite struct SiteTests {

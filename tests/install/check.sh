@@ -43,6 +43,17 @@ check "the installed binary is executable and the rest is not" \
         share/bash-completion/completions/beacon share/zsh/site-functions/_beacon \
         share/fish/vendor_completions.d/beacon.fish lib/systemd/system/beacon.service lib/systemd/system/beacon@.service \
         | tr '\n' ' ' | sed 's/ $//')"
+# stripped PATH: no symbol table and no DWARF sections.
+stripped() {
+    local sections
+    sections=$(readelf -S --wide "$1") || return 1
+    ! grep -E ' \.(symtab|debug_[a-z_]+) ' <<<"$sections"
+}
+check "the installed binary is stripped" stripped "$dest/usr/local/bin/beacon"
+check "without INSTALL_DEBUG_SYMBOLS the binary has no debuglink" \
+    bash -c "readelf -S --wide '$dest/usr/local/bin/beacon' >/dev/null && ! readelf -S --wide '$dest/usr/local/bin/beacon' | grep -q gnu_debuglink"
+check "stripped, it is smaller than the release build" \
+    test "$(stat -c %s "$dest/usr/local/bin/beacon")" -lt "$(stat -c %s .build/release/beacon)"
 check "the Swift runtime is linked in statically" \
     bash -c "! ldd '$dest/usr/local/bin/beacon' | grep -q libswiftCore"
 check "the unit starts the installed binary" \
@@ -52,6 +63,21 @@ check "the template unit starts the installed binary with its instance's command
 check "make install says where it installed and how to grant capabilities" grep -q "make install-caps" "$scratch/install.log"
 make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null
 check "make uninstall removes every installed file" same "" "$(find "$dest" -type f)"
+
+# --- INSTALL_DEBUG_SYMBOLS=1: what stripping removed, kept where gdb finds it through the binary's debuglink.
+debug=$scratch/debug
+make --no-print-directory install DESTDIR="$debug" PREFIX=/usr/local INSTALL_DEBUG_SYMBOLS=1 >"$scratch/install-debug.log" 2>&1 \
+    || { cat "$scratch/install-debug.log"; echo "install: make install INSTALL_DEBUG_SYMBOLS=1 failed"; exit 1; }
+check "INSTALL_DEBUG_SYMBOLS=1 adds bin/.debug/beacon.debug, nothing else" \
+    same "$(sed 's|^/usr/local/bin/beacon$|&\n/usr/local/bin/.debug/beacon.debug|' <<<"$expected_layout" | sort)" \
+    "$(cd "$debug" && find . -type f | sed 's/^\.//' | sort)"
+check "with INSTALL_DEBUG_SYMBOLS=1 the binary is stripped all the same" stripped "$debug/usr/local/bin/beacon"
+check "the .debug file holds the debug information" \
+    bash -c "readelf -S --wide '$debug/usr/local/bin/.debug/beacon.debug' | grep -q ' \.debug_info '"
+check "the binary's debuglink names the .debug file" \
+    bash -c "readelf --string-dump=.gnu_debuglink '$debug/usr/local/bin/beacon' | grep -q 'beacon\.debug'"
+make --no-print-directory uninstall DESTDIR="$debug" PREFIX=/usr/local >/dev/null
+check "make uninstall removes the .debug file and its directory" same "" "$(find "$debug" -type f -o -name .debug)"
 
 # --- An install under a real prefix, to run what was installed.
 prefix=$scratch/prefix

@@ -5,12 +5,12 @@ import Synchronization
 /// tools/validate_output.py (Python's jsonschema, in the tools venv that `make deps` creates), so the
 /// unit tests and the integration tests judge lines by the same, independent implementation of JSON
 /// Schema. One validator process per schema serves the whole test run.
-enum SchemaValidator {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum SchemaValidator {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static let root = URL(fileURLWithPath: #filePath)
+    public static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// A running `validate_output.py --each`: lines in, one verdict per line out.
@@ -55,7 +55,7 @@ enum SchemaValidator {
 
     /// For each line (one JSON value on one line), nil when it is valid against docs/`schema`, else the
     /// validator's reason.
-    static func problems(_ lines: [String], schema: String = "output.schema.json") throws -> [String?] {
+    public static func problems(_ lines: [String], schema: String = "output.schema.json") throws -> [String?] {
         try running.withLock { (running: inout [String: Running]) throws -> [String?] in
             let validator = try running[schema] ?? Running(schema: schema)
             running[schema] = validator
