@@ -78,7 +78,7 @@ struct OutputSchemaTests {
         var lines: [String] = []
         for (i, frame) in frames.enumerated() {
             let sighting = Sighting(frame: frame, rssi: i % 2 == 0 ? -127 : nil, address: Fixture.address1,
-                                    addressType: AddressType(raw: UInt8(i % 5)), time: Fixture.t0)
+                                    addressType: AddressType(raw: UInt8(i % 5)), time: Fixture.t0, isScanResponse: i % 3 == 1)
             lines.append(ScanLine.encode(.advertisement(sighting)))
             var beacon = ScannedBeacon(frame: frame, address: Fixture.address2, addressType: .randomDevice, rssi: i % 2 == 0 ? 20 : nil,
                                        samples: 1 + i, firstSeen: Fixture.t0, lastSeen: Fixture.at(ms: 900))
@@ -177,6 +177,8 @@ struct OutputSchemaTests {
         #"{"event":"enter","time":"2026-11-29T12:00:00.000Z","region":{"format":"altbeacon","id1":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","id3":1}}"#,
         // a telemetry temperature as text
         #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-tlm","telemetry":{"batteryMillivolts":3000,"temperature":"24.5","advertisementCount":1,"uptime":1.0},"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public"}"#,
+        // scanResponse anything but true
+        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-url","url":"https://a.b","txPowerAt0m":-20,"measuredPower":-61,"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public","scanResponse":false}"#,
         // partial anything but true
         #"{"event":"range","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[],"partial":false}"#,
     ]
