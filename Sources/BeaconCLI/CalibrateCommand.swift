@@ -32,21 +32,18 @@ extension CalibrateCommand {
         let code = ControllerConnection.run(&run, common, signals: signals, console: console)
         if run.malformedPackets > 0 { console.diagnose("Warning: skipped \(run.malformedPackets) malformed packets") }
         guard code == .success else { return code }
-        let heard = run.readings.keys.sorted { ($0.identity, $0.address.value) < ($1.identity, $1.address.value) }
-        guard let beacon = heard.first, let readings = run.readings[beacon] else {
-            console.diagnose("Error: no beacon matching \(region) was heard; check the UUID with `beacon scan` or `btmon`, and that the beacon is on")
+        let beacon: CalibrationReadings.Beacon
+        switch run.readings.measured() {
+        case .success(let measured): beacon = measured
+        case .failure(let error):
+            console.diagnose("Error: \(error)")
             return .dataError
         }
-        guard heard.count == 1 else {
-            let names = heard.prefix(5).map { "\($0.identity) at \($0.address)" }.joined(separator: ", ")
-            console.diagnose("Error: \(heard.count) beacons match \(region) (\(names)); narrow it with --major and --minor, or switch the others off")
-            return .dataError
-        }
-        switch CalibrationSample.measure(readings.rssi, at: distance) {
+        switch CalibrationSample.measure(beacon.rssi, at: distance) {
         case .success(let sample):
             let output = LineOutput(console: console)
             output.write(OutputLine.encode(.calibration(time: run.endTime, identity: beacon.identity, address: beacon.address,
-                                                        advertisedPower: readings.advertisedPower, sample: sample)))
+                                                        advertisedPower: beacon.advertisedPower, sample: sample)))
             return output.finish(.success)
         case .failure(let error):
             console.diagnose("Error: cannot calibrate \(beacon.identity): \(error)")
@@ -54,22 +51,13 @@ extension CalibrateCommand {
         }
     }
 
-    /// Listens for `duration` from the moment scanning is on and keeps every reading of the beacons
+    /// Listens for `duration` from the moment scanning is on and keeps the readings of the beacons
     /// matching `region`.
     struct Measurement: ControllerCommand {
-        struct Beacon: Hashable {
-            var identity: BeaconIdentity
-            var address: DeviceAddress
-        }
-        struct Readings {
-            var rssi: [Double] = []
-            var advertisedPower: Int8 = 0
-        }
-
         let region: BeaconRegion
         let scan: ScanParameters
         let duration: Micros
-        private(set) var readings: [Beacon: Readings] = [:]
+        private(set) var readings: CalibrationReadings
         /// Wall-clock time of the end of the measurement.
         private(set) var endTime = Timestamp(microseconds: 0)
         /// Packets that could not be decoded, skipped.
@@ -80,6 +68,7 @@ extension CalibrateCommand {
             self.region = region
             self.scan = scan
             self.duration = duration
+            readings = CalibrationReadings(region: region)
         }
 
         mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
@@ -95,12 +84,7 @@ extension CalibrateCommand {
                 case .packet(let packet, let direction, let time):
                     do {
                         try session.packet(packet, direction: direction, at: time, emit: { _ in }) { sighting in
-                            // Calibration measures iBeacons: its region is one. It wants every reading.
-                            guard case .iBeacon(let identity) = sighting.frame, region.matches(identity.identity),
-                                  let rssi = sighting.rssi else { return true }
-                            let beacon = Beacon(identity: identity.identity, address: sighting.address)
-                            readings[beacon, default: Readings()].rssi.append(Double(rssi))
-                            readings[beacon]?.advertisedPower = identity.measuredPower
+                            readings.add(sighting)
                             return true
                         }
                     } catch {

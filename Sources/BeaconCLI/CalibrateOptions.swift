@@ -30,8 +30,10 @@ enum CalibrateOptions {
         discussion: """
         Measuring: hold the beacon still at --distance from the receiver, with nobody in between, and keep it
         there for --duration. The result is a "calibration" line with the median RSSI and its spread (the
-        interquartile range); at 1 m it also gives the --measured-power to pass to beacon range. It refuses
-        fewer than \(CalibrationSample.minimumCount) readings, readings spread wider than \(Int(CalibrationSample.maximumSpread)) dB, and more than one matching beacon.
+        interquartile range); at 1 m it also gives the --measured-power to pass to beacon range. A reading is
+        one advertising event (a scan response is not a second one); a beacon whose random address changes
+        is one beacon. It refuses fewer than \(CalibrationSample.minimumCount) readings, readings spread wider than \(Int(CalibrationSample.maximumSpread)) dB, more than
+        one matching beacon, and one identity heard from two addresses in turn (two transmitters).
         Measured or fitted, an RSSI at 1 m whose --measured-power beacon range refuses (outside \(RangingEstimator.plausibleMeasuredPower.lowerBound)...\(RangingEstimator.plausibleMeasuredPower.upperBound)) is refused.
         Fitting: measure at two or more distances (for example 1, 2 and 4 m), then pass each line's distance and
         rssi as --sample; the "fit" line gives the --path-loss-exponent and --measured-power for beacon range:

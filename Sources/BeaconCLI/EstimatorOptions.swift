@@ -23,6 +23,8 @@ extension RangingEstimator {
         OptionSpec("hysteresis", .value(placeholder: "fraction"),
                    "How far past a proximity boundary (as a fraction of it) a beacon must be to change class (0...1).",
                    default: "\(ProximityClassifier().margin)"),
+        OptionSpec("ignore-address", .flag,
+                   "List an identity heard at several addresses (a rotating random address) as one beacon, under the address heard last."),
         OptionSpec("proximity-ticks", .value(placeholder: "n"),
                    "Ranging reports in a row a new proximity class must hold before it is reported (1...60; 1 reports it at once).",
                    default: "\(ProximityClassifier().confirmations)"),
@@ -65,6 +67,7 @@ extension RangingEstimator {
             }
             trackingAge = age
         }
+        ignoresAddress = parsed.has("ignore-address")
         proximity.margin = try Self.number(parsed.value("hysteresis"), option: "hysteresis <fraction>", in: 0...1) ?? proximity.margin
         if let ticks = try Self.number(parsed.value("proximity-ticks"), option: "proximity-ticks <n>", in: 1...60) {
             guard ticks == ticks.rounded() else {

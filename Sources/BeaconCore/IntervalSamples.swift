@@ -1,22 +1,17 @@
 /// One beacon's readings within a reporting interval, as ranging and scanning count them: every
 /// advertising event is one sample, with or without an RSSI, and the mean RSSI is over those that
-/// had one. A scan response is not a second sample of the event it answers.
+/// had one. A scan response is not a second sample of the event it answers (`AdvertisingEvents`).
 struct IntervalSamples {
     var rssiSum = 0
     var rssiSquareSum = 0
     var rssiCount = 0
     var samples = 0
-    /// The last sighting counted as a sample, to recognise a scan response of the same event.
-    private var lastSampleTime: Timestamp?
-
-    /// A scan response answers a scan request within the advertising event it belongs to; two events
-    /// are at least 20 ms apart (Core Vol 6 Part B 4.4.2.2.1), so anything closer is the same event.
-    static let sameEvent = Micros.milliseconds(10)
+    /// Kept across intervals: a scan response may straddle a tick.
+    private var events = AdvertisingEvents()
 
     /// Counts `s` heard at `now`; returns its RSSI when it is a new sample that has one.
     mutating func record(_ s: Sighting, at now: Timestamp) -> Int8? {
-        if s.isScanResponse, let last = lastSampleTime, now - last < Self.sameEvent { return nil }
-        lastSampleTime = now
+        guard events.isNewEvent(s, at: now) else { return nil }
         samples += 1
         guard let rssi = s.rssi else { return nil }
         rssiSum += Int(rssi)
@@ -36,7 +31,7 @@ struct IntervalSamples {
         return max(0, Double(rssiSquareSum) / n - mean * mean).squareRoot()
     }
 
-    /// Starts the next interval (the last sample's time is kept: a scan response may straddle a tick).
+    /// Starts the next interval.
     mutating func endInterval() {
         rssiSum = 0
         rssiSquareSum = 0

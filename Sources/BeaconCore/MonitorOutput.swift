@@ -9,7 +9,8 @@ public enum MonitorOutput: Hashable, Sendable {
     case exit(BeaconRegion, Timestamp)
     /// A ranging tick while inside: the beacons heard since the previous tick or within the tracking age, nearest first.
     case range(BeaconRegion, Timestamp, [RangedBeacon])
-    /// The end of a replayed capture cut the last interval short: the beacons heard since the previous tick.
+    /// An interval cut short, by an exit (just before the `exit`) or by the end of a replayed capture:
+    /// the beacons heard since the previous tick.
     case partialRange(BeaconRegion, Timestamp, [RangedBeacon])
 }
 

@@ -10,6 +10,9 @@ public struct RangingEstimator: Hashable, Sendable {
     public var measuredPowerOverride: Int8?
     /// How long a beacon that was not heard stays listed (as iOS lists a beacon it just lost).
     public var trackingAge: Micros
+    /// One beacon per identity, whatever address it is heard at (AltBeacon's equality), listed under the
+    /// address heard last; by default an identity at each address is a beacon of its own.
+    public var ignoresAddress = false
 
     /// AltBeacon lists a beacon for 5 s after it was last heard.
     public static let defaultTrackingAge = Micros.seconds(5)

@@ -6,11 +6,14 @@
 /// becomes `outside` (`state outside` at the start plus `exitAfter`).
 /// Ranging: while a region is inside, every `interval` from the start time it reports its beacons,
 /// nearest first: those heard in the interval, and those heard within the estimator's tracking age
-/// (listed with unknown proximity, as iOS lists a beacon it has just lost).
+/// (listed with unknown proximity, as iOS lists a beacon it has just lost). A region that exits with
+/// beacons heard since the last tick reports them first (`partialRange` at the exit's time), so a
+/// visit shorter than `interval` is ranged too.
 ///
-/// Per beacon (identity at one address) the estimator's pipeline runs: readings feed an RSSI filter,
-/// whose value at a tick gives the distance, whose proximity class has hysteresis. A beacon's state
-/// lives until it has not been heard for the tracking age.
+/// Per beacon (identity at one address; the identity alone when the estimator ignores addresses) the
+/// estimator's pipeline runs: readings feed an RSSI filter, whose value at a tick gives the distance,
+/// whose proximity class has hysteresis (restarted by an interval in which the beacon was not heard).
+/// A beacon's state lives until it has not been heard for the tracking age.
 ///
 /// Time is an input: `start(at:)`, each sighting's time and `tick(now:)`. Outputs carry the
 /// scheduled deadline times rather than the time a tick happened to run, so a capture replayed at
@@ -51,6 +54,8 @@ public struct RegionMonitor: Sendable {
 
     private struct TrackedBeacon {
         var filter: ConfiguredRSSIFilter
+        /// The address heard last (the key's, unless the estimator ignores addresses).
+        var address: DeviceAddress
         var proximity = ProximityState()
         var lastSeen: Timestamp
         var measuredPower: Int8 = 0
@@ -62,6 +67,7 @@ public struct RegionMonitor: Sendable {
         @inline(__always)
         mutating func record(_ s: Sighting, at now: Timestamp) {
             lastSeen = now
+            address = s.address
             measuredPower = s.measuredPower ?? 0
             if case .eddystone(let frame) = s.frame { txPower = frame.txPower }
             addressType = s.addressType
@@ -84,11 +90,14 @@ public struct RegionMonitor: Sendable {
             if let filtered, let calibration {
                 accuracy = distance.distance(rssi: filtered + estimator.rssiOffset, measuredPower: Double(calibration))
             }
+            // Not heard for a whole interval, the beacon may have moved anywhere: its class starts afresh
+            // rather than holding one measured before the gap against what is measured after it.
+            if readings.samples == 0 { proximity = ProximityState() }
             let classified = proximity.update(accuracy, estimator.proximity)
             var entry = RangedBeacon(
                 identity: key.identity, rssi: readings.meanRSSI,
                 filteredRSSI: filtered, measuredPower: measuredPower, measuredPowerValid: calibration != nil,
-                accuracy: accuracy, proximity: classified, address: key.address, addressType: addressType,
+                accuracy: accuracy, proximity: classified, address: address, addressType: addressType,
                 samples: readings.samples, lastSeen: lastSeen)
             entry.rssiSpread = readings.rssiSpread
             entry.txPower = txPower
@@ -96,6 +105,9 @@ public struct RegionMonitor: Sendable {
             return entry
         }
     }
+
+    /// The key address of every beacon when the estimator ignores addresses.
+    private static let anyAddress = DeviceAddress(value: 0)
 
     /// The regions' first identifiers, for `mayMatch`.
     private let filter: RegionFilter
@@ -187,8 +199,10 @@ public struct RegionMonitor: Sendable {
         }
         if deadlineMoved { pendingDeadline = earliestDeadline }
         guard matched else { return }
-        let key = BeaconKey(identity, address: s.address)
-        let index = beacons.index(of: key) { TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), lastSeen: now) }
+        let key = BeaconKey(identity, address: estimator.ignoresAddress ? Self.anyAddress : s.address)
+        let index = beacons.index(of: key) {
+            TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), address: s.address, lastSeen: now)
+        }
         beacons.values[index].record(s, at: now)
         if beacons.count > maximumBeacons { evictLeastRecentlyHeard() }
     }
@@ -294,6 +308,7 @@ public struct RegionMonitor: Sendable {
                 emit(.state(regions[i], .outside, end))
             case .inside(let lastSeen) where lastSeen + exitAfter <= deadline:
                 phases[i] = .outside
+                reportUnranged(regions[i], at: lastSeen + exitAfter, emit: emit)
                 emit(.exit(regions[i], lastSeen + exitAfter))
                 emit(.state(regions[i], .outside, lastSeen + exitAfter))
                 exited = true
@@ -302,6 +317,26 @@ public struct RegionMonitor: Sendable {
             }
         }
         if exited { forgetBeaconsOutside() }
+    }
+
+    /// A region exiting before the next tick (an `interval` longer than `exitAfter`, or the tick on the
+    /// exit's instant) would take the beacons heard since the last tick out of every report: they are
+    /// reported first, as a partial range at the exit's time. The beacons' own intervals carry on, for
+    /// any other region that still ranges them.
+    private mutating func reportUnranged(_ region: BeaconRegion, at time: Timestamp, emit: (MonitorOutput) -> Void) {
+        var heard: [RangedBeacon] = []
+        for index in beacons.keys.indices where beacons.values[index].readings.samples > 0 {
+            let key = beacons.keys[index]
+            guard region.matches(key.identity) else { continue }
+            var beacon = beacons.values[index]
+            if let entry = beacon.report(key: key, at: time, estimator: estimator, distance: &distance,
+                                         telemetry: telemetry(of: key.identity, at: beacon.address, time)) {
+                heard.append(entry)
+            }
+        }
+        guard !heard.isEmpty else { return }
+        Self.sortNearestFirst(&heard)
+        emit(.partialRange(region, time, heard))
     }
 
     private mutating func rangeTick(emit: (MonitorOutput) -> Void) {
@@ -326,11 +361,7 @@ public struct RegionMonitor: Sendable {
         reports.reserveCapacity(beacons.count)
         for index in beacons.keys.indices {
             let key = beacons.keys[index]
-            var tlm: EddystoneTLM?
-            if case .eddystoneUID = key.identity, let latest = telemetry[key.address],
-               time - latest.time <= estimator.trackingAge {
-                tlm = latest.tlm
-            }
+            let tlm = telemetry(of: key.identity, at: beacons.values[index].address, time)
             if let report = beacons.values[index].report(key: key, at: time, estimator: estimator, distance: &distance,
                                                          telemetry: tlm) {
                 reports.append(report)
@@ -338,6 +369,13 @@ public struct RegionMonitor: Sendable {
         }
         Self.sortNearestFirst(&reports)
         return reports
+    }
+
+    /// The latest telemetry of an Eddystone-UID beacon's address, when heard within the tracking age of `time`.
+    private func telemetry(of identity: BeaconID, at address: DeviceAddress, _ time: Timestamp) -> EddystoneTLM? {
+        guard case .eddystoneUID = identity, let latest = telemetry[address],
+              time - latest.time <= estimator.trackingAge else { return nil }
+        return latest.tlm
     }
 
     /// Sorts `reports` nearest first through a list of their indices, then moves each entry once into

@@ -26,6 +26,7 @@ public enum ScanLine {
                 if let rssi = sighting.rssi { o.integer(rssi) } else { o.null() }
                 o.field("address", sighting.address)
                 o.field("addressType", sighting.addressType.name)
+                if sighting.isScanResponse { o.field("scanResponse", true) }
             }
         }
         return w.text

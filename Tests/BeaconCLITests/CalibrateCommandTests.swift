@@ -53,6 +53,41 @@ struct CalibrateCommandTests {
         #expect(none.exitCode == 65 && none.stderr.last?.contains("no beacon matching") == true, "\(none.stderr)")
     }
 
+    /// `events` scannable advertisements 100 ms apart from one phone whose random address changes after
+    /// `rotateAfter` of them; every `responseEvery`-th is answered by a scan response carrying the iBeacon again.
+    static func phoneCapture(events: Int, rotateAfter: Int, responseEvery: Int) -> [UInt8] {
+        let writer = BtsnoopWriter(datalink: .h4)
+        var out = writer.header
+        let data = SimulatedAir.beacon(0, uuid: uuid).beacon.advertisingData
+        for n in 0..<events {
+            let address = DeviceAddress(value: n < rotateAfter ? 0x4A_00_00_00_00_01 : 0x5B_00_00_00_00_02)
+            let time = BadCaptureTests.start + Micros.milliseconds(Int64(n) * 100)
+            writer.appendRecord(SimulatedAir.report(.scannable, data: data, address: address, addressType: .randomDevice, rssi: -62, extended: true),
+                                direction: .received, timestamp: time, to: &out)
+            if n % responseEvery == 0 {
+                writer.appendRecord(SimulatedAir.report(.scanResponse, data: data, address: address, addressType: .randomDevice, rssi: -90, extended: true),
+                                    direction: .received, timestamp: time + Micros(500), to: &out)
+            }
+        }
+        return out
+    }
+
+    @Test("a phone that answers scan requests and rotates its address mid-measurement: one reading per advertisement, one beacon")
+    func phoneWithScanResponsesAndRotation() throws {
+        // 288 advertisements and 29 scan responses in 28.8 s, the address changing half way.
+        let io = try replay(Self.phoneCapture(events: 288, rotateAfter: 144, responseEvery: 10), ["--active"])
+        #expect(io.exitCode == 0, "\(io.stderr)")
+        let line = io.stdout.first ?? ""
+        #expect(line.contains(#""address":"5B:00:00:00:00:02","distance":1.00,"samples":288,"rssi":-62.00,"spread":0.00,"#), "\(line)")
+    }
+
+    @Test("19 advertisements with a scan response each are 19 readings, not 38: too few")
+    func scanResponsesDoNotMakeUpTheMinimum() throws {
+        let io = try replay(Self.phoneCapture(events: 19, rotateAfter: 19, responseEvery: 1), ["--active"])
+        #expect(io.exitCode == 65 && io.stdout.isEmpty)
+        #expect(io.stderr.last?.contains("only 19 readings with an RSSI; at least 20 are needed") == true, "\(io.stderr)")
+    }
+
     @Test("samples at several distances fit the path-loss exponent and print the flags")
     func fits() {
         let io = CapturedConsole()

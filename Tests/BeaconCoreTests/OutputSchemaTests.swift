@@ -79,7 +79,7 @@ struct OutputSchemaTests {
         var lines: [String] = []
         for (i, frame) in frames.enumerated() {
             let sighting = Sighting(frame: frame, rssi: i % 2 == 0 ? -127 : nil, address: Fixture.address1,
-                                    addressType: AddressType(raw: UInt8(i % 5)), time: Fixture.t0)
+                                    addressType: AddressType(raw: UInt8(i % 5)), time: Fixture.t0, isScanResponse: i % 3 == 1)
             lines.append(ScanLine.encode(.advertisement(sighting)))
             var beacon = ScannedBeacon(frame: frame, address: Fixture.address2, addressType: .randomDevice, rssi: i % 2 == 0 ? 20 : nil,
                                        samples: 1 + i, firstSeen: Fixture.t0, lastSeen: Fixture.at(ms: 900))
@@ -186,6 +186,8 @@ struct OutputSchemaTests {
         #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":0.50,"measuredPower":-62,"residual":0.40,"flags":"--path-loss-exponent 0.50 --measured-power -62"}"#,
         // a fitted measured power beacon range would refuse
         #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"measuredPower":0,"residual":0.40,"flags":"--path-loss-exponent 2.66 --measured-power 0"}"#,
+        // scanResponse anything but true
+        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-url","url":"https://a.b","txPowerAt0m":-20,"measuredPower":-61,"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public","scanResponse":false}"#,
         // partial anything but true
         #"{"event":"range","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[],"partial":false}"#,
     ]

@@ -150,6 +150,58 @@ struct RegionMonitorEstimationTests {
         #expect(with * 10 <= without)
     }
 
+    /// Heard at -45 dBm (immediate) for 3 s, then not heard for `silentTicks` whole intervals (within the
+    /// 5 s tracking age), then heard at -85 dBm: the proximity of each tick once it is back.
+    func proximityBack(silentTicks: Int64, backRSSI: Int8?) -> [Proximity] {
+        var h = MonitorHarness([region], exitAfter: .seconds(30), estimator: Self.logTwo)
+        for ms in stride(from: Int64(100), to: 3_000, by: 100) { h.sighting(Fixture.sighting(rssi: -45, ms: ms)) }
+        let back = 3_000 + silentTicks * 1_000
+        for ms in stride(from: back + 100, to: back + 3_000, by: 100) { h.sighting(Fixture.sighting(rssi: backRSSI, ms: ms)) }
+        h.tick(ms: back + 3_000)
+        return h.outputs.filter { $0.time > Fixture.at(ms: back) }.compactMap { $0.beacons?.first?.proximity }
+    }
+
+    @Test("back after one silent interval at -85 dBm, a beacon is far at once: the hysteresis of before the gap restarts")
+    func proximityRestartsAfterAGap() {
+        #expect(proximityBack(silentTicks: 1, backRSSI: -85) == [.far, .far, .far])
+        #expect(proximityBack(silentTicks: 2, backRSSI: -85) == [.far, .far, .far])
+    }
+
+    @Test("heard without a reading is not a gap: the class needs its confirmations to change")
+    func heardWithoutReadingsKeepsTheHysteresis() {
+        var h = MonitorHarness([region], exitAfter: .seconds(30), estimator: Self.logTwo)
+        for ms in stride(from: Int64(100), to: 3_000, by: 100) { h.sighting(Fixture.sighting(rssi: -45, ms: ms)) }
+        h.sighting(Fixture.sighting(rssi: nil, ms: 3_500))
+        for ms in stride(from: Int64(4_100), to: 7_000, by: 100) { h.sighting(Fixture.sighting(rssi: -85, ms: ms)) }
+        h.tick(ms: 7_000)
+        let classes = h.outputs.compactMap { $0.beacons?.first?.proximity }
+        // 1–3 s immediate; 4 s unknown (no reading); 5 and 6 s far measured but not yet confirmed; 7 s far.
+        #expect(classes == [.immediate, .immediate, .immediate, .unknown, .immediate, .immediate, .far])
+    }
+
+    /// One identity heard at address 1 from 0.1 s to 2.5 s, then at address 2 (a new random address) to
+    /// 4.9 s: the (samples, address) of each entry at the ticks of 3 s (2.0–2.9 s heard) and 4 s.
+    func rotation(_ estimator: RangingEstimator) -> [[(Int, DeviceAddress)]] {
+        var h = MonitorHarness([region], estimator: estimator)
+        for ms in stride(from: Int64(100), through: 4_900, by: 100) {
+            h.sighting(Fixture.sighting(address: ms <= 2_500 ? Fixture.address1 : Fixture.address2, ms: ms))
+        }
+        return h.outputs.filter { $0.time == Fixture.at(ms: 3_000) || $0.time == Fixture.at(ms: 4_000) }
+            .compactMap { $0.beacons?.map { ($0.samples, $0.address) } }
+    }
+
+    @Test("by default an identity at a new address is a second beacon, the old one listed as lost; ignoring addresses, one")
+    func addressRotation() {
+        let separate = rotation(RangingEstimator())
+        #expect(separate.map { $0.map(\.0) } == [[6, 4], [10, 0]])
+        #expect(separate.map { $0.map(\.1) } == [[Fixture.address1, Fixture.address2], [Fixture.address2, Fixture.address1]])
+        var ignoring = RangingEstimator()
+        ignoring.ignoresAddress = true
+        let merged = rotation(ignoring)
+        #expect(merged.map { $0.map(\.0) } == [[10], [10]])
+        #expect(merged.map { $0.map(\.1) } == [[Fixture.address2], [Fixture.address2]])
+    }
+
     @Test func hugeGapExitsOnceAndRangesFiniteValuesAfter() throws {
         var h = MonitorHarness([region], exitAfter: .seconds(10))
         h.sighting(Fixture.sighting(rssi: -60, ms: 100))

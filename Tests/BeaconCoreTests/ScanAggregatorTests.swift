@@ -107,6 +107,19 @@ import Testing
         #expect(h.beacons.last?.1 == Fixture.at(ms: 1_700))
     }
 
+    @Test("--each: a scan response is its own line, marked scanResponse; an advertisement line has no such member")
+    func eachMarksScanResponses() {
+        var each = Harness(each: true)
+        each.add(Fixture.sighting(ms: 100))
+        var response = Fixture.sighting(rssi: -70, ms: 101)
+        response.isScanResponse = true
+        each.add(response)
+        let lines = each.outputs.map(ScanLine.encode)
+        #expect(lines.count == 2)
+        #expect(!lines[0].contains("scanResponse"), "\(lines[0])")
+        #expect(lines[1].hasSuffix(#""rssi":-70,"address":"F0:F1:F2:F3:F4:01","addressType":"public","scanResponse":true}"#), "\(lines[1])")
+    }
+
     @Test("filters: formats, RSSI floor (no RSSI fails it), UUID and namespace prefixes")
     func filter() throws {
         let iBeacon = Fixture.sighting(rssi: -60, ms: 0)
