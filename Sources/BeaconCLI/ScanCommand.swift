@@ -9,8 +9,7 @@ struct ScanCommand: ControllerCommand {
 
     static func run(_ options: ScanOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         var command = ScanCommand(options: options, output: LineOutput(console: console))
-        let code = ControllerConnection.run(&command, options.common, signals: signals, console: console,
-                                            captureStepLimit: max(ScanAggregator.forgetAfter, options.interval))
+        let code = ControllerConnection.run(&command, options.common, signals: signals, console: console)
         return command.output.finish(code)
     }
 
@@ -20,8 +19,8 @@ struct ScanCommand: ControllerCommand {
                                   filter: options.filter, duration: options.common.duration)
         let output = output
         try ListeningLoop.run(host, &session, output: output, emit: { line in
-            let shifted = line.shifted(by: host.timeline.wallOffset)
-            output.write(ScanLine.encode(shifted), time: shifted.time)
+            let printed = line.onWallClock(host.wallTime)
+            output.write(ScanLine.encode(printed), time: printed.time)
         })
         return nil
     }

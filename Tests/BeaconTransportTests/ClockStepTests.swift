@@ -60,7 +60,7 @@ private final class Ranging {
     }
 
     private func emit(_ output: MonitorOutput) {
-        lines.append((OutputLine.encode(output.shifted(by: host.timeline.wallOffset)), clock.monotonic))
+        lines.append((OutputLine.encode(output.onWallClock(host.wallTime)), clock.monotonic))
     }
 
     /// Runs the loop for everything due now: packets delivered, deadlines passed.
