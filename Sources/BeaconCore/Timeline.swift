@@ -8,7 +8,7 @@
 /// Live runs derive schedule time from the monotonic clock and watch the wall clock for steps. Replays
 /// have the capture's own timestamps: a jump backwards is taken for a step of the recording machine's
 /// clock (the schedule carries on as if no time had passed, printed times follow the capture); a jump
-/// forwards is time that passed. A recording's note of its wall clock (`note(recordedOffset:at:)`)
+/// forwards is time that passed (unless it leaves the supported range). A recording's note of its wall clock (`note(recordedOffset:at:)`)
 /// says how its record times are printed.
 public struct Timeline: Sendable {
     /// Wall-clock time minus schedule time, from the latest change on.
@@ -191,9 +191,17 @@ public struct Timeline: Sendable {
             change(to: Micros(recordedOffset.value &- captureShift.value), from: next)
             return (next, Step(by: jump, wallTime: wallTime(at: next)))
         }
-        // Saturates rather than wraps: a capture can hold any 64-bit time.
+        // A capture can hold any 64-bit time: a jump the schedule cannot hold (past the end of the
+        // supported range) is a step, which leaves the schedule at the end and prints the capture's time.
         let (sum, overflow) = schedule.microseconds.addingReportingOverflow(jump.value)
-        let next = overflow ? Timestamp.supportedRange.upperBound : Timestamp(microseconds: sum).clampedToSupportedRange
+        let end = Timestamp.supportedRange.upperBound
+        guard !overflow, sum <= end.microseconds else {
+            latestSchedule = end
+            captureShift = end - time
+            change(to: Micros(recordedOffset.value &- captureShift.value), from: end)
+            return (end, Step(by: jump, wallTime: wallTime(at: end)))
+        }
+        let next = Timestamp(microseconds: sum)
         latestSchedule = next
         return (next, nil)
     }

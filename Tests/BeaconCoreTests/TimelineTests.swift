@@ -166,7 +166,7 @@ struct TimelineTests {
         #expect(schedules.last.map { Timestamp.supportedRange.upperBound - $0 <= Micros(1) } == true)
     }
 
-    @Test("replay: forward jumps carry the schedule up to the range's end and stop there")
+    @Test("replay: forward jumps carry the schedule up to the range's end; one past it is a step that prints the capture's time")
     func captureSaturatesAtTheEnd() {
         let (low, high) = (Timestamp.supportedRange.lowerBound, Timestamp.supportedRange.upperBound)
         var timeline = Timeline()
@@ -174,8 +174,10 @@ struct TimelineTests {
         // A step back to the start of the range: the schedule carries on from where it was.
         #expect(timeline.capture(low).schedule == high + .seconds(-10) + Micros(1))
         #expect(timeline.capture(low + .seconds(5)) == (high + .seconds(-5) + Micros(1), nil))
-        #expect(timeline.capture(low + .seconds(20)) == (high, nil))
-        #expect(timeline.capture(low + .seconds(21)) == (high, nil))
+        let past = timeline.capture(low + .seconds(20))
+        #expect(past == (high, Timeline.Step(by: .seconds(15), wallTime: low + .seconds(20))))
+        #expect(timeline.capture(low + .seconds(21)).schedule == high)
+        #expect(timeline.wallTime(at: high) == low + .seconds(21))
         #expect(timeline.capture(low + .seconds(21)) == (high, nil))
     }
 
