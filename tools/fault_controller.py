@@ -40,6 +40,9 @@ Run faults happen --after seconds after scanning or advertising was enabled:
                       11111111-1111-1111-1111-111111111111; sent five times
   malformed-status    three zero-length Command Status events that answer no
                       command; the run carries on
+  departure           the beacon leaves: no advertising report for --delay
+                      seconds, then reports as before (nothing else is sent
+                      meanwhile: a quiet air)
 
 --signal-host INT|TERM sends that signal to the host when the fault's command
 arrives (right after logging it), so the signal reaches the host while the
@@ -316,6 +319,14 @@ class Controller:
         elif scenario == 'malformed-status':
             for _ in range(3):
                 self.send(bytes([0x04, 0x0F, 0x00]))
+        elif scenario == 'departure':
+            self.reports_paused = True
+            self.later(self.args.delay, self.come_back)
+
+    def come_back(self) -> None:
+        self.record(event='back')
+        self.reports_paused = False
+        self.next_report = 0.0
 
     def complete_long_event(self) -> None:
         self.send(bytes(4))
@@ -402,7 +413,8 @@ class Controller:
                 self.parse()
 
 
-RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood', 'malformed-status', 'foreign-no-credits', 'fragment-chain'}
+RUN_FAULTS = {'hardware-error', 'drop', 'garbage', 'long-event-close', 'long-event-more', 'flood', 'malformed-status', 'foreign-no-credits', 'fragment-chain',
+              'departure'}
 COMMAND_FAULTS = {'error', 'silent', 'status', 'bare-complete', 'truncated-complete', 'no-credits', 'delay'}
 
 

@@ -25,12 +25,11 @@ final class ControllerConnection {
     }
 
     /// Opens the controller, runs `command`, leaves the controller as found and closes.
-    /// `captureStepLimit`: in a replay, a forward jump in capture time beyond this is a clock step.
     static func run(_ command: inout some ControllerCommand, _ common: CommonOptions, signals: SignalWatcher?,
-                    console: Console, captureStepLimit: Micros? = nil) -> ExitCode {
+                    console: Console) -> ExitCode {
         let connection: ControllerConnection
         do {
-            connection = try ControllerConnection(common, signals: signals, console: console, captureStepLimit: captureStepLimit)
+            connection = try ControllerConnection(common, signals: signals, console: console)
         } catch {
             return error.exit
         }
@@ -56,7 +55,7 @@ final class ControllerConnection {
     }
 
     /// Opens the controller and the recording; a failure is reported (one error line) before it is thrown.
-    private init(_ common: CommonOptions, signals: SignalWatcher?, console: Console, captureStepLimit: Micros?) throws(OpenFailure) {
+    private init(_ common: CommonOptions, signals: SignalWatcher?, console: Console) throws(OpenFailure) {
         do {
             transport = try openTransport(common.transport, btsnoopIndex: common.captureIndex)
         } catch {
@@ -74,7 +73,7 @@ final class ControllerConnection {
             throw OpenFailure(exit: Failure.report(error, console: console))
         }
         host = HCIHost(transport: transport, recorder: recorder, signals: signals, output: console.outputDescriptor,
-                       captureStepLimit: captureStepLimit, pacing: common.replayPacing, warn: console.diagnose)
+                       pacing: common.replayPacing, warn: console.diagnose)
         // A live run ends at --duration even while stdout does not take its lines (a replay's duration
         // is capture time, and a slow reader only slows it down).
         if transport.isLive, let duration = common.duration {

@@ -44,7 +44,7 @@ enum ListeningLoop {
         }
         var finished = false
         // The schedule's latest tick, as lines print it (wall-clock time).
-        func lastTick() -> Timestamp? { session.lastTick.map { $0 + host.timeline.wallOffset } }
+        func lastTick() -> Timestamp? { session.lastTick.map(host.wallTime) }
         while !output.readerGone, !finished {
             let pause = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
                 progress?.packet()

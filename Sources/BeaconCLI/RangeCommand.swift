@@ -18,9 +18,7 @@ struct RangeCommand: ControllerCommand {
             return Failure.report(error, console: console)
         }
         var command = RangeCommand(options: options, output: LineOutput(console: console, sinks: sinks))
-        // A capture whose time leaps further than a region could stay inside unheard has a clock step in it.
-        let code = ControllerConnection.run(&command, options.common, signals: signals, console: console,
-                                            captureStepLimit: max(options.exitAfter, options.interval))
+        let code = ControllerConnection.run(&command, options.common, signals: signals, console: console)
         return command.output.finish(code)
     }
 
@@ -33,7 +31,7 @@ struct RangeCommand: ControllerCommand {
         // Heard beacons but none in the regions: said once on stderr, stdout stays data.
         var hint = NoMatchHint(regions: options.regions)
         // Schedule times become wall-clock times only here, as each line is printed.
-        try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.shifted(by: host.timeline.wallOffset)) },
+        try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.onWallClock(host.wallTime)) },
                               heard: { sighting in
                                   // Once it has spoken or a region matched, the hint wants no more sightings.
                                   hint.note(sighting).map(output.console.diagnose)

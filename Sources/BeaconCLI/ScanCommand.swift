@@ -17,8 +17,7 @@ struct ScanCommand: ControllerCommand {
             return Failure.report(error, console: console)
         }
         var command = ScanCommand(options: options, output: LineOutput(console: console, sinks: sinks))
-        let code = ControllerConnection.run(&command, options.common, signals: signals, console: console,
-                                            captureStepLimit: max(ScanAggregator.forgetAfter, options.interval))
+        let code = ControllerConnection.run(&command, options.common, signals: signals, console: console)
         return command.output.finish(code)
     }
 
@@ -28,7 +27,7 @@ struct ScanCommand: ControllerCommand {
                                   filter: options.filter, duration: options.common.duration)
         let output = output
         try ListeningLoop.run(host, &session, output: output, emit: { line in
-            output.write(line.shifted(by: host.timeline.wallOffset))
+            output.write(line.onWallClock(host.wallTime))
         })
         return nil
     }

@@ -14,6 +14,8 @@ public enum Btsnoop {
     /// bumble and Wireshark all use it). BlueZ writes the same scale counting from 2000-01-01 at
     /// `0x00E03AB44A676000`, which is this value plus 946,684,800 s.
     public static let unixEpochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
+    /// The controller index of Linux monitor records that belong to no controller (System Notes).
+    public static let noControllerIndex: UInt16 = 0xFFFF
     /// Largest included length accepted: an HCI packet (up to 65535 payload bytes plus its header) and slack.
     public static let maximumRecordLength = 65536 + 4
 

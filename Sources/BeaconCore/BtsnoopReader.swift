@@ -48,10 +48,29 @@ public struct BtsnoopReader {
 
     /// Hands the HCI packets of the selected controller read so far to `body` in place, with their
     /// capture times, in order, until it returns false (after taking that one) or more bytes are needed:
-    /// what a replay reads every record with, a read's records in one call.
+    /// what a replay reads every record with, a read's records in one call. A recording's notes of its
+    /// wall clock (`WallClockNote`) come in their place among the packets.
     public mutating func forEachPacket(_ body: (TransportPacket) -> Bool) throws(DecodeError) {
-        while let record = try nextView(),
-              body(TransportPacket(record.packet, record.direction, captureTime: record.timestamp)) {}
+        while let raw = try nextRawRecord() {
+            let next: TransportPacket
+            if let record = try interpret(raw) {
+                next = TransportPacket(record.packet, record.direction, captureTime: record.timestamp)
+            } else if let offset = wallClockNote(raw) {
+                next = TransportPacket(recordedWallOffset: offset, captureTime: raw.timestamp)
+            } else {
+                skippedRecordCount += 1
+                continue
+            }
+            guard body(next) else { return }
+        }
+    }
+
+    /// The offset a Linux monitor System Note of beacon's gives (see `WallClockNote`), nil for any other record.
+    @inline(never)
+    private func wallClockNote(_ raw: BtsnoopRawRecord) -> Micros? {
+        guard header?.datalink == .linuxMonitor,
+              BtsnoopMonitorOpcode(rawValue: UInt16(truncatingIfNeeded: raw.flags)) == .systemNote else { return nil }
+        return WallClockNote.offset(in: raw.data)
     }
 
     /// The next HCI packet of the selected controller in place (valid until the next `append` or

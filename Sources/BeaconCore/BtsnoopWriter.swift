@@ -1,5 +1,6 @@
 /// Encodes btsnoop captures: the file header and one record per HCI packet.
-/// Recordings use H4 (1002), which keeps every packet kind; the other datalinks exist for tests and tools.
+/// `--record` writes Linux monitor (2001), which keeps every packet kind and carries notes; simulated
+/// captures are H4 (1002), what Android and bumble write; 1001 exists for tests and tools.
 public struct BtsnoopWriter: Sendable {
     public var datalink: BtsnoopDatalink
 

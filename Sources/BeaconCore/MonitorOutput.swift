@@ -22,23 +22,22 @@ extension MonitorOutput {
         }
     }
 
-    /// The same output with its times (the line's and each beacon's `lastSeen`) moved by `offset`
-    /// (schedule time to wall-clock time).
-    public func shifted(by offset: Micros) -> MonitorOutput {
-        func shifted(_ beacons: [RangedBeacon]) -> [RangedBeacon] {
-            guard offset.value != 0 else { return beacons }
-            return beacons.map { beacon in
+    /// The same output with its times (the line's and each beacon's `lastSeen`) turned from schedule
+    /// time to wall-clock time by `wallTime`, which gives each the clock in effect at that time.
+    public func onWallClock(_ wallTime: (Timestamp) -> Timestamp) -> MonitorOutput {
+        func printed(_ beacons: [RangedBeacon]) -> [RangedBeacon] {
+            beacons.map { beacon in
                 var moved = beacon
-                moved.lastSeen = beacon.lastSeen + offset
+                moved.lastSeen = wallTime(beacon.lastSeen)
                 return moved
             }
         }
         switch self {
-        case let .state(region, state, time): return .state(region, state, time + offset)
-        case let .enter(region, time): return .enter(region, time + offset)
-        case let .exit(region, time): return .exit(region, time + offset)
-        case let .range(region, time, beacons): return .range(region, time + offset, shifted(beacons))
-        case let .partialRange(region, time, beacons): return .partialRange(region, time + offset, shifted(beacons))
+        case let .state(region, state, time): return .state(region, state, wallTime(time))
+        case let .enter(region, time): return .enter(region, wallTime(time))
+        case let .exit(region, time): return .exit(region, wallTime(time))
+        case let .range(region, time, beacons): return .range(region, wallTime(time), printed(beacons))
+        case let .partialRange(region, time, beacons): return .partialRange(region, wallTime(time), printed(beacons))
         }
     }
 }

@@ -43,16 +43,16 @@ public enum ScanOutput: Hashable, Sendable {
         }
     }
 
-    /// The same output with its times moved by `offset` (schedule time to wall-clock time).
-    public func shifted(by offset: Micros) -> ScanOutput {
-        guard offset.value != 0 else { return self }
+    /// The same output with its times (and the beacon's `firstSeen` and `lastSeen`) turned from schedule
+    /// time to wall-clock time by `wallTime`, which gives each the clock in effect at that time.
+    public func onWallClock(_ wallTime: (Timestamp) -> Timestamp) -> ScanOutput {
         switch self {
         case .beacon(var beacon, let time, let partial):
-            beacon.firstSeen = beacon.firstSeen + offset
-            beacon.lastSeen = beacon.lastSeen + offset
-            return .beacon(beacon, time: time + offset, partial: partial)
+            beacon.firstSeen = wallTime(beacon.firstSeen)
+            beacon.lastSeen = wallTime(beacon.lastSeen)
+            return .beacon(beacon, time: wallTime(time), partial: partial)
         case .advertisement(var sighting):
-            sighting.time = sighting.time + offset
+            sighting.time = wallTime(sighting.time)
             return .advertisement(sighting)
         }
     }

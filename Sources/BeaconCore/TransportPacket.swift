@@ -5,10 +5,20 @@ public struct TransportPacket {
     public var direction: PacketDirection
     /// The capture's time (replay); nil for live packets, which the host stamps with its clock.
     public var captureTime: Timestamp?
+    /// Set on a recording's note of its wall clock (`WallClockNote`), which carries no packet (`packet`
+    /// is empty): from `captureTime` on, lines are printed this much later than the records.
+    public var recordedWallOffset: Micros?
 
     public init(_ packet: HCIPacketView, _ direction: PacketDirection, captureTime: Timestamp? = nil) {
         self.packet = packet
         self.direction = direction
         self.captureTime = captureTime
+    }
+
+    /// A recording's note of its wall clock at `captureTime`.
+    public init(recordedWallOffset: Micros, captureTime: Timestamp) {
+        self.init(HCIPacketView(kind: .event, payload: UnsafeRawBufferPointer(start: nil, count: 0)), .received,
+                  captureTime: captureTime)
+        self.recordedWallOffset = recordedWallOffset
     }
 }

@@ -77,8 +77,7 @@ public struct FlatDrive: Sendable {
     /// Anchor `anchor`'s capture (0-based): scanning on at the start, an advertising report of the tag at
     /// each row it heard (the RSS rounded to whole dBm, as a controller reports it), scanning off after the
     /// last row. A neighbour (a device advertising its name) is heard every second throughout, as in every
-    /// simulated capture: the drive's log has gaps of many seconds, which a replay would take for steps of
-    /// the recording machine's clock.
+    /// simulated capture, as a real anchor hears other devices through the drive's gaps of many seconds.
     public func packets(anchor: Int) -> [SimulatedPacket] {
         let receiver = ReceiverModel()
         let end = rows[rows.count - 1].time

@@ -1,7 +1,8 @@
 import BeaconCore
 import Glibc
 
-/// Records HCI packets to a btsnoop file (H4 datalink 1002). Writes are buffered, flushed when
+/// Records HCI packets to a btsnoop file (Linux monitor datalink 2001, as `btmon -w` writes, controller
+/// index 0), with System Notes of the wall clock between them (`WallClockNote`). Writes are buffered, flushed when
 /// the buffer fills, when a record arrives a second or more after the last flush, on `flushIfDue()`
 /// (call it from the loop's tick so a quiet period still reaches the disk) and on `close()`.
 ///
@@ -17,7 +18,7 @@ public final class BtsnoopRecorder {
     public static let finalWait = Micros.seconds(1)
 
     private var descriptor: Int32
-    private let writer = BtsnoopWriter(datalink: .h4)
+    private let writer = BtsnoopWriter(datalink: .linuxMonitor)
     private var pending: [UInt8] = []
     private var lastFlush: Micros
     private let bufferLimit = 64 * 1024
@@ -57,6 +58,21 @@ public final class BtsnoopRecorder {
 
     /// Appends one packet.
     public func record(_ packet: HCIPacketView, direction: PacketDirection, timestamp: Timestamp) throws(TransportError) {
+        try prepareRecord()
+        writer.appendRecord(packet, direction: direction, timestamp: timestamp, to: &pending)
+        try flushIfFull()
+    }
+
+    /// Appends a System Note (for no controller, as the kernel's notes are) whose data is `data`.
+    public func recordNote(_ data: [UInt8], timestamp: Timestamp) throws(TransportError) {
+        try prepareRecord()
+        let flags = UInt32(Btsnoop.noControllerIndex) << 16 | UInt32(BtsnoopMonitorOpcode.systemNote.rawValue)
+        pending.append(contentsOf: BtsnoopWriter.rawRecord(flags: flags, data: data, timestamp: timestamp))
+        try flushIfFull()
+    }
+
+    /// Before the first record, replaces an existing file's content with the header.
+    private func prepareRecord() throws(TransportError) {
         guard descriptor >= 0 else { throw TransportError(.io, "recording \(path): record after close") }
         if replacesOnFirstRecord {
             let fd = descriptor
@@ -66,7 +82,9 @@ public final class BtsnoopRecorder {
             replacesOnFirstRecord = false
             pending.append(contentsOf: writer.header)
         }
-        writer.appendRecord(packet, direction: direction, timestamp: timestamp, to: &pending)
+    }
+
+    private func flushIfFull() throws(TransportError) {
         if pending.count >= bufferLimit {
             try flush()
         } else {

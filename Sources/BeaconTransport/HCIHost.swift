@@ -115,6 +115,8 @@ public struct CommandAnswer: Sendable {
 ///
 /// Schedules (deadlines, command timeouts) run on a `Timeline`: the monotonic clock in live runs, the
 /// capture's time with its steps taken out in replays. Wall-clock steps are told once each through `warn`.
+/// The recording carries schedule time, and a note (`WallClockNote`) wherever the offset of printed
+/// times changed, so a replay of it prints the lines the run printed.
 public final class HCIHost {
     public let transport: PacketTransport
     /// The transport's `isLive`, asked once: every packet goes the live or the replay way.
@@ -165,6 +167,11 @@ public final class HCIHost {
     /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
     /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
     public private(set) var firstUnprintableCaptureTime: Timestamp?
+    /// The timeline's offset changes the recording has been told of (`Timeline.changeCount`).
+    private var notedChanges = 0
+    /// Offset changes not yet in the recording, each with why it changed: written just before the next
+    /// record, so that a stall's resumption can still replace a step seen while waking from it.
+    private var unrecordedChanges: [(change: Timeline.OffsetChange, cause: String)] = []
 
     public static let defaultCommandTimeout = Micros.seconds(3)
 
@@ -183,13 +190,12 @@ public final class HCIHost {
     static let backlogReadsBeforeTimeout = 256
 
     /// - Parameters:
-    ///   - captureStepLimit: replays only: a forward jump in capture time beyond this is a clock step.
     ///   - pacing: replays only: play the capture at this pace, not as fast as it reads.
     ///   - clock: both clocks (tests inject their own).
     ///   - warn: one diagnostic line (a clock step); a warning that repeats is told a few times, then
     ///     only counted for `warningSummaries`.
     public init(transport: PacketTransport, recorder: BtsnoopRecorder?, signals: SignalWatcher?, output: Int32? = nil,
-                commandTimeout: Micros = defaultCommandTimeout, captureStepLimit: Micros? = nil, pacing: ReplayPacing? = nil,
+                commandTimeout: Micros = defaultCommandTimeout, pacing: ReplayPacing? = nil,
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
         self.isLive = transport.isLive
@@ -201,7 +207,7 @@ public final class HCIHost {
         self.flow = CommandFlow(timeout: commandTimeout)
         self.clock = clock
         self.warn = warn
-        self.timeline = Timeline(maximumGap: captureStepLimit)
+        self.timeline = Timeline()
         self.pacing = transport.isLive ? nil : pacing
     }
 
@@ -210,9 +216,12 @@ public final class HCIHost {
         guard isLive else { return replayTime ?? Timestamp(microseconds: 0) }
         let reading = clock()
         let (schedule, step) = timeline.live(monotonic: reading.monotonic, wall: reading.wall)
-        if let step, let line = wallClockSteps.occurred(
-            "Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on") {
-            warn(line)
+        if let step {
+            if let line = wallClockSteps.occurred(
+                "Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on") {
+                warn(line)
+            }
+            offsetChanged(because: "stepped \(step)")
         }
         return schedule
     }
@@ -223,9 +232,16 @@ public final class HCIHost {
             + (droppedReports > 0 ? ["Warning: dropped \(droppedReports) advertising reports that arrived while a command awaited its answer"] : [])
     }
 
-    /// The wall-clock time to print for a schedule time.
+    /// The wall-clock time to print for a schedule time: by the offset in effect at that time.
     public func wallTime(at schedule: Timestamp) -> Timestamp {
         timeline.wallTime(at: schedule)
+    }
+
+    /// Keeps the timeline's latest offset change for the recording, when there is one.
+    private func offsetChanged(because cause: String) {
+        guard recording, timeline.changeCount != notedChanges, let change = timeline.latestChange else { return }
+        notedChanges = timeline.changeCount
+        unrecordedChanges.append((change, cause))
     }
 
     // MARK: - Events
@@ -287,6 +303,7 @@ public final class HCIHost {
         do {
             try transport.forEachPacket { next in
                 do throws(HostError) {
+                    if takeNote(next) { return true }
                     let (packet, direction, time) = try stamped(next)
                     guard let pause = try take(packet, direction, time) else { return true }
                     outcome = .success(pause)
@@ -333,6 +350,9 @@ public final class HCIHost {
         guard let read = readTime, read - start > Micros(timeout.value + Self.stallTolerance.value) else { return }
         let woke = wallTime(at: read)
         timeline.resume(from: start)
+        // The stall replaces the changes seen since the wait began (a step found on waking is in it).
+        unrecordedChanges.removeAll { $0.change.from > start }
+        offsetChanged(because: "beacon was stopped for \((read - start).secondsToTheMillisecond)")
         if let line = stalls.occurred("Warning: beacon was stopped for \((read - start).secondsToTheMillisecond) (now \(woke.iso8601)) "
             + "with reports waiting; they are heard first, and schedules carry on as if no time had passed") {
             warn(line)
@@ -378,14 +398,41 @@ public final class HCIHost {
 
     /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
     private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
-        let next: TransportPacket?
-        do {
-            next = try transport.nextPacket()
-        } catch {
-            throw .transport(error)
+        while true {
+            let next: TransportPacket?
+            do {
+                next = try transport.nextPacket()
+            } catch {
+                throw .transport(error)
+            }
+            guard let next else { return nil }
+            if takeNote(next) { continue }
+            return try stamped(next)
         }
-        guard let next else { return nil }
-        return try stamped(next)
+    }
+
+    /// Applies a recording's note of its wall clock; false for a packet.
+    @inline(__always)
+    private func takeNote(_ next: TransportPacket) -> Bool {
+        guard let offset = next.recordedWallOffset, let time = next.captureTime else { return false }
+        applyNote(offset, at: time)
+        return true
+    }
+
+    @inline(never)
+    private func applyNote(_ offset: Micros, at time: Timestamp) {
+        if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(time) { firstUnprintableCaptureTime = time }
+        let (schedule, step) = timeline.note(recordedOffset: offset, at: time)
+        if let step { warnCaptureStep(step) }
+        offsetChanged(because: "noted in the replayed recording")
+        replayTime = schedule
+    }
+
+    private func warnCaptureStep(_ step: Timeline.Step) {
+        if let line = captureClockSteps.occurred(
+            "Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed") {
+            warn(line)
+        }
     }
 
     /// A packet from the transport with its schedule time (the capture's, less its steps; or the read's),
@@ -396,9 +443,9 @@ public final class HCIHost {
         if let captured = next.captureTime {
             if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { firstUnprintableCaptureTime = captured }
             let (schedule, step) = timeline.capture(captured)
-            if let step, let line = captureClockSteps.occurred(
-                "Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed") {
-                warn(line)
+            if let step {
+                warnCaptureStep(step)
+                offsetChanged(because: "the replayed capture's clock stepped \(step)")
             }
             replayTime = schedule
             time = schedule
@@ -651,12 +698,19 @@ public final class HCIHost {
         return ready.isEmpty ? nil : signals.pendingSignal()
     }
 
-    /// Adds a packet to the recording, stamped with its wall-clock time. A recording that fails stops
-    /// and throws once; the conversation with the controller goes on so it can be left as found.
+    /// Adds a packet to the recording, stamped with its schedule time, after a note of each change of
+    /// the wall clock's offset since the last record. A recording that fails stops and throws once; the
+    /// conversation with the controller goes on so it can be left as found.
     private func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
         guard recording, let recorder else { return }
         do {
-            try recorder.record(packet, direction: direction, timestamp: wallTime(at: time))
+            if !unrecordedChanges.isEmpty {
+                for (change, cause) in unrecordedChanges {
+                    try recorder.recordNote(WallClockNote.data(offset: change.offset, cause: cause), timestamp: change.from)
+                }
+                unrecordedChanges.removeAll()
+            }
+            try recorder.record(packet, direction: direction, timestamp: time)
         } catch {
             recording = false
             throw .recording(error)

@@ -140,15 +140,16 @@ struct BadCaptureTests {
         let io = CapturedConsole()
         #expect(io.run(["range", "--hci", "btsnoop:\(path)", "--uuid", Self.uuid.description]) == 0)
         #expect(io.stderr == ["Warning: the capture's clock steps back 0.900s at 2027-01-15T08:00:01.000Z; ranging carries on as if no time had passed"])
-        // Records at 0.0...1.9 s, then (schedule resumed at 1.9 s) 1.0...1.9 s and 2.0...2.9 s again: ticks
-        // every second of schedule time, printed 0.9 s earlier after the step; the last interval is partial.
+        // Records at 0.0...1.9 s, then (schedule resumed a microsecond after 1.9 s) 1.0...1.9 s and 2.0...2.9 s
+        // again: ticks every second of schedule time, printed 0.9 s and a microsecond earlier after the step;
+        // the last interval is partial.
         let summary = io.stdout.map { line in
             let time = line.firstMatch(of: /"time":"[^"]*T08:00:(\d\d\.\d\d\d)Z"/).map { String($0.1) } ?? "?"
             let samples = line.firstMatch(of: /"samples":(\d+)/).map { String($0.1) } ?? "-"
             let event = line.firstMatch(of: /"event":"(\w+)"/).map { String($0.1) } ?? "?"
             return "\(event) \(time) \(samples)\(line.contains("partial") ? " partial" : "")"
         }
-        #expect(summary == ["state 00.000 -", "enter 00.000 -", "state 00.000 -", "range 01.000 10", "range 01.100 11", "range 02.100 10",
+        #expect(summary == ["state 00.000 -", "enter 00.000 -", "state 00.000 -", "range 01.000 10", "range 01.099 11", "range 02.099 10",
                             "range 02.900 9 partial"])
     }
 

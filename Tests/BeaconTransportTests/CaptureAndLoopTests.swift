@@ -131,7 +131,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         let packets = samplePackets(5000)
         let recorder = try BtsnoopRecorder(path: path)
         // The header is on disk as soon as the recorder exists.
-        #expect(try readFile(path) == BtsnoopWriter().header)
+        #expect(try readFile(path) == BtsnoopWriter(datalink: .linuxMonitor).header)
         for (packet, direction, time) in packets {
             try packet.withView { try recorder.record($0, direction: direction, timestamp: time) }
         }
@@ -142,10 +142,41 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         var records: [BtsnoopRecord] = []
         while let record = try reader.next() { records.append(record) }
         try reader.finish()
-        #expect(reader.header?.datalink == .h4)
+        #expect(reader.header?.datalink == .linuxMonitor)
         #expect(records.map(\.packet) == packets.map(\.0))
         #expect(records.map(\.direction) == packets.map(\.1))
         #expect(records.map(\.timestamp) == packets.map(\.2))
+    }
+
+    @Test("a note of the wall clock reads back in its place among the packets, as a System Note of no controller")
+    func wallClockNoteReadsBack() throws {
+        let path = temporaryPath("noted.btsnoop")
+        defer { unlink(path) }
+        let packets = samplePackets(3)
+        let recorder = try BtsnoopRecorder(path: path)
+        try packets[0].0.withView { try recorder.record($0, direction: packets[0].1, timestamp: packets[0].2) }
+        try recorder.recordNote(WallClockNote.data(offset: .seconds(-3600), cause: "stepped back 3600.000s"),
+                                timestamp: packets[0].2 + Micros(1))
+        try packets[1].0.withView { try recorder.record($0, direction: packets[1].1, timestamp: packets[1].2) }
+        try recorder.close()
+
+        var reader = BtsnoopReader()
+        reader.append(try readFile(path))
+        var seen: [String] = []
+        try reader.forEachPacket { next in
+            if let offset = next.recordedWallOffset {
+                seen.append("note \(offset.value) at \(next.captureTime.map { ($0 - start).value } ?? -1)")
+            } else {
+                seen.append("packet \(next.packet.packet == (next.direction == .sent ? packets[0].0 : packets[1].0))")
+            }
+            return true
+        }
+        #expect(seen == ["packet true", "note -3600000000 at 1", "packet true"])
+        // As btmon writes notes: flags 0xFFFF000C, the text and a NUL.
+        let bytes = try readFile(path)
+        let noteStart = 16 + 24 + packets[0].0.payload.count
+        #expect(Array(bytes[noteStart + 8..<noteStart + 12]) == [0xFF, 0xFF, 0x00, 0x0C])
+        #expect(bytes[noteStart + 24] == UInt8(ascii: "b") && bytes.count > noteStart + 24)
     }
 
     @Test("records stay buffered for less than a flush interval, and are written once it has passed")
@@ -175,7 +206,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
                     try await Task.sleep(for: .milliseconds(50))
                 }
                 try recorder.flushIfDue()
-                #expect(try readFile(path).count == 16 + 24 + 7)
+                #expect(try readFile(path).count == 16 + 24 + 6)  // a Linux monitor record has no H4 indicator byte
             }
             try recorder.close()
         }

@@ -1,3 +1,4 @@
+import Glibc
 import BeaconCore
 import Testing
 @testable import BeaconTransport
@@ -42,7 +43,7 @@ private final class Ranging {
         var lines: [String] = []
     }
 
-    init(exitAfter: Micros = .seconds(10), stepDuringBringUp: Micros? = nil) throws {
+    init(exitAfter: Micros = .seconds(10), stepDuringBringUp: Micros? = nil, recorder: BtsnoopRecorder? = nil) throws {
         let clock = clock
         transport = try ScriptedTransport { command in
             clock.advance(.milliseconds(1))
@@ -51,16 +52,41 @@ private final class Ranging {
             return [.commandComplete(numCommandPackets: 1, opcode: command.opcode, returnParameters: parameters[...])]
         }
         let log = warningLog
-        host = HCIHost(transport: transport, recorder: nil, signals: nil, clock: { clock.reading },
+        host = HCIHost(transport: transport, recorder: recorder, signals: nil, clock: { clock.reading },
                        warn: { log.lines.append($0) })
-        session = RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!)],
-                                                      exitAfter: exitAfter, interval: .seconds(1)), duration: nil)
+        session = Self.session(exitAfter: exitAfter)
         try ControllerSetup.startScanning(host, ScanParameters(), using: .legacy)
         try settle()
     }
 
+    static func session(exitAfter: Micros) -> RangeSession {
+        RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!)],
+                                            exitAfter: exitAfter, interval: .seconds(1)), duration: nil)
+    }
+
+    /// The lines a replay of `path` prints, with the session this run has, up to the end of the capture.
+    static func replay(_ path: String, exitAfter: Micros) throws -> [String] {
+        let host = HCIHost(transport: try BtsnoopReplayTransport(path: path), recorder: nil, signals: nil)
+        var session = session(exitAfter: exitAfter)
+        var lines: [String] = []
+        let emit = { (output: MonitorOutput) in lines.append(OutputLine.encode(output.onWallClock(host.wallTime))) }
+        while true {
+            switch try host.next(until: session.nextDeadline) {
+            case .packet(let packet, let direction, let time):
+                try session.packet(packet, direction: direction, at: time, emit: emit)
+            case .deadline(let time):
+                session.advance(to: time, emit: emit)
+            case .end:
+                session.finish(at: host.now(), emit: emit)
+                return lines
+            case .signal:
+                return lines
+            }
+        }
+    }
+
     private func emit(_ output: MonitorOutput) {
-        lines.append((OutputLine.encode(output.shifted(by: host.timeline.wallOffset)), clock.monotonic))
+        lines.append((OutputLine.encode(output.onWallClock(host.wallTime)), clock.monotonic))
     }
 
     /// Runs the loop for everything due now: packets delivered, deadlines passed.
@@ -197,5 +223,41 @@ struct ClockStepTests {
         try ranging.settle()
         #expect(ranging.events("exit").count == 1)
         #expect(ranging.warnings.isEmpty, "\(ranging.warnings)")
+    }
+
+    @Test("recorded while the wall clock steps back and forward and the process is stopped: the replay prints the same lines",
+          arguments: [Micros.seconds(3), back, forward])
+    func recordingReplaysToTheSameLines(step: Micros) throws {
+        let path = temporaryPath("stepped-\(step.value).btsnoop")
+        defer { unlink(path) }
+        let recorder = try BtsnoopRecorder(path: path)
+        let ranging = try Ranging(exitAfter: .seconds(2), recorder: recorder)
+        try ranging.run(for: .milliseconds(2050), hearing: true)
+        ranging.clock.stepWall(step)
+        try ranging.run(for: .milliseconds(1500), hearing: true)
+        // Away for longer than the exit countdown, with a step of the wall clock while nothing is heard.
+        try ranging.run(for: .milliseconds(1200), hearing: false)
+        ranging.clock.stepWall(Micros(-step.value / 2))
+        try ranging.run(for: .milliseconds(1800), hearing: false)
+        try ranging.run(for: .seconds(2), hearing: true)
+        // Stopped for two minutes while the beacon advertised; then a step right as it wakes.
+        let clock = ranging.clock
+        ranging.transport.beforeNextRead = {
+            clock.advance(.seconds(120))
+            clock.stepWall(.seconds(7))
+        }
+        ranging.transport.deliver([report, report])
+        try ranging.settle()
+        try ranging.run(for: .milliseconds(2500), hearing: true)
+        try recorder.close()
+
+        #expect(ranging.warnings.count == 4, "\(ranging.warnings)")
+        let live = ranging.lines.map(\.line)
+        #expect(ranging.events("exit").count == 1 && ranging.events("enter").count == 2, "\(live)")
+        var replayed = try Ranging.replay(path, exitAfter: .seconds(2))
+        // The replay ends with the interval the capture's end cut short, which the live run had not finished.
+        #expect(replayed.last?.contains(#""partial":true"#) == true)
+        replayed.removeLast()
+        #expect(replayed == live)
     }
 }
