@@ -24,7 +24,7 @@ public enum BeaconTool {
         USAGE: beacon <subcommand> [<options>]
 
         OPTIONS:
-          --version               Show the version.
+          -V, --version           Show the version.
           -h, --help              Show help information.
 
         SUBCOMMANDS:
@@ -46,7 +46,7 @@ public enum BeaconTool {
         switch first {
         case "-h", "--help":
             return console.print(overview).rawValue
-        case "--version", "version":
+        case "-V", "--version", "version":
             return runCommand(VersionCommand.help, rest, console: console) { _ throws(UsageError) in
                 return { VersionCommand.run(console: console) }
             }

@@ -128,7 +128,7 @@ struct SimulateCommandTests {
         let directory = try TemporaryDirectory()
         let missing = CapturedConsole()
         #expect(missing.run(["simulate", "--scene", directory.path("none.json"), "--out", directory.path("x")]) == 66)
-        #expect(missing.stderr == ["Error: cannot read the scene file: open(\(directory.path("none.json"))): No such file or directory"])
+        #expect(missing.stderr == ["Error: cannot read the --scene file: open(\(directory.path("none.json"))): No such file or directory"])
 
         let bad = directory.path("bad.json")
         try Data(#"{"duration": 60, "beacons": [{"uuid": "\#(Self.uuid)", "path": {"kind": "standing", "distance": "far"}}]}"#.utf8)
@@ -137,6 +137,22 @@ struct SimulateCommandTests {
         #expect(io.run(["simulate", "--scene", bad, "--out", directory.path("x")]) == 65)
         #expect(io.stderr == ["Error: \(bad): beacons[0].path.distance: expected a number"])
         #expect(!FileManager.default.fileExists(atPath: directory.path("x")))
+    }
+
+    @Test("a scene or site file that is not JSON names FILE:LINE:COLUMN and the fault, as jq does")
+    func syntaxErrorsNameLineAndColumn() throws {
+        let directory = try TemporaryDirectory()
+        let scene = directory.path("typo5.json")
+        try Data("{\n  \"duration\": 60,\n  \"beacons\": [] \"x\"\n}\n".utf8).write(to: URL(fileURLWithPath: scene))
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", scene, "--out", directory.path("x")]) == 65)
+        #expect(io.stderr == ["Error: \(scene):3:17: scene: not valid JSON: expected ',' or '}'"])
+
+        let site = directory.path("site.json")
+        try Data("{\"rooms\": [],\n\"gateways\": [}".utf8).write(to: URL(fileURLWithPath: site))
+        let siteRun = CapturedConsole()
+        #expect(siteRun.run(["simulate", "--scene", "desk", "--site", site, "--out", directory.path("x")]) == 65)
+        #expect(siteRun.stderr == ["Error: \(site):2:14: not valid JSON: expected a value"])
     }
 
     @Test("a file that cannot be written is one Error line and exit 74", arguments: [
@@ -162,11 +178,11 @@ struct SimulateCommandTests {
         let other = option == "--out" ? ["--truth", directory.path("truth.jsonl")] : ["--out", directory.path("capture.btsnoop")]
         let unread = CapturedConsole()
         #expect(unread.run(["simulate", "--scene", "desk", option, fifo] + other) == 73)
-        #expect(unread.stderr == ["Error: writing \(fifo): a FIFO with no reader"])
+        #expect(unread.stderr == ["Error: \(option) \(fifo): a FIFO with no reader"])
         let missing = directory.path("none/capture.btsnoop")
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--scene", "desk", option, missing] + other) == 73)
-        #expect(io.stderr == ["Error: writing \(missing): no such file or directory"])
+        #expect(io.stderr == ["Error: \(option) \(missing): no such file or directory"])
     }
 
     @Test("a scene file past the 16 MiB limit, or an endless one, is refused with exit 65 naming the limit",
@@ -191,7 +207,7 @@ struct SimulateCommandTests {
         try Data(repeating: UInt8(ascii: " "), count: Scene.maximumFileSize).write(to: URL(fileURLWithPath: path))
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--scene", path, "--out", directory.path("x")]) == 65)
-        #expect(io.stderr.first?.hasPrefix("Error: \(path): scene: not valid JSON") == true, "\(io.stderr)")
+        #expect(io.stderr == ["Error: \(path):1:\(Scene.maximumFileSize + 1): scene: not valid JSON: unexpected end of input, expected a value"])
     }
 
     @Test("the same arguments give the same bytes; another seed gives another capture")
