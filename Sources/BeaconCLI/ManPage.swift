@@ -49,6 +49,7 @@ enum ManPage {
             advertisement: one per advertisement (scan, with each).
             """)
         page.request(".SH EXIT STATUS")
+        page.text("Every code any command can end with; each command's --help gives only its own, with that command's reasons.")
         for code in ExitCode.allCases {
             page.request(".TP")
             page.request(".B \(code.rawValue)")
