@@ -104,8 +104,8 @@ struct AdvertiseOptions {
         var format = BeaconFormat.iBeacon
         if let text = parsed.value("format") {
             guard let named = BeaconFormat(rawValue: text), BeaconFormat.advertisable.contains(named) else {
-                throw UsageError("Invalid value '\(text)' for '--format <format>': expected "
-                                 + BeaconFormat.advertisable.map(\.rawValue).joined(separator: ", "))
+                let words = BeaconFormat.advertisable.map(\.rawValue)
+                throw UsageError.invalidChoice(text, for: "--format <format>", expected: words.joined(separator: ", "), words: words)
             }
             format = named
         }

@@ -45,6 +45,19 @@ struct UsageError: Error, Equatable {
     init(_ message: String) { self.message = message }
 }
 
+extension UsageError {
+    /// An invalid value of an option with a fixed set of `words`: what the option takes and, when one of
+    /// them is close to what was typed (`typed`, the name part of a value with parameters), the one likely meant.
+    static func invalidChoice(_ text: String, for synopsis: String, expected: String, words: [String],
+                              typed: String? = nil) -> UsageError {
+        UsageError(NearestMatch.message("Invalid value '\(text)' for '\(synopsis)': expected \(expected)",
+                                        typed: typed ?? text, among: words))
+    }
+
+    /// The part of `text` before its parameters (`kalman` of `kalman:0.01,4`).
+    static func choiceName(_ text: String) -> String { String(text.prefix { $0 != ":" }) }
+}
+
 /// The options given on a command line, by name, in the order given.
 struct ParsedOptions {
     private(set) var values: [String: [String]] = [:]

@@ -28,7 +28,7 @@ enum BashCompletion {
             local cur prev words cword split
             _init_completion -s -n : || return
             if ((cword == 1)); then
-                COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) help --version --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) help -V --version --help" -- "$cur"))
                 return
             fi
             local options=""

@@ -24,7 +24,7 @@ public enum BeaconTool {
         USAGE: beacon <subcommand> [<options>]
 
         OPTIONS:
-          --version               Show the version.
+          -V, --version           Show the version.
           -h, --help              Show help information.
 
         SUBCOMMANDS:
@@ -45,8 +45,8 @@ public enum BeaconTool {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help":
-            return console.print(overview).rawValue
-        case "--version", "version":
+            return console.print(TextWrapping.wrapLines(overview, width: console.helpWidth)).rawValue
+        case "-V", "--version", "version":
             return runCommand(VersionCommand.help, rest, console: console) { _ throws(UsageError) in
                 return { VersionCommand.run(console: console) }
             }
@@ -54,12 +54,12 @@ public enum BeaconTool {
             return GeneratedFiles.run(first, rest, console: console)
         case "help":
             guard let name = rest.first else {
-                return console.print(overview).rawValue
+                return console.print(TextWrapping.wrapLines(overview, width: console.helpWidth)).rawValue
             }
             guard let help = subcommands.first(where: { $0.help.name == name })?.help else {
                 return usageError(unknownSubcommand(name), usage: "Usage: beacon <subcommand> [<options>]", console: console)
             }
-            return console.print(help.render()).rawValue
+            return console.print(help.render(width: console.helpWidth)).rawValue
         case "range":
             return runCommand(RangeOptions.help, rest, console: console) { parsed throws(UsageError) in
                 let options = try RangeOptions(parsed, environment: environment)
@@ -115,7 +115,7 @@ public enum BeaconTool {
         do {
             let parsed = try ParsedOptions.parse(arguments, specs: help.options)
             if parsed.helpRequested {
-                return console.print(help.render()).rawValue
+                return console.print(help.render(width: console.helpWidth)).rawValue
             }
             command = try prepare(parsed)
         } catch {

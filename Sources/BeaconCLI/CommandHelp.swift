@@ -11,31 +11,36 @@ struct CommandHelp {
 
     var usageLine: String { "Usage: \(usage)" }
 
-    func render() -> String {
-        var lines = ["OVERVIEW: \(overview)", "", "USAGE: \(usage)", "", "OPTIONS:"]
+    /// The help, its lines wrapped to `width` columns.
+    func render(width: Int = TextWrapping.defaultWidth) -> String {
+        var lines = TextWrapping.wrap("OVERVIEW: \(overview)", width: width, indent: 0) + [""]
+            + TextWrapping.wrap("USAGE: \(usage)", width: width, indent: 2) + ["", "OPTIONS:"]
         let rows = options.map { spec -> (String, String) in
             var help = spec.help
             if let d = spec.defaultText { help += " (default: \(d))" }
             return (spec.synopsis, help)
         } + [("-h, --help", "Show help information.")]
-        let width = min(28, (rows.map(\.0.count).max() ?? 0) + 2)
+        let column = min(28, (rows.map(\.0.count).max() ?? 0) + 2)
         for (synopsis, help) in rows {
-            if synopsis.count + 2 > width {
+            let helpColumn = String(repeating: " ", count: column + 2)
+            if synopsis.count + 2 > column {
                 lines.append("  \(synopsis)")
-                lines.append(String(repeating: " ", count: width + 2) + help)
+                lines += TextWrapping.wrap(helpColumn + help, width: width, indent: column + 2)
             } else {
-                lines.append("  " + synopsis + String(repeating: " ", count: width - synopsis.count) + help)
+                lines += TextWrapping.wrap("  " + synopsis + String(repeating: " ", count: column - synopsis.count) + help,
+                                           width: width, indent: column + 2)
             }
         }
         if !discussion.isEmpty {
             lines.append("")
-            lines.append(discussion)
+            lines.append(TextWrapping.wrapLines(discussion, width: width))
         }
         lines.append("")
         lines.append("EXIT CODES:")
         for code in exitCodes {
             let number = String(code.rawValue)
-            lines.append("  " + number + String(repeating: " ", count: 4 - number.count) + code.meaning)
+            lines += TextWrapping.wrap("  " + number + String(repeating: " ", count: 4 - number.count) + code.meaning(in: name),
+                                       width: width, indent: 6)
         }
         return lines.joined(separator: "\n")
     }

@@ -19,6 +19,8 @@ public struct Console {
     public let outputDeadline: OutputDeadline
     /// Whether `writeLines` may be given many lines at once; nil: one line at a time.
     public let lineBatching: LineBatching?
+    /// The columns help is wrapped to (`TextWrapping.helpWidth`).
+    public var helpWidth = TextWrapping.defaultWidth
 
     public init(writeLines: @escaping (UnsafeRawBufferPointer, _ following: Int) -> LineWrite, diagnose: @escaping (String) -> Void,
                 outputDescriptor: Int32? = nil, outputDeadline: OutputDeadline = OutputDeadline(),

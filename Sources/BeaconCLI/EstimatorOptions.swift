@@ -34,13 +34,15 @@ extension RangingEstimator {
         self.init()
         if let text = parsed.value("rssi-filter") {
             guard let kind = RSSIFilterKind.parse(text) else {
-                throw UsageError("Invalid value '\(text)' for '--rssi-filter <filter>': expected one of \(RSSIFilterKind.forms)")
+                throw UsageError.invalidChoice(text, for: "--rssi-filter <filter>", expected: "one of \(RSSIFilterKind.forms)",
+                                               words: RSSIFilterKind.names, typed: UsageError.choiceName(text))
             }
             filter = kind
         }
         if let text = parsed.value("distance-model") {
             guard let model = DistanceModel.parse(text) else {
-                throw UsageError("Invalid value '\(text)' for '--distance-model <model>': expected one of \(DistanceModel.forms)")
+                throw UsageError.invalidChoice(text, for: "--distance-model <model>", expected: "one of \(DistanceModel.forms)",
+                                               words: DistanceModel.names, typed: UsageError.choiceName(text))
             }
             distance = model
         }

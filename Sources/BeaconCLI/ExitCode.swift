@@ -28,7 +28,34 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// Not permitted to open the controller.
     case noPermission = 77
 
-    /// One line for the help text and README.
+    /// Why `command` ends with this code, for its help: only the causes that command has (advertise has
+    /// no --mqtt, version reads no file); `meaning` where every command's cause is the same.
+    func meaning(in command: String) -> String {
+        switch (self, command) {
+        case (.success, "advertise"): "stopped (--duration, SIGINT/SIGTERM/SIGHUP/SIGQUIT), advertising turned off"
+        case (.success, "locate"): "finished (--duration, --until-offline, SIGINT/SIGTERM/SIGHUP/SIGQUIT, stdout closed)"
+        case (.success, "calibrate"): "measured (or fitted) and printed"
+        case (.success, "devices"), (.success, "version"): "printed"
+        case (.success, "simulate"): "the capture and ground truth written (--list, --print-scene: printed), or stopped by a signal"
+        case (.dataError, "range"), (.dataError, "scan"): "the capture file is not valid btsnoop"
+        case (.dataError, "calibrate"): "the capture file is not valid btsnoop, or the measurements cannot be trusted"
+        case (.dataError, "locate"): "the --site file is not a valid site"
+        case (.dataError, "simulate"): "the scene file is not a valid scene, or the --site file not a valid site"
+        case (.noInput, "locate"): "the --site file cannot be opened"
+        case (.noInput, "simulate"): "the scene file or the --site file cannot be opened"
+        case (.noInput, _): "the capture file (--hci btsnoop:FILE) cannot be opened"
+        case (.unavailable, "range"): meaning
+        case (.unavailable, "locate"): "--mqtt without libmosquitto"
+        case (.unavailable, _): "no controller: no Bluetooth in the kernel, no such device, connection refused"
+        case (.cantCreate, "simulate"): "--out or --truth cannot be created (missing directory, no permission, a FIFO with no reader)"
+        case (.cantCreate, _): "the --record file cannot be created (missing directory, no permission, a FIFO with no reader)"
+        case (.ioError, "version"), (.ioError, "devices"), (.ioError, "locate"): "stdout could not be written"
+        case (.ioError, "simulate"): "a file or stdout could not be written"
+        default: meaning
+        }
+    }
+
+    /// One line for the README and the man page, every command's causes together.
     public var meaning: String {
         switch self {
         case .success: "finished (--duration, SIGINT/SIGTERM/SIGHUP/SIGQUIT, end of a replayed capture, stdout closed)"

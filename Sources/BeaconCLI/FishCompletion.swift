@@ -20,7 +20,7 @@ enum FishCompletion {
         end
 
         complete -c beacon -f
-        complete -c beacon -n __fish_use_subcommand -l version -d 'Show the version'
+        complete -c beacon -n __fish_use_subcommand -s V -l version -d 'Show the version'
         complete -c beacon -s h -l help -d 'Show help information'
         complete -c beacon -n __fish_use_subcommand -a help -d 'Show help for a subcommand'
         complete -c beacon -n '__fish_seen_subcommand_from help' -a '\(names.joined(separator: " "))'

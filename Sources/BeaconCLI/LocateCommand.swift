@@ -52,7 +52,7 @@ struct LocateCommand {
         }
         fusion.finish(everythingReceived: everythingReceived)
         let dropped = inbox.dropped
-        if dropped > 0 { console.diagnose("Warning: \(dropped) messages dropped while \(LocateInbox.defaultBoundsText) waited to be fused") }
+        if dropped > 0 { console.diagnose("Warning: \(dropped.counted("message")) dropped while \(LocateInbox.defaultBoundsText) waited to be fused") }
         publisher.finish()
         code = fusion.output.finish(code)
         return code

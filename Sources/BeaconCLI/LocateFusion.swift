@@ -14,11 +14,11 @@ struct LocateFusion {
     private var announced: Set<String> = []
     private var statuses: [String: Bool] = [:]
     private var malformed = RepeatedWarning { "Warning: \($0) malformed messages from the gateways in all" }
-    private var unknown = RepeatedWarning { "Warning: messages from \($0) gateways the site does not have, in all" }
+    private var unknown = RepeatedWarning { "Warning: messages from \($0.counted("gateway")) the site does not have, in all" }
     private var unknownNames: Set<String> = []
-    private var late = RepeatedWarning { "Warning: \($0) readings messages arrived after their time was fused, in all" }
-    private var future = RepeatedWarning { "Warning: \($0) readings messages too far ahead of the other gateways, in all" }
-    private var overflow = RepeatedWarning { "Warning: \($0) readings messages dropped to bound the readings waiting, in all" }
+    private var late = RepeatedWarning { "Warning: \($0.counted("readings message")) arrived after their time was fused, in all" }
+    private var future = RepeatedWarning { "Warning: \($0.counted("readings message")) too far ahead of the other gateways, in all" }
+    private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) dropped to bound the readings waiting, in all" }
     private var clocks = RepeatedWarning { "Warning: \($0) gateway clock drifts in all" }
 
     init(site: Site, settings: Locator.Settings, shard: BeaconShard?, topics: LocateTopics,

@@ -62,6 +62,7 @@ enum ManPage {
             page.text(meaning)
         }
         page.request(".SH EXIT STATUS")
+        page.text("Every code any command can end with; each command's --help gives only its own, with that command's reasons.")
         for code in ExitCode.allCases {
             page.request(".TP")
             page.request(".B \(code.rawValue)")

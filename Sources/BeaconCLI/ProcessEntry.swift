@@ -21,14 +21,18 @@ extension BeaconTool {
         let deadline = OutputDeadline()
         let stdoutKind = DescriptorKind(STDOUT_FILENO)
         let wait = stdoutKind == .other || Terminal.isTerminal(STDOUT_FILENO) ? WriteWait(signals: signals, deadline: deadline) : nil
-        let console = Console(
+        var console = Console(
             writeLines: { StandardStreams.write(lines: $0, following: $1, to: STDOUT_FILENO, waiting: wait) },
             diagnose: { _ = StandardStreams.writeLine($0, to: STDERR_FILENO) },
             outputDescriptor: STDOUT_FILENO, outputDeadline: deadline,
             lineBatching: LineBatching(retriesLineByLine: stdoutKind != .other),
             progress: Terminal.isTerminal(STDERR_FILENO) ? { Terminal.write($0, to: STDERR_FILENO) } : nil)
+        let environment = StandardStreams.environment()
+        let stdoutIsTerminal = Terminal.isTerminal(STDOUT_FILENO)
+        console.helpWidth = TextWrapping.helpWidth(isTerminal: stdoutIsTerminal, columnsVariable: environment["COLUMNS"],
+                                                   windowColumns: stdoutIsTerminal ? Terminal.columns(STDOUT_FILENO) : nil)
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()),
-                       environment: StandardStreams.environment(),
+                       environment: environment,
                        console: console, signals: signals)
         exit(code)
     }

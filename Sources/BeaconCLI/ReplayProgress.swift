@@ -21,7 +21,7 @@ final class ReplayProgress {
         packets += 1
         guard packets % Self.packetsPerCheck == 1 else { return }
         meter.update(Double(replay.bytesRead) / Double(replay.size),
-                     "(\(Self.mebibytes(replay.bytesRead)) of \(Self.mebibytes(replay.size)) MiB read, \(packets) packets)")
+                     "(\(Self.mebibytes(replay.bytesRead)) of \(Self.mebibytes(replay.size)) MiB read, \(packets.counted("packet")))")
     }
 
     /// `12.3`: mebibytes to a tenth.

@@ -63,7 +63,8 @@ struct ScanOptions {
             } else if let format = BeaconFormat(rawValue: text.lowercased()) {
                 formats.insert(format)
             } else {
-                throw UsageError("Invalid value '\(text)' for '--format <format>': expected one of \(Self.formatWords.joined(separator: ", "))")
+                throw UsageError.invalidChoice(text, for: "--format <format>", expected: "one of \(Self.formatWords.joined(separator: ", "))",
+                                               words: Self.formatWords, typed: text.lowercased())
             }
         }
         var minimumRSSI: Int?

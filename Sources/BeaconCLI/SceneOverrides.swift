@@ -32,7 +32,8 @@ struct SceneOverrides: Equatable {
         sensitivity = try SimulateOptions.number(parsed, "sensitivity", placeholder: "dBm", in: -127...20)
         if let text = parsed.value("reports") {
             guard let format = ReceiverModel.ReportFormat(rawValue: text) else {
-                throw UsageError("Invalid value '\(text)' for '--reports <kind>': expected legacy, extended or mixed")
+                throw UsageError.invalidChoice(text, for: "--reports <kind>", expected: "legacy, extended or mixed",
+                                               words: ReceiverModel.ReportFormat.allCases.map(\.rawValue))
             }
             reports = format
         }

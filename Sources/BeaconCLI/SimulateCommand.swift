@@ -65,7 +65,7 @@ enum SimulateCommand {
                 // One byte past the limit tells a file that is too large.
                 bytes = try InputFile.read(path, atMost: Scene.maximumFileSize + 1)
             } catch {
-                console.diagnose("Error: cannot read the scene file: \(error)")
+                console.diagnose("Error: cannot read the --scene file: \(error)")
                 throw ReportedFailure(exit: .noInput)
             }
             guard bytes.count <= Scene.maximumFileSize else {
@@ -75,7 +75,7 @@ enum SimulateCommand {
             do {
                 scene = try Scene.decode(json: bytes)
             } catch {
-                console.diagnose("Error: \(path): \(error)")
+                console.diagnose("Error: \(error.position?.inFile(path) ?? path): \(error)")
                 throw ReportedFailure(exit: .dataError)
             }
         }

@@ -154,12 +154,15 @@ struct SimulateOptions {
         }
     }
 
+    /// The built-in scenes' names, for messages.
+    static let sceneNames = Scene.allNamed.map(\.name).joined(separator: ", ")
+
     /// A built-in scene, unless the text looks like a path (has a slash or ends in .json).
     static func source(named text: String) throws(UsageError) -> SceneSource {
         if text.contains("/") || text.hasSuffix(".json") { return .file(path: text) }
         guard let scene = Scene.named(text) else {
-            throw UsageError("Unknown scene '\(text)': the built-in scenes are \(Scene.allNamed.map(\.name).joined(separator: ", ")) "
-                + "(a scene file needs a path with a '/' or a name ending in .json)")
+            throw UsageError(NearestMatch.message("Unknown scene '\(text)': the built-in scenes are \(sceneNames) "
+                + "(a scene file needs a path with a '/' or a name ending in .json)", typed: text, among: Scene.allNamed.map(\.name)))
         }
         return .named(scene)
     }

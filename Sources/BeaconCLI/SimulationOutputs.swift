@@ -61,7 +61,7 @@ final class SimulationOutputs {
         let made = try paths.directory.map { path throws(TransportError) in try OutputDirectory.make(path) } ?? false
         var opened: [OutputFile] = []
         do {
-            for path in paths.files { opened.append(try OutputFile(path: path)) }
+            for path in paths.files { opened.append(try OutputFile(path: path, option: path == paths.truth ? "--truth" : "--out")) }
         } catch {
             _ = Self.remove(opened.map(\.path), directory: made ? paths.directory : nil, warn: warn)
             throw error

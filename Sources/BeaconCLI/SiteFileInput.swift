@@ -12,13 +12,13 @@ enum SiteFileInput {
             // One byte past the limit tells a file that is too large.
             bytes = try InputFile.read(path, atMost: Site.maximumFileBytes + 1)
         } catch {
-            console.diagnose("Error: cannot read the site file: \(error)")
+            console.diagnose("Error: cannot read the --site file: \(error)")
             throw ReportedFailure(exit: .noInput)
         }
         do {
             return try Site.decode(bytes)
         } catch {
-            console.diagnose("Error: \(path): \(error)")
+            console.diagnose("Error: \(error.position?.inFile(path) ?? path): \(error)")
             throw ReportedFailure(exit: .dataError)
         }
     }

@@ -1,4 +1,4 @@
-/// `beacon version` and `beacon --version`: the version alone, as the Swift argument parser prints it.
+/// `beacon version`, `beacon --version` and `beacon -V`: the version alone, as the Swift argument parser prints it.
 enum VersionCommand {
     static let help = CommandHelp(
         name: "version",

@@ -19,7 +19,7 @@ enum ZshCompletion {
         _beacon() {
             local curcontext=$curcontext state line
             _arguments -C \\
-                '(- *)--version[Show the version]' \\
+                '(- *)'{-V,--version}'[Show the version]' \\
                 '(- *)'{-h,--help}'[Show help information]' \\
                 '1:subcommand:->subcommand' \\
                 '*::options:->options'

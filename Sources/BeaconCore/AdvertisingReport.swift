@@ -233,7 +233,7 @@ public struct AdvertisingReport: Hashable, Sendable {
         }
         guard r.isAtEnd else {
             throw r.invalid(extended ? "LE Extended Advertising Report" : "LE Advertising Report",
-                            "\(r.remaining) byte\(r.remaining == 1 ? "" : "s") after the last of \(count) reports")
+                            "\(r.remaining.counted("byte")) after the last of \(count.counted("report"))")
         }
     }
 }

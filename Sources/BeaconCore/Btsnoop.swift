@@ -59,8 +59,9 @@ public struct BtsnoopHeader: Hashable, Sendable {
         var reader = ByteReader(bytes)
         let magic = try reader.bytes(8, "btsnoop header")
         guard magic.elementsEqual(Btsnoop.magic) else {
-            throw DecodeError(offset: 0, field: "btsnoop magic", needed: 8, available: bytes.count,
-                              reason: "not a btsnoop file (magic is \(Hex.encode(magic)), expected 6274736E6F6F7000)")
+            let reason = CaptureLookalike.of(bytes).advice.map { "not a btsnoop file: \($0)" }
+                ?? "not a btsnoop file (magic is \(Hex.encode(magic)), expected 6274736E6F6F7000)"
+            throw DecodeError(offset: 0, field: "btsnoop magic", needed: 8, available: bytes.count, reason: reason)
         }
         let versionOffset = reader.offset
         let version = try reader.u32BigEndian("btsnoop version")

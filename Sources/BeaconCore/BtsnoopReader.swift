@@ -121,8 +121,9 @@ public struct BtsnoopReader {
             if leftover >= Btsnoop.magic.count, !buffer.unconsumed.prefix(Btsnoop.magic.count).elementsEqual(Btsnoop.magic) {
                 _ = try BtsnoopHeader.decode(buffer.unconsumed)
             }
+            let found = leftover == 0 ? "empty file" : "truncated header: the file has \(leftover.counted("byte"))"
             throw DecodeError(offset: 0, field: "btsnoop header", needed: Btsnoop.headerLength, available: leftover,
-                              reason: "truncated header: the file has \(leftover) byte\(leftover == 1 ? "" : "s"), a btsnoop header needs \(Btsnoop.headerLength)")
+                              reason: "\(found), a btsnoop header needs \(Btsnoop.headerLength)")
         }
         guard leftover > 0 else { return }
         var needed = Btsnoop.recordHeaderLength

@@ -23,7 +23,7 @@ public struct DecodeError: Error, Equatable, CustomStringConvertible {
         if let reason {
             return "\(field) at offset \(offset): \(reason)"
         }
-        return "\(field) at offset \(offset): needed \(needed) byte\(needed == 1 ? "" : "s"), \(available) available"
+        return "\(field) at offset \(offset): needed \(needed.counted("byte")), \(available) available"
     }
 }
 

@@ -34,7 +34,7 @@ public struct CalibrationSample: Hashable, Sendable {
     /// Summarises readings taken at `distance`; refuses too few or too scattered readings.
     public static func measure(_ readings: [Double], at distance: Double) -> Result<CalibrationSample, CalibrationError> {
         guard readings.count >= minimumCount else {
-            return .failure(.init("only \(readings.count) readings with an RSSI; at least \(minimumCount) are needed (hold the beacon still for longer, or check it is advertising)"))
+            return .failure(.init("only \(readings.count.counted("reading")) with an RSSI; at least \(minimumCount) are needed (hold the beacon still for longer, or check it is advertising)"))
         }
         let sorted = readings.sorted()
         let sample = CalibrationSample(distance: distance, count: sorted.count,

@@ -44,6 +44,8 @@ public enum DistanceModel: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The forms `--distance-model` accepts.
+    /// The models' names, the part of each form before its parameters.
+    public static let names = ["room", "log", "altbeacon", "bleacon"]
     public static let forms = "room, log:EXPONENT, altbeacon, bleacon"
 
     /// `room`, `log:2.5` (exponent 1...6), `altbeacon` or `bleacon`; nil for anything else.

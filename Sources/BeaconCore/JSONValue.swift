@@ -74,9 +74,17 @@ public enum JSONValue: Sendable, Equatable {
 /// Why a JSON text was refused: one line, with where in the text when there is a place to point at.
 public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Line (from 1, counting line feeds) and column (from 1, counting Unicode scalars).
-    public struct Position: Equatable, Sendable {
+    public struct Position: Hashable, Sendable {
         public var line: Int
         public var column: Int
+
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+
+        /// `FILE:LINE:COLUMN`, as compilers and jq point into a file.
+        public func inFile(_ path: String) -> String { "\(path):\(line):\(column)" }
     }
 
     /// Nil when the text as a whole is refused (larger than the limit).
@@ -87,4 +95,8 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
         guard let position else { return reason }
         return "line \(position.line), column \(position.column): \(reason)"
     }
+
+    /// The reason for a file's error line, which names the position itself (`Position.inFile`): text
+    /// that is not JSON says so; a refusal of the whole text (too large) is its reason alone.
+    public var fileReason: String { position == nil ? reason : "not valid JSON: \(reason)" }
 }

@@ -37,6 +37,15 @@ public enum NearestMatch {
         return previous[b.count]
     }
 
+    /// Why a JSON object's member `name` is refused: the members valid there, each once, and the one
+    /// likely meant (`unknown member (expected 'kind', 'distance'); did you mean 'distance'?`).
+    public static func unknownMember(_ name: String, among members: [String]) -> String {
+        var valid: [String] = []
+        for member in members where !valid.contains(member) { valid.append(member) }
+        let hint = suggestion(for: name, among: valid).map { "; did you mean '\($0)'?" } ?? ""
+        return "unknown member (expected \(valid.map { "'\($0)'" }.joined(separator: ", ")))\(hint)"
+    }
+
     /// `message` with ". Did you mean 'x'?" when there is a likely candidate.
     public static func message(_ message: String, typed: String, among candidates: [String]) -> String {
         guard let match = suggestion(for: typed, among: candidates) else { return message }

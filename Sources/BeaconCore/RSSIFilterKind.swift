@@ -21,6 +21,8 @@ public enum RSSIFilterKind: Hashable, Sendable, CustomStringConvertible {
     public static let altBeaconARMA = RSSIFilterKind.arma(coefficient: 0.1)
 
     /// The forms `parse` accepts, for help and error texts.
+    /// The filters' names, the part of each form before its parameters.
+    public static let names = ["mean", "median", "trimmed", "arma", "kalman"]
     public static let forms = "mean, median[:WINDOW], trimmed[:WINDOW[,FRACTION]], arma[:COEFFICIENT], kalman[:Q,R]"
 
     /// `mean`, `median:10s`, `trimmed:20s,0.1`, `arma:0.1`, `kalman:1,25`; parameters after the colon

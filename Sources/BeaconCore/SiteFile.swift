@@ -19,7 +19,7 @@ extension Site {
         do {
             document = try JSONValue.parse(bytes, maximumDepth: maximumNesting, maximumBytes: maximumFileBytes)
         } catch {
-            throw SiteError(field: "", reason: error.description)
+            throw SiteError(field: "", reason: error.fileReason, position: error.position)
         }
         return try decode(document)
     }
@@ -144,8 +144,7 @@ private struct SiteField {
         var fields: [String: SiteField] = [:]
         for (name, member) in object {
             guard known.contains(name) else {
-                let hint = NearestMatch.suggestion(for: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-                throw SiteError(field: child(name), reason: "unknown member\(hint)")
+                throw SiteError(field: child(name), reason: NearestMatch.unknownMember(name, among: known))
             }
             fields[name] = SiteField(member, child(name))
         }

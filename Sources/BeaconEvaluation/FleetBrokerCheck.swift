@@ -68,7 +68,7 @@ public enum FleetBrokerCheck {
             return "line \(index + 1): locate printed \(b), in process \(a)"
         }
         guard rule.lines.count == lines.count else {
-            return "locate printed \(lines.count) lines, the fuser in process \(rule.lines.count)"
+            return "locate printed \(lines.count.counted("line")), the fuser in process \(rule.lines.count)"
         }
         return nil
     }

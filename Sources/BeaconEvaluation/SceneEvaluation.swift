@@ -94,7 +94,7 @@ public enum SceneEvaluation {
             }
             metrics.append(.lag)
             for i in rows.indices { rows[i][.lag] = Statistics.median(lags[i]) }
-            detail += "; lag over \(steps.count) steps (\(extra) seed\(extra == 1 ? "" : "s"))"
+            detail += "; lag over \(steps.count) steps (\(extra.counted("seed")))"
         }
         let dataset = DatasetResult(name: scene.name, detail: detail, metrics: metrics,
                                     rows: zip(models, rows).map { ($0.name, $1) })

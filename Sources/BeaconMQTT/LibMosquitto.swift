@@ -29,6 +29,15 @@ struct LibMosquitto: @unchecked Sendable {
     let strerror: cmosq_strerror
     let connackString: cmosq_connack_string
 
+    /// libmosquitto's text for the error `rc`, as a clause of a longer line ("A TLS error occurred").
+    func errorText(_ rc: Int32) -> String? { strerror(rc).map { Self.clause(String(cString: $0)) } }
+
+    /// libmosquitto's text for a broker's CONNACK refusal `code`, as a clause of a longer line.
+    func refusalText(_ code: Int32) -> String? { connackString(code).map { Self.clause(String(cString: $0)) } }
+
+    /// libmosquitto's messages are sentences; beacon's lines join clauses with ':' and ';', so the full stop goes.
+    static func clause(_ sentence: String) -> String { sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence }
+
     /// The library, opened and initialized once, or why it cannot be.
     static let shared: Result<LibMosquitto, MQTTLibraryError> = open(soname)
 

@@ -76,7 +76,7 @@ public final class MQTTPublisher: Sendable {
         self.stopDescriptor = stopDescriptor
         let broker = address.description
         shared = Mutex(Shared(queue: PublishQueue(capacity: queueCapacity, byteCapacity: queueBytes),
-                              outages: RepeatedWarning { "Warning: MQTT: \(broker): \($0) connections lost or failed in all" }))
+                              outages: RepeatedWarning { "Warning: MQTT: \(broker): \($0.counted("connection")) lost or failed in all" }))
         wakeup = try Wakeup()
         room = try Wakeup()
         thread = Mutex(nil)
@@ -154,7 +154,7 @@ public final class MQTTPublisher: Sendable {
             ($0.queue.dropped, $0.queue.refused, $0.queue.count, $0.queue.capacity)
         }
         var losses: [String] = []
-        if left > 0 { losses.append("\(left) lines not delivered at exit") }
+        if left > 0 { losses.append("\(left.counted("line")) not delivered at exit") }
         if dropped > 0 { losses.append("\(dropped) dropped when \(capacity) lines or \(PublishBounds.queueBytesText) were waiting") }
         if refused > 0 { losses.append("\(refused) refused by libmosquitto") }
         if !losses.isEmpty { warn("Warning: MQTT: \(address): " + losses.joined(separator: "; ")) }
@@ -172,7 +172,7 @@ public final class MQTTPublisher: Sendable {
             let end = BrokerSession(self).run(onConnected: {
                 if outage, outageWarned {
                     let (waiting, dropped) = shared.withLock { ($0.queue.count, $0.queue.dropped) }
-                    warn("Warning: MQTT: connected to \(address) again; \(waiting) lines waiting, \(dropped) dropped so far")
+                    warn("Warning: MQTT: connected to \(address) again; \(waiting.counted("line")) waiting, \(dropped) dropped so far")
                 }
                 outage = false
                 backoff.reset()
@@ -286,7 +286,7 @@ private final class BrokerSession {
             }
             if let offlineMessage, acks.contains(offlineMessage) { offlineAcknowledged = true }
             if let refusal {
-                return lost("refused: " + (library.connackString(refusal).map { String(cString: $0) } ?? "code \(refusal)"))
+                return lost("refused: " + (library.refusalText(refusal) ?? "code \(refusal)"))
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 return lost(describe(rc))
@@ -407,7 +407,7 @@ private final class BrokerSession {
 
     private func describe(_ rc: Int32) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
-        return library.strerror(rc).map { String(cString: $0) } ?? "libmosquitto error \(rc)"
+        return library.errorText(rc) ?? "libmosquitto error \(rc)"
     }
 }
 

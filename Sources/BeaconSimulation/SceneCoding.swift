@@ -363,7 +363,8 @@ extension BeaconPath: Codable {
         ("route", ["speed", "points"]),
     ]
     public init(from decoder: any Decoder) throws {
-        let anyKind = try FieldReader(decoder, members: ["kind"] + Self.membersByKind.flatMap(\.members))
+        // The kind first: it says which members the path may have.
+        let anyKind = try FieldReader(decoder, members: nil)
         let kind = try anyKind.decode("kind", as: String.self)
         guard let members = Self.membersByKind.first(where: { $0.kind == kind })?.members else {
             let kinds = Self.membersByKind.map { "\"\($0.kind)\"" }.joined(separator: ", ")

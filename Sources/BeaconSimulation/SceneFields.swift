@@ -15,13 +15,15 @@ struct FieldKey: CodingKey {
 struct FieldReader {
     private let container: KeyedDecodingContainer<FieldKey>
 
-    init(_ decoder: any Decoder, members: [String]) throws {
+    /// The object's members, refusing any not in `members`; nil reads any member, for an object whose
+    /// members depend on one of them (a path's "kind").
+    init(_ decoder: any Decoder, members: [String]?) throws {
         container = try decoder.container(keyedBy: FieldKey.self)
+        guard let members else { return }
         let unknown = container.allKeys.map(\.stringValue).filter { !members.contains($0) }.sorted()
         if let first = unknown.first {
-            throw DecodingError.dataCorruptedError(
-                forKey: FieldKey(first), in: container,
-                debugDescription: "unknown member (expected \(members.map { "'\($0)'" }.joined(separator: ", ")))")
+            throw DecodingError.dataCorruptedError(forKey: FieldKey(first), in: container,
+                                                   debugDescription: NearestMatch.unknownMember(first, among: members))
         }
     }
 

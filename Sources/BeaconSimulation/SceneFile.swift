@@ -22,6 +22,12 @@ extension Scene {
         guard !nesting(of: json, exceeds: maximumNesting) else {
             throw SceneError(field: "scene", "arrays and objects nested more than \(maximumNesting) deep, the limit for a scene")
         }
+        do {
+            // The project's own reader names the line and column of a syntax error, which the decoder does not.
+            _ = try JSONValue.parse(json, maximumDepth: maximumNesting, maximumBytes: json.count)
+        } catch {
+            throw SceneError(field: "scene", error.fileReason, position: error.position)
+        }
         let scene: Scene
         do {
             scene = try JSONDecoder().decode(Scene.self, from: Data(json))
@@ -93,12 +99,7 @@ extension SceneError {
         case .valueNotFound(let type, let context):
             self.init(field: Self.path(context.codingPath), "expected \(Self.jsonKind(type)), found null")
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty {
-                let detail = context.underlyingError.map { ": \($0)" } ?? ""
-                self.init(field: "scene", "not valid JSON\(detail)")
-            } else {
-                self.init(field: Self.path(context.codingPath), context.debugDescription)
-            }
+            self.init(field: Self.path(context.codingPath), context.debugDescription)
         @unknown default:
             self.init(field: "scene", "\(error)")
         }

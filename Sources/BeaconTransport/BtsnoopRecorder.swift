@@ -34,7 +34,7 @@ public final class BtsnoopRecorder {
     public init(path: String, wait: WriteWait = WriteWait(interrupt: nil)) throws(TransportError) {
         self.path = path
         self.wait = wait
-        let name = "recording \(path)"
+        let name = "--record \(path)"
         descriptor = try OutputFile.openWithoutWaitingForAReader(path, flags: 0, name: name)
         do throws(SystemError) {
             var info = stat()
@@ -73,11 +73,11 @@ public final class BtsnoopRecorder {
 
     /// Before the first record, replaces an existing file's content with the header.
     private func prepareRecord() throws(TransportError) {
-        guard descriptor >= 0 else { throw TransportError(.io, "recording \(path): record after close") }
+        guard descriptor >= 0 else { throw TransportError(.io, "--record \(path): record after close") }
         if replacesOnFirstRecord {
             let fd = descriptor
             do throws(SystemError) { try syscall("ftruncate") { ftruncate(fd, 0) } } catch {
-                throw TransportError.from(error, transport: "recording \(path)")
+                throw TransportError.from(error, transport: "--record \(path)")
             }
             replacesOnFirstRecord = false
             pending.append(contentsOf: writer.header)
@@ -114,7 +114,7 @@ public final class BtsnoopRecorder {
         }
         try write(waiting: wait.bounded(by: Self.finalWait))
         guard pending.isEmpty else {
-            throw TransportError(.io, "recording \(path): the reader stopped reading; the last \(pending.count) bytes were not written")
+            throw TransportError(.io, "--record \(path): the reader stopped reading; the last \(pending.count.counted("byte")) were not written")
         }
     }
 
@@ -125,7 +125,7 @@ public final class BtsnoopRecorder {
         let (end, written) = pending.withUnsafeBytes { wait.write($0, to: fd, chunk: $0.count) }
         if written == pending.count { pending.removeAll(keepingCapacity: true) } else { pending.removeSubrange(0..<written) }
         if case .failed(let errno) = end {
-            throw TransportError.from(SystemError(call: "write", errno: errno), transport: "recording \(path)")
+            throw TransportError.from(SystemError(call: "write", errno: errno), transport: "--record \(path)")
         }
     }
 }

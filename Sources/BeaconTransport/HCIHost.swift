@@ -139,10 +139,10 @@ public final class HCIHost {
                                         hardwareError: HCIEventCode.hardwareError.rawValue)
     /// Malformed Command Complete or Command Status events that arrived while no command was pending: skipped.
     private var skippedEvents = RepeatedWarning { "Warning: skipped \($0) malformed controller events in all" }
-    private var wallClockSteps = RepeatedWarning { "Warning: the wall clock stepped \($0) times in all" }
-    private var captureClockSteps = RepeatedWarning { "Warning: the capture's clock stepped \($0) times in all" }
-    private var stalls = RepeatedWarning { "Warning: beacon was stopped with reports waiting \($0) times in all" }
-    private var withheldCredits = RepeatedWarning { "Warning: the controller gave no command credit \($0) times in all" }
+    private var wallClockSteps = RepeatedWarning { "Warning: the wall clock stepped \($0.counted("time")) in all" }
+    private var captureClockSteps = RepeatedWarning { "Warning: the capture's clock stepped \($0.counted("time")) in all" }
+    private var stalls = RepeatedWarning { "Warning: beacon was stopped with reports waiting \($0.counted("time")) in all" }
+    private var withheldCredits = RepeatedWarning { "Warning: the controller gave no command credit \($0.counted("time")) in all" }
     /// Touched once per packet, only by this host's own methods and by nothing they call back into
     /// (`Timeline` is plain state): the runtime's exclusivity check would cost more than the work.
     @exclusivity(unchecked) public private(set) var timeline: Timeline

@@ -7,7 +7,7 @@ public enum OutputDirectory {
     /// already. Anything else at the path, a missing parent or no permission is an output that cannot
     /// be created.
     public static func make(_ path: String) throws(TransportError) -> Bool {
-        let name = "creating the directory \(path)"
+        let name = "--out \(path)"
         do throws(SystemError) {
             try syscall("mkdir") { mkdir(path, 0o755) }
             return true

@@ -9,9 +9,10 @@ public final class OutputFile {
     private static let bufferLimit = 256 * 1024
 
     /// Creates or empties `path`; a FIFO nobody reads fails at once (see `openWithoutWaitingForAReader`).
-    public init(path: String) throws(TransportError) {
+    /// Errors name the file by the command-line option that gave it (`--out /x.btsnoop`), when there is one.
+    public init(path: String, option: String? = nil) throws(TransportError) {
         self.path = path
-        let name = "writing \(path)"
+        let name = option.map { "\($0) \(path)" } ?? "writing \(path)"
         descriptor = try Self.openWithoutWaitingForAReader(path, flags: O_TRUNC, name: name)
         // Writes wait for a FIFO's reader to take them, as they would to a file that took its time.
         let fd = descriptor

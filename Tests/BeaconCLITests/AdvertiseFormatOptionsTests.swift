@@ -103,7 +103,7 @@ extension AdvertiseOptionsTests {
     func helpAndCompletion() throws {
         let io = CapturedConsole()
         #expect(io.run(["advertise", "--help"]) == 0)
-        let help = io.stdout.joined(separator: "\n")
+        let help = unwrapped(io.stdout.joined(separator: "\n"))
         for (_, names) in AdvertiseOptions.formatOptions {
             for name in names { #expect(help.contains("--\(name) <"), "--\(name)") }
         }

@@ -30,3 +30,6 @@ final class CapturedConsole: Sendable {
         BeaconTool.run(arguments: arguments, environment: environment, console: console, signals: nil)
     }
 }
+
+/// Help text with its wrapping undone (every run of white space one space), to look for a phrase in it.
+func unwrapped(_ help: String) -> String { help.split(whereSeparator: \.isWhitespace).joined(separator: " ") }

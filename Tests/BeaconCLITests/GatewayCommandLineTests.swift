@@ -4,7 +4,7 @@ import Testing
 
 @Suite("version, suggestions, exit codes per command, BEACON_HCI, MQTT options")
 struct GatewayCommandLineTests {
-    @Test("--version and version print the version alone", arguments: [["--version"], ["version"]])
+    @Test("-V, --version and version print the version alone", arguments: [["-V"], ["--version"], ["version"]])
     func version(arguments: [String]) {
         let io = CapturedConsole()
         #expect(io.run(arguments) == 0)
@@ -33,6 +33,36 @@ struct GatewayCommandLineTests {
         let io = CapturedConsole()
         #expect(io.run(arguments) == 64)
         #expect(io.stderr.first == error)
+    }
+
+    @Test("a mistyped value of an option with a fixed set of values suggests the nearest one", arguments: [
+        (["simulate", "--scene", "dsk", "--out", "x"],
+         "Error: Unknown scene 'dsk': the built-in scenes are \(SimulateOptions.sceneNames) (a scene file needs a path with a '/' or a name ending in .json). Did you mean 'desk'?"),
+        (["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--rssi-filter", "kalmann"],
+         "Error: Invalid value 'kalmann' for '--rssi-filter <filter>': expected one of \(RSSIFilterKind.forms). Did you mean 'kalman'?"),
+        (["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--rssi-filter", "medain:5s"],
+         "Error: Invalid value 'medain:5s' for '--rssi-filter <filter>': expected one of \(RSSIFilterKind.forms). Did you mean 'median'?"),
+        (["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--distance-model", "altbecon"],
+         "Error: Invalid value 'altbecon' for '--distance-model <model>': expected one of \(DistanceModel.forms). Did you mean 'altbeacon'?"),
+        (["scan", "--format", "ibeaconn"],
+         "Error: Invalid value 'ibeaconn' for '--format <format>': expected one of \(ScanOptions.formatWords.joined(separator: ", ")). Did you mean 'ibeacon'?"),
+        (["advertise", "--hci", "hci0", "--format", "altbaecon"],
+         "Error: Invalid value 'altbaecon' for '--format <format>': expected ibeacon, altbeacon, eddystone-uid, eddystone-url. Did you mean 'altbeacon'?"),
+        (["simulate", "--scene", "desk", "--out", "x", "--reports", "legasy"],
+         "Error: Invalid value 'legasy' for '--reports <kind>': expected legacy, extended or mixed. Did you mean 'legacy'?"),
+        (["scan", "--format", "zigbee"],
+         "Error: Invalid value 'zigbee' for '--format <format>': expected one of \(ScanOptions.formatWords.joined(separator: ", "))"),
+    ])
+    func valueSuggestions(arguments: [String], error: String) {
+        let io = CapturedConsole()
+        #expect(io.run(arguments) == 64)
+        #expect(io.stderr.first == error)
+    }
+
+    @Test("a count says 1 line, not 1 lines", arguments: [(0, "0 lines"), (1, "1 line"), (2, "2 lines")])
+    func counts(count: Int, text: String) {
+        #expect(count.counted("line") == text)
+        #expect(1.counted("readings message") == "1 readings message")
     }
 
     @Test("the nearest word: abbreviations, one typo in short words, two in long ones")

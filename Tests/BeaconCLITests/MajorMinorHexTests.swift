@@ -14,7 +14,7 @@ struct MajorMinorHexTests {
         for help in [RangeOptions.help, AdvertiseOptions.help, CalibrateOptions.help, SimulateOptions.help] {
             let specs = help.options.filter { $0.name == "major" || $0.name == "minor" }
             #expect(specs.count == 2 && specs.allSatisfy { $0.help.contains("decimal or 0x hex") }, "\(help.name)")
-            #expect(help.render().contains("decimal or 0x hex"))
+            #expect(unwrapped(help.render()).contains("decimal or 0x hex"))
         }
     }
 }

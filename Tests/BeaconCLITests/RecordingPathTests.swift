@@ -43,7 +43,7 @@ extension RecordingPathTests {
             let io = CapturedConsole()
             #expect(io.run(["range", "--hci", "btsnoop:\(capture)", "--uuid", BadCaptureTests.uuid.description,
                             "--record", record]) == 73, "\(record)")
-            #expect(io.stderr.count == 1 && io.stderr.first?.hasPrefix("Error: recording \(record): ") == true, "\(io.stderr)")
+            #expect(io.stderr.count == 1 && io.stderr.first?.hasPrefix("Error: --record \(record): ") == true, "\(io.stderr)")
             #expect(io.stdout.isEmpty)
         }
     }
@@ -67,7 +67,7 @@ extension RecordingPathTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let io = CapturedConsole()
         #expect(io.run(["range", "--hci", "btsnoop:\(capture)", "--uuid", BadCaptureTests.uuid.description, "--record", fifo]) == 73)
-        #expect(io.stderr == ["Error: recording \(fifo): a FIFO with no reader"])
+        #expect(io.stderr == ["Error: --record \(fifo): a FIFO with no reader"])
         #expect(io.stdout.isEmpty)
     }
 }

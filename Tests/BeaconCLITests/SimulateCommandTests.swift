@@ -39,12 +39,13 @@ struct SimulateCommandTests {
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--help"]) == 0)
         let text = io.stdout.joined(separator: "\n")
+        let words = unwrapped(text)
         #expect(text.hasPrefix("OVERVIEW: "))
-        #expect(text.contains("\nUSAGE: beacon simulate (--scene <name|file> | --uuid <uuid> --major <major> --minor <minor>) --out <capture>"))
-        #expect(text.contains("--seed <n>") && text.contains("(default: 1)"))
-        #expect(text.contains("(default: 2026-01-01T00:00:00.000Z)"))
-        #expect(text.contains("Built-in scenes: desk, still, hallway, walk-away, lossy-office, crowd, house."))
-        #expect(text.contains("--site <file>") && text.contains("one capture per gateway, NAME.btsnoop, and the site, site.json"))
+        #expect(words.contains(" USAGE: beacon simulate (--scene <name|file> | --uuid <uuid> --major <major> --minor <minor>) --out <capture>"))
+        #expect(words.contains("--seed <n>") && words.contains("(default: 1)"))
+        #expect(words.contains("(default: 2026-01-01T00:00:00.000Z)"))
+        #expect(words.contains("Built-in scenes: desk, still, hallway, walk-away, lossy-office, crowd, house."))
+        #expect(words.contains("--site <file>") && words.contains("one capture per gateway, NAME.btsnoop, and the site, site.json"))
         #expect(text.contains("  65  "))
         let overview = CapturedConsole()
         #expect(overview.run(["--help"]) == 0)
@@ -163,7 +164,7 @@ struct SimulateCommandTests {
         let directory = try TemporaryDirectory()
         let missing = CapturedConsole()
         #expect(missing.run(["simulate", "--scene", directory.path("none.json"), "--out", directory.path("x")]) == 66)
-        #expect(missing.stderr == ["Error: cannot read the scene file: open(\(directory.path("none.json"))): No such file or directory"])
+        #expect(missing.stderr == ["Error: cannot read the --scene file: open(\(directory.path("none.json"))): No such file or directory"])
 
         let bad = directory.path("bad.json")
         try Data(#"{"duration": 60, "beacons": [{"uuid": "\#(Self.uuid)", "path": {"kind": "standing", "distance": "far"}}]}"#.utf8)
@@ -172,6 +173,22 @@ struct SimulateCommandTests {
         #expect(io.run(["simulate", "--scene", bad, "--out", directory.path("x")]) == 65)
         #expect(io.stderr == ["Error: \(bad): beacons[0].path.distance: expected a number"])
         #expect(!FileManager.default.fileExists(atPath: directory.path("x")))
+    }
+
+    @Test("a scene or site file that is not JSON names FILE:LINE:COLUMN and the fault, as jq does")
+    func syntaxErrorsNameLineAndColumn() throws {
+        let directory = try TemporaryDirectory()
+        let scene = directory.path("typo5.json")
+        try Data("{\n  \"duration\": 60,\n  \"beacons\": [] \"x\"\n}\n".utf8).write(to: URL(fileURLWithPath: scene))
+        let io = CapturedConsole()
+        #expect(io.run(["simulate", "--scene", scene, "--out", directory.path("x")]) == 65)
+        #expect(io.stderr == ["Error: \(scene):3:17: scene: not valid JSON: expected ',' or '}'"])
+
+        let site = directory.path("site.json")
+        try Data("{\"rooms\": [],\n\"gateways\": [}".utf8).write(to: URL(fileURLWithPath: site))
+        let siteRun = CapturedConsole()
+        #expect(siteRun.run(["simulate", "--scene", "desk", "--site", site, "--out", directory.path("x")]) == 65)
+        #expect(siteRun.stderr == ["Error: \(site):2:14: not valid JSON: expected a value"])
     }
 
     @Test("a file that cannot be written is one Error line and exit 74", arguments: [
@@ -197,11 +214,11 @@ struct SimulateCommandTests {
         let other = option == "--out" ? ["--truth", directory.path("truth.jsonl")] : ["--out", directory.path("capture.btsnoop")]
         let unread = CapturedConsole()
         #expect(unread.run(["simulate", "--scene", "desk", option, fifo] + other) == 73)
-        #expect(unread.stderr == ["Error: writing \(fifo): a FIFO with no reader"])
+        #expect(unread.stderr == ["Error: \(option) \(fifo): a FIFO with no reader"])
         let missing = directory.path("none/capture.btsnoop")
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--scene", "desk", option, missing] + other) == 73)
-        #expect(io.stderr == ["Error: writing \(missing): no such file or directory"])
+        #expect(io.stderr == ["Error: \(option) \(missing): no such file or directory"])
     }
 
     @Test("a scene file past the 16 MiB limit, or an endless one, is refused with exit 65 naming the limit",
@@ -226,7 +243,7 @@ struct SimulateCommandTests {
         try Data(repeating: UInt8(ascii: " "), count: Scene.maximumFileSize).write(to: URL(fileURLWithPath: path))
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--scene", path, "--out", directory.path("x")]) == 65)
-        #expect(io.stderr.first?.hasPrefix("Error: \(path): scene: not valid JSON") == true, "\(io.stderr)")
+        #expect(io.stderr == ["Error: \(path):1:\(Scene.maximumFileSize + 1): scene: not valid JSON: unexpected end of input, expected a value"])
     }
 
     @Test("the same arguments give the same bytes; another seed gives another capture")

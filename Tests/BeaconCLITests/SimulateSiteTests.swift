@@ -92,7 +92,7 @@ struct SimulateSiteTests {
         #expect(io.stderr == ["Error: \(bad): rooms[0].polygon: a polygon needs at least 3 points, found 2"])
         let missing = CapturedConsole()
         #expect(missing.run(["simulate", "--scene", "house", "--site", directory.path("none.json"), "--out", directory.path("out")]) == 66)
-        #expect(missing.stderr == ["Error: cannot read the site file: open(\(directory.path("none.json"))): No such file or directory"])
+        #expect(missing.stderr == ["Error: cannot read the --site file: open(\(directory.path("none.json"))): No such file or directory"])
         #expect(!FileManager.default.fileExists(atPath: directory.path("out")))
     }
 
@@ -148,12 +148,12 @@ struct SimulateSiteTests {
         let missing = directory.path("none/out")
         let io = CapturedConsole()
         #expect(io.run(["simulate", "--scene", "house", "--duration", "1s", "--out", missing]) == 73)
-        #expect(io.stderr == ["Error: creating the directory \(missing): no such file or directory"])
+        #expect(io.stderr == ["Error: --out \(missing): no such file or directory"])
         let file = directory.path("file")
         try write("", to: file)
         let notDirectory = CapturedConsole()
         #expect(notDirectory.run(["simulate", "--scene", "house", "--duration", "1s", "--out", file]) == 73)
-        #expect(notDirectory.stderr == ["Error: creating the directory \(file): something that is not a directory is there"])
+        #expect(notDirectory.stderr == ["Error: --out \(file): something that is not a directory is there"])
         // An existing directory is written into.
         #expect(CapturedConsole().run(["simulate", "--scene", "house", "--duration", "1s", "--out", directory.url.path + "/"]) == 0)
         #expect(FileManager.default.fileExists(atPath: directory.path("gw-hall.btsnoop")))

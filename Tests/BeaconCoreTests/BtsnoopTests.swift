@@ -233,6 +233,23 @@ private let h4Header = bytes("6274736E6F6F7000" + "00000001" + "000003EA")
         #expect(error?.description.contains("not a btsnoop file") == true)
     }
 
+    @Test("a file that is not btsnoop is told apart by its first bytes: pcap in either byte order and resolution, pcapng, btmon's text, other text",
+          arguments: [
+              ("D4C3B2A102000400", CaptureLookalike.pcap), ("A1B2C3D400020004", .pcap), ("4D3CB2A102000400", .pcap),
+              ("A1B23C4D00020004", .pcap), ("0A0D0D0A1C000000", .pcapng),
+              (Hex.encode(Array("Bluetooth monitor ver 5.66\n".utf8)), .btmonText), (Hex.encode(Array("Bluetooth\nmore".utf8)), .text),
+              (Hex.encode(Array("{\"duration\": 60}\n".utf8)), .text), (Hex.encode(Array("Grüße\tzeit\r\n".utf8)), .text),
+              ("6274736E6F6F7001", .unknown), ("0011223344556677", .unknown),
+          ])
+    func lookalikes(hex: String, kind: CaptureLookalike) {
+        #expect(CaptureLookalike.of(bytes(hex)) == kind)
+    }
+
+    @Test("an empty file is called empty rather than a truncated header")
+    func emptyFile() {
+        #expect(decodeError([])?.reason == "empty file, a btsnoop header needs 16")
+    }
+
     @Test func unsupportedVersion() {
         let error = decodeError(bytes("6274736E6F6F7000" + "00000002" + "000003EA"))
         #expect(error?.offset == 8)
@@ -245,7 +262,7 @@ private let h4Header = bytes("6274736E6F6F7000" + "00000001" + "000003EA")
         #expect(error?.description.contains("unknown datalink 1003") == true)
     }
 
-    @Test(arguments: [0, 10, 15])
+    @Test(arguments: [1, 10, 15])
     func truncatedHeader(length: Int) {
         let error = decodeError(Array(h4Header.prefix(length)))
         #expect(error?.offset == 0)

@@ -94,15 +94,15 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"rooms":[{"name":"hall","polgon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].polgon: unknown member; did you mean 'polygon'?"),
-        (#"{"rooms":[],"gateways":[],"extra":1}"#, "extra: unknown member"),
+        (#"{"rooms":[{"name":"hall","polgon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].polgon: unknown member (expected 'name', 'polygon', 'floor'); did you mean 'polygon'?"),
+        (#"{"rooms":[],"gateways":[],"extra":1}"#, "extra: unknown member (expected 'rooms', 'gateways', 'walls', 'floors', 'beacons')"),
         (#"{"rooms":[]}"#, "gateways: missing"),
         (#"{"rooms":[{"name":"hall","polygon":[[0,0],[4,0]]}],"gateways":[]}"#, "rooms[0].polygon: a polygon needs at least 3 points, found 2"),
         (#"{"rooms":[{"name":"","polygon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].name: a name may not be empty"),
         (#"{"rooms":[{"name":"a\u0007","polygon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].name: a name may not hold control characters or noncharacters"),
         (#"{"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,4]]},{"name":"a","polygon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[1].name: duplicate room name 'a' (also rooms[0])"),
         (#"{"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,10001]]}],"gateways":[]}"#, "rooms[0].polygon[2][1]: expected a coordinate within ±10000 m"),
-        (#"{"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,1e400]]}],"gateways":[]}"#, "line 1, column 49: number out of range"),
+        (#"{"rooms":[{"name":"a","polygon":[[0,0],[4,0],[4,1e400]]}],"gateways":[]}"#, "not valid JSON: number out of range"),
         (#"{"rooms":[],"gateways":[{"name":"g","position":[1]}]}"#, "gateways[0].position: expected [x, y] or [x, y, z] in metres"),
         (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2]},{"name":"g","position":[1,2]}]}"#, "gateways[1].name: duplicate gateway name 'g' (also gateways[0])"),
         (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2],"room":"kitchen"}]}"#, "gateways[0].room: no room is named 'kitchen'"),
@@ -111,10 +111,18 @@ import Testing
         (#"{"rooms":[],"gateways":[],"floors":[{"level":1},{"level":1}]}"#, "floors[1].level: duplicate floor level '1' (also floors[0])"),
         (#"{"rooms":{},"gateways":[]}"#, "rooms: expected an array, found an object"),
         ("[]", "expected an object, found an array"),
-        ("{", "line 1, column 2: unexpected end of input, expected a member name in quotes"),
+        ("{", "not valid JSON: unexpected end of input, expected a member name in quotes"),
     ])
     func refusesNamingTheField(text: String, reason: String) {
         #expect(refusal(text) == reason)
+    }
+
+    @Test("text that is not JSON names the line and column of the fault, as FILE:LINE:COLUMN")
+    func syntaxErrorCarriesItsPosition() {
+        #expect(throws: SiteError(field: "", reason: "not valid JSON: expected ':'", position: .init(line: 3, column: 14))) {
+            try Site.decode(Array("{\n  \"rooms\": [],\n  \"gateways\" []\n}".utf8))
+        }
+        #expect(JSONParseError.Position(line: 3, column: 14).inFile("site.json") == "site.json:3:14")
     }
 
     @Test func refusesMoreRoomsThanTheLimit() {

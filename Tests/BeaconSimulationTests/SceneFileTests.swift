@@ -123,6 +123,26 @@ struct SceneFileTests {
         expectRefusal(text, field: field, reason: reason)
     }
 
+    @Test("text that is not JSON is refused with the line and column of the fault; a member given twice too")
+    func syntaxErrorsCarryTheirPosition() {
+        #expect(throws: SceneError(field: "scene", "not valid JSON: expected ',' or '}'", position: .init(line: 3, column: 17))) {
+            try decode("{\n  \"duration\": 60,\n  \"beacons\": [] \"x\"\n}\n")
+        }
+        #expect(throws: SceneError(field: "scene", "not valid JSON: duplicate member \"duration\"", position: .init(line: 1, column: 18))) {
+            try decode(#"{"duration": 60, "duration": 5, "beacons": []}"#)
+        }
+    }
+
+    @Test("an unknown member of a path lists only the members of that kind of path, each once, and the one likely meant")
+    func unknownPathMemberListsItsKindsMembers() {
+        expectRefusal(#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "standing", "distnace": 1}}]}"#,
+                      field: "beacons[0].path.distnace", reason: "unknown member (expected 'kind', 'distance'); did you mean 'distance'?")
+        expectRefusal(#"{"duration": 60, "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "passingBy", "closest": 1, "closestAt": 5, "sped": 1}}]}"#,
+                      field: "beacons[0].path.sped", reason: "unknown member (expected 'kind', 'closest', 'speed', 'closestAt'); did you mean 'speed'?")
+        expectRefusal(#"{"duration": 60, "beacons": [], "radius": 3}"#, field: "radius",
+                      reason: "unknown member (expected 'name', 'description', 'duration', ")
+    }
+
     @Test("JSON nested deeper than the limit is refused as too deep, naming the limit, however deep it goes",
           arguments: [Scene.maximumNesting + 1, 600, 100_000])
     func tooDeep(depth: Int) {

@@ -278,7 +278,7 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         }
         let error = try #require(throws: TransportError.self) { try recorder.close() }
         #expect(error.category == .io)
-        #expect(error.description.hasPrefix("recording \(path): the reader stopped reading; the last "), "\(error)")
+        #expect(error.description.hasPrefix("--record \(path): the reader stopped reading; the last "), "\(error)")
     }
 
     @Test func unwritableLocation() throws {

@@ -245,7 +245,7 @@ extension HostileProcessTests {
             #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(74), "\(beacon.failure("exit status"))")
             #expect(beacon.stderrLines.count == 1, "stderr: \(beacon.stderrLines)")
             let error = beacon.stderrLines.first ?? ""
-            #expect(error.hasPrefix("Error: recording \(path): the reader stopped reading; the last "), "\(error)")
+            #expect(error.hasPrefix("Error: --record \(path): the reader stopped reading; the last "), "\(error)")
             #expect(error.hasSuffix(" bytes were not written"), "\(error)")
             let log = try await controller.finalLog()
             try Self.expectControllerOff(log)

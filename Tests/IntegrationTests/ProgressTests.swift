@@ -39,7 +39,7 @@ struct ProgressTests {
         let replayed = try await runOnTerminal(range)
         #expect(replayed.status == 0)
         #expect(replayed.stderr.hasPrefix("\r\u{1B}[Kreplay: "), "\(replayed.stderr)")
-        #expect(replayed.stderr.contains(" MiB read, 1 packets)"), "the first packet shows at once")
+        #expect(replayed.stderr.contains(" MiB read, 1 packet)"), "the first packet shows at once")
         #expect(replayed.stderr.hasSuffix("\r\u{1B}[K"))
         let piped = try await BeaconProcess.run(range)
         #expect(piped.stderrLines.isEmpty, "\(piped.stderrLines)")
