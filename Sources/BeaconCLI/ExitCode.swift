@@ -44,7 +44,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case (.noInput, "locate"): "the --site file cannot be opened"
         case (.noInput, "simulate"): "the scene file or the --site file cannot be opened"
         case (.noInput, _): "the capture file (--hci btsnoop:FILE) cannot be opened"
-        case (.unavailable, "range"): meaning
+        case (.unavailable, "range"), (.unavailable, "scan"): meaning
         case (.unavailable, "locate"): "--mqtt without libmosquitto"
         case (.unavailable, _): "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case (.cantCreate, "simulate"): "--out or --truth cannot be created (missing directory, no permission, a FIFO with no reader)"

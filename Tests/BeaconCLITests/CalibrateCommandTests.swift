@@ -78,7 +78,7 @@ struct CalibrateCommandTests {
         let io = try replay(Self.phoneCapture(events: 288, rotateAfter: 144, responseEvery: 10), ["--active"])
         #expect(io.exitCode == 0, "\(io.stderr)")
         let line = io.stdout.first ?? ""
-        #expect(line.contains(#""address":"5B:00:00:00:00:02","distance":1.00,"samples":288,"rssi":-62.00,"spread":0.00,"#), "\(line)")
+        #expect(line.contains(#""address":"5B:00:00:00:00:02","distance":1.00,"samples":288,"rssi":-62.0,"spread":0.00,"#), "\(line)")
     }
 
     @Test("19 advertisements with a scan response each are 19 readings, not 38: too few")

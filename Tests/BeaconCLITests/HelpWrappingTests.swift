@@ -61,6 +61,7 @@ struct HelpWrappingTests {
               ("locate", "69  --mqtt without libmosquitto"),
               ("simulate", "66  the scene file or the --site file cannot be opened"),
               ("range", "66  the capture file (--hci btsnoop:FILE) cannot be opened"),
+              ("scan", "69  no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"),
           ])
     func exitCodeReasons(command: String, line: String) {
         let io = CapturedConsole()

@@ -19,12 +19,15 @@ import Musl
     .timeLimit(.minutes(10)))
 struct RecordReplayTests {
     /// One live run: the wall-clock step made after the second range line (microseconds, 0 for none),
-    /// the controller's scenario, and the options both runs get.
+    /// the controller's scenario, the options both runs get, the fewest range lines the live run prints,
+    /// and whether its exit comes before any tick ranged what was heard (so a partial range line precedes it).
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
         let step: Int64
         let controller: [String]
         let options: [String]
+        var ranges = 5
+        var exitsBeforeATick = false
         var testDescription: String { name }
     }
 
@@ -35,6 +38,9 @@ struct RecordReplayTests {
         Case(name: "wall clock -1 h", step: -3_600_000_000, controller: [], options: ["--exit-after", "10s"]),
         Case(name: "the beacon leaves for 3 s with --exit-after 2s, nothing else on air", step: 0,
              controller: ["--scenario", "departure", "--after", "2", "--delay", "3"], options: ["--exit-after", "2s"]),
+        Case(name: "a short visit with --interval 6s, longer than --exit-after 2s: ranged before its exit", step: 0,
+             controller: ["--scenario", "departure", "--after", "1", "--delay", "3"],
+             options: ["--exit-after", "2s", "--interval", "6s"], ranges: 1, exitsBeforeATick: true),
     ]
 
     @Test("the replay of a live run's --record prints the live run's stdout byte for byte", arguments: cases)
@@ -72,8 +78,12 @@ struct RecordReplayTests {
                 #expect(lines.filter { $0.event == "exit" }.isEmpty)
             } else {
                 #expect(lines.map(\.event).filter { $0 == "enter" || $0 == "exit" } == ["enter", "exit", "enter"])
+                // What was heard before the exit is ranged first, on a partial line.
+                if run.exitsBeforeATick, let exit = lines.firstIndex(where: { $0.event == "exit" }) {
+                    #expect(exit > 0 && lines[exit - 1].event == "range" && lines[exit - 1].partial == true)
+                }
             }
-            #expect(lines.filter { $0.event == "range" }.count >= 5)
+            #expect(lines.filter { $0.event == "range" }.count >= run.ranges)
             #expect(replayBytes == liveBytes, "live:\n\(String(decoding: liveBytes, as: UTF8.self))\nreplay:\n\(String(decoding: replayBytes, as: UTF8.self))")
 
             // btmon and Wireshark read the recording, its note included, without complaint.
