@@ -21,12 +21,13 @@ FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=64
 FUZZ_SWIFTFLAGS := -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
 FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
 FUZZ_CLI_SOURCES := $(addprefix Sources/BeaconCLI/,ArgumentParser.swift CommandHelp.swift CommonOptions.swift \
-	RangeOptions.swift ScanOptions.swift AdvertiseOptions.swift ExitCode.swift EstimatorOptions.swift MQTTOptions.swift)
+	RangeOptions.swift ScanOptions.swift AdvertiseOptions.swift ExitCode.swift EstimatorOptions.swift MQTTOptions.swift \
+	BrokerOptions.swift TextWrapping.swift)
 # The pure part of BeaconMQTT, for the options range reads (--mqtt, --room); the publisher needs libmosquitto.
-FUZZ_MQTT_SOURCES := $(addprefix Sources/BeaconMQTT/,BrokerAddress.swift MQTTMessage.swift MQTTText.swift MonitorTopics.swift GatewayTopics.swift PublishBounds.swift)
+FUZZ_MQTT_SOURCES := $(addprefix Sources/BeaconMQTT/,BrokerAddress.swift MQTTMessage.swift MQTTText.swift MonitorTopics.swift GatewayTopics.swift ScanTopics.swift PublishBounds.swift)
 FUZZ_MQTT_LIB := $(FUZZ_BUILD)/lib/libBeaconMQTT.a
-# The part of BeaconTransport argument checking uses (which file a path names), as a module of its own.
-FUZZ_TRANSPORT_SOURCES := Sources/BeaconTransport/FileIdentity.swift
+# The part of BeaconTransport argument checking uses (which file a path names, a password file), as a module of its own.
+FUZZ_TRANSPORT_SOURCES := $(addprefix Sources/BeaconTransport/,FileIdentity.swift InputFile.swift SystemError.swift)
 FUZZ_TRANSPORT_LIB := $(FUZZ_BUILD)/lib/libBeaconTransport.a
 FUZZ_CORE_LIB := $(FUZZ_BUILD)/lib/libBeaconCore.a
 
