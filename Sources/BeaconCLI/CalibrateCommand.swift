@@ -15,6 +15,7 @@ enum CalibrateCommand {
     static func fit(_ samples: [CalibrationSample], console: Console, now: Timestamp) -> ExitCode {
         switch PathLossFit.fit(samples) {
         case .success(let fit):
+            if let warning = fit.lowExponentWarning { console.diagnose("Warning: \(warning)") }
             let output = LineOutput(console: console)
             output.write(OutputLine.encode(.fit(time: now, fit)))
             return output.finish(.success)

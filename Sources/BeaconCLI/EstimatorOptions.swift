@@ -10,7 +10,7 @@ extension RangingEstimator {
         OptionSpec("distance-model", .value(placeholder: "model"),
                    "How a filtered RSSI becomes metres: \(DistanceModel.forms).", default: "room"),
         OptionSpec("path-loss-exponent", .value(placeholder: "n"),
-                   "Use the log-distance model with this exponent (1...6), as `beacon calibrate` prints it for a site."),
+                   "Use the log-distance model with this exponent (0.5...6), as `beacon calibrate` prints it for a site."),
         OptionSpec("rssi-offset", .value(placeholder: "dB"),
                    "Added to every reading before estimating distance, for a receiver that reads high or low (-30...30).",
                    default: "0"),
@@ -51,7 +51,7 @@ extension RangingEstimator {
                 throw UsageError("'--path-loss-exponent' and '--distance-model' cannot be combined (use --distance-model log:N)")
             }
             guard let model = DistanceModel.parse("log:\(text)") else {
-                throw UsageError("Invalid value '\(text)' for '--path-loss-exponent <n>': expected a number in 1...6")
+                throw UsageError("Invalid value '\(text)' for '--path-loss-exponent <n>': expected a number in 0.5...6")
             }
             distance = model
         }

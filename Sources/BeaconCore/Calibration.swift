@@ -81,8 +81,17 @@ public struct PathLossFit: Hashable, Sendable {
         self.samples = samples
     }
 
-    /// Exponents outside this range are not a room: the samples are mislabelled or disturbed.
-    public static let plausibleExponents: ClosedRange<Double> = 1...6
+    /// What a fitted exponent below `lowExponent` usually means, for a warning; nil otherwise.
+    public var lowExponentWarning: String? {
+        guard exponent < Self.lowExponent else { return nil }
+        return "the fitted path-loss exponent \(formatted(exponent)) is below \(formatted(Self.lowExponent)): usual for a receiver mounted high or a corridor that guides the signal; elsewhere check the distances and that nothing stood in the way at the far ones"
+    }
+
+    /// Exponents outside this range are not a room: the samples are mislabelled or disturbed. Real
+    /// receivers show exponents down to about 0.6 (high-mounted dongles in open offices, corridors).
+    public static let plausibleExponents: ClosedRange<Double> = 0.5...6
+    /// Below this a fit is accepted with a warning: it is real in some places, and a mistake in others.
+    public static let lowExponent = 1.5
     /// The farthest sample must be at least this many times farther than the nearest: over a shorter
     /// span noise decides the slope.
     public static let minimumSpan = 2.0
@@ -108,6 +117,12 @@ public struct PathLossFit: Hashable, Sendable {
                               residual: (squares / Double(xs.count)).squareRoot(), samples: usable.count)
         guard plausibleExponents.contains(exponent) else {
             return .failure(.init("the fitted path-loss exponent \(formatted(exponent)) is outside \(formatted(plausibleExponents.lowerBound))...\(formatted(plausibleExponents.upperBound)): check the distances, and that nothing moved between measurements"))
+        }
+        // The line must explain more than the scatter around it: a drop over the measured span no
+        // larger than the residual says RSSI did not follow distance.
+        let drop = 10 * exponent * (log10(farthest) - log10(nearest))
+        guard drop > fit.residual else {
+            return .failure(.init("RSSI fell \(formatted(drop)) dB over the measured distances, no more than the \(formatted(fit.residual)) dB the samples scatter around the fit: nothing here follows distance; measure again with a clear line of sight"))
         }
         if let error = MeasuredPowerAtOneMetre.refusal(intercept, named: "the fitted RSSI at 1 m") { return .failure(error) }
         return .success(fit)

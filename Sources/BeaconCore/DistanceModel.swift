@@ -48,14 +48,14 @@ public enum DistanceModel: Hashable, Sendable, CustomStringConvertible {
     public static let names = ["room", "log", "altbeacon", "bleacon"]
     public static let forms = "room, log:EXPONENT, altbeacon, bleacon"
 
-    /// `room`, `log:2.5` (exponent 1...6), `altbeacon` or `bleacon`; nil for anything else.
+    /// `room`, `log:2.5` (exponent 0.5...6, as `beacon calibrate` fits), `altbeacon` or `bleacon`; nil for anything else.
     public static func parse(_ text: String) -> DistanceModel? {
         switch text {
         case "room": return .standard
         case "altbeacon": return .altBeacon
         case "bleacon": return .bleacon
         default:
-            guard text.hasPrefix("log:"), let n = Double(text.dropFirst(4)), n >= 1, n <= 6 else { return nil }
+            guard text.hasPrefix("log:"), let n = Double(text.dropFirst(4)), PathLossFit.plausibleExponents.contains(n) else { return nil }
             return .logDistance(exponent: n)
         }
     }

@@ -88,6 +88,9 @@ struct EstimatorOptionsTests {
         #expect(o.estimator.trackingAge == Micros(0))
         #expect(o.estimator.proximity.margin == 0)
         #expect(try options(["--distance-model", "altbeacon"]).estimator.distance == .altBeacon)
+        // Down to the lowest exponent beacon calibrate fits.
+        #expect(try options(["--path-loss-exponent", "0.5"]).estimator.distance == .logDistance(exponent: 0.5))
+        #expect(try options(["--distance-model", "log:0.6"]).estimator.distance == .logDistance(exponent: 0.6))
     }
 
     @Test("regions are named with --name and NAME=; an unnamed duplicate collapses, a name is kept")

@@ -98,6 +98,15 @@ struct CalibrateCommandTests {
         #expect(line.hasSuffix(#""flags":"--path-loss-exponent 2.66 --measured-power -60"}"#), "\(line)")
     }
 
+    @Test("a fitted exponent below 1.5, as high-mounted receivers show, is printed with a warning saying what it usually means")
+    func lowExponentIsWarnedAbout() {
+        let io = CapturedConsole()
+        // 3 dB per doubling: n = 3 / (10 log10 2) = 1.00
+        #expect(io.run(["calibrate", "--sample", "1=-60", "--sample", "2=-63", "--sample", "4=-66"]) == 0, "\(io.stderr)")
+        #expect(io.stdout.first?.hasSuffix(#""flags":"--path-loss-exponent 1.00 --measured-power -60"}"#) == true, "\(io.stdout)")
+        #expect(io.stderr == ["Warning: the fitted path-loss exponent 1 is below 1.5: usual for a receiver mounted high or a corridor that guides the signal; elsewhere check the distances and that nothing stood in the way at the far ones"])
+    }
+
     @Test("bad calibrate arguments: Error line, Usage line, exit 64", arguments: [
         (["--sample", "1"], "Invalid value '1' for '--sample <metres=rssi>'"),
         (["--sample", "1=-60", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"], "cannot be combined with '--uuid'"),

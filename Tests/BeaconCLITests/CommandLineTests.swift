@@ -63,7 +63,7 @@ struct CommandLineTests {
         (["--uuid", appleUUID, "--rssi-filter", "lowpass"], "Invalid value 'lowpass' for '--rssi-filter <filter>'"),
         (["--uuid", appleUUID, "--rssi-filter", "median:0"], "Invalid value 'median:0' for '--rssi-filter <filter>'"),
         (["--uuid", appleUUID, "--distance-model", "log:9"], "Invalid value 'log:9' for '--distance-model <model>'"),
-        (["--uuid", appleUUID, "--path-loss-exponent", "0.5"], "Invalid value '0.5' for '--path-loss-exponent <n>'"),
+        (["--uuid", appleUUID, "--path-loss-exponent", "0.4"], "Invalid value '0.4' for '--path-loss-exponent <n>': expected a number in 0.5...6"),
         (["--uuid", appleUUID, "--path-loss-exponent", "2", "--distance-model", "room"], "cannot be combined"),
         (["--uuid", appleUUID, "--rssi-offset", "31"], "Invalid value '31' for '--rssi-offset <dB>'"),
         (["--uuid", appleUUID, "--measured-power", "0"], "Invalid value '0' for '--measured-power <dBm>'"),

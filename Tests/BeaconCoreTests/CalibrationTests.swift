@@ -45,6 +45,33 @@ struct CalibrationTests {
         #expect(throws: CalibrationError.self) { try PathLossFit.fit(reversed).get() }
     }
 
+    /// `median = power - 10 n log10(d)` at each distance, plus `noise`.
+    private func samples(exponent n: Double, at distances: [Double], noise: [Double]) -> [CalibrationSample] {
+        zip(distances, noise).map { d, e in CalibrationSample(distance: d, count: 50, median: -60 - 10 * n * log10(d) + e, spread: 1) }
+    }
+
+    @Test("exponents from 0.5 to 6 are fitted, below 1.5 with a warning; 0.49 and 6.01 are refused")
+    func exponentRange() throws {
+        for n in [0.5, 0.6, 1.49, 1.5, 5.99] {
+            let fit = try PathLossFit.fit(samples(exponent: n, at: [1, 2, 4], noise: [0, 0, 0])).get()
+            #expect(abs(fit.exponent - n) < 1e-9)
+            #expect((fit.lowExponentWarning != nil) == (n < 1.5), "\(n)")
+        }
+        for n in [0.49, 6.01] {
+            #expect(throws: CalibrationError.self) { try PathLossFit.fit(self.samples(exponent: n, at: [1, 2, 4], noise: [0, 0, 0])).get() }
+        }
+    }
+
+    @Test("a fit whose drop over the span is no larger than the scatter around it is refused: nothing followed distance")
+    func dropWithinTheScatter() throws {
+        // Exponent 0.7 over 1–4 m drops 4.2 dB; the noise below leaves a residual larger than that.
+        let scattered = samples(exponent: 0.7, at: [1, 1.5, 2, 3, 4], noise: [0, 6, -6, 6, 0])
+        let error = try #require(throws: CalibrationError.self) { try PathLossFit.fit(scattered).get() }
+        #expect(error.description.contains("nothing here follows distance"), "\(error)")
+        // The same exponent measured cleanly is a fit.
+        #expect(throws: Never.self) { try PathLossFit.fit(self.samples(exponent: 0.7, at: [1, 1.5, 2, 3, 4], noise: [0, 0.5, -0.5, 0.5, 0])).get() }
+    }
+
     @Test("the median of whole-dBm readings prints exactly with the one decimal of every RSSI")
     func medianPrintsExactly() throws {
         let identity = BeaconIdentity(uuid: BeaconUUID(high: 1, low: 2), major: 0, minor: 7)

@@ -78,7 +78,7 @@ struct DistanceModelTests {
         for model in [DistanceModel.standard, .logDistance(exponent: 2.5), .altBeacon, .bleacon] {
             #expect(DistanceModel.parse(model.description) == model)
         }
-        for bad in ["", "log", "log:", "log:0.5", "log:7", "log:x", "Room", "curve"] {
+        for bad in ["", "log", "log:", "log:0.49", "log:7", "log:x", "Room", "curve"] {
             #expect(DistanceModel.parse(bad) == nil)
         }
     }
