@@ -34,9 +34,10 @@ public struct SurveyLevels: Sendable {
         return Self.median(ticks.sorted { $0.rssi < $1.rssi }, total: samples)
     }
 
-    /// The weighted median absolute deviation from the median, × 1.4826 (dB); nil when nothing was heard.
+    /// The weighted median absolute deviation from the median, × 1.4826 (dB); nil when the beacon was
+    /// heard in fewer than two ticks (one tick's mean has no spread to tell).
     public var spread: Double? {
-        guard let median else { return nil }
+        guard ticks.count >= 2, let median else { return nil }
         let deviations = ticks.map { (rssi: abs($0.rssi - median), samples: $0.samples) }.sorted { $0.rssi < $1.rssi }
         return Self.median(deviations, total: samples) * Self.madToSigma
     }

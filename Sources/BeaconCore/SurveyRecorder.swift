@@ -3,8 +3,8 @@
 /// own, never their arrival's: the survey starts at the time of the first readings message received,
 /// and a replay of the same readings gives the same points.
 ///
-/// It is complete once every gateway of the site has reported past its end, has gone offline, or
-/// (with a lateness bound, live) has been silent that long; a gateway that sent no readings while the
+/// It is complete once every gateway of the site has reported past its end, has gone offline after
+/// reporting, or (with a lateness bound, live) has been silent that long; a gateway that sent no readings while the
 /// survey ran has no point (nothing says it was listening), while one that sent readings without the
 /// beacon in them is a point not heard.
 public struct SurveyRecorder: Sendable {
@@ -40,11 +40,14 @@ public struct SurveyRecorder: Sendable {
     /// A stretch of a walk whose best gateway heard fewer readings is left out (half a second of a
     /// beacon advertising ten times a second).
     public static let minimumStretchSamples = 5
-    /// A still point where a gateway that heard at least `minimumSamples` readings saw the ticks' mean
-    /// spread wider than this (dB, 1-σ) is refused: the beacon moved. A beacon held still varies with
-    /// the room's slow fading, about 2 to 4 dB; moving it a metre or two near a gateway changes its
-    /// level by 5 to 10 dB, which pushes the spread past twice the still beacon's.
+    /// A still point is refused (the beacon moved) when a gateway that heard at least `minimumSamples`
+    /// readings saw the ticks' means spread wider than this (dB, 1-σ), or the medians of the point's
+    /// thirds differ by more than this. A beacon held still varies with the room's slow fading, about
+    /// 2 to 4 dB; moving it a metre or two near a gateway changes its level by 5 to 10 dB. The spread,
+    /// robust, does not see a move for less than half the point; the thirds do.
     public static let maximumSpread = 6.0
+    /// The still point's parts whose medians are compared.
+    static let parts = 3
     /// Ticks kept, over every gateway (a survey of a thousand gateways for over a quarter of an hour).
     public static let maximumTicks = 1_000_000
 
@@ -62,6 +65,8 @@ public struct SurveyRecorder: Sendable {
     private var gateways: [GatewayProgress]
     /// By stretch index (a still point is stretch 0).
     private var stretches: [Int: Stretch] = [:]
+    /// A still point's ticks again, per gateway (its index) and third.
+    private var thirds: [Int: [SurveyLevels]] = [:]
     private var ticks = 0
 
     public init(site: Site, beacon: String, plan: Plan, floor: Int = 0, maximumLateness: Micros? = .seconds(5)) {
@@ -86,7 +91,8 @@ public struct SurveyRecorder: Sendable {
         firstArrival = firstArrival ?? arrival
         gateways[index].latest = time
         gateways[index].lastArrival = arrival
-        if gateways[index].online == nil { gateways[index].online = true }
+        // Sending readings, it is online (an offline status retained from an earlier run is over).
+        gateways[index].offline = false
         let start = self.start ?? time
         self.start = start
         let elapsed = time - start
@@ -98,27 +104,33 @@ public struct SurveyRecorder: Sendable {
         var levels = stretches[stretch]?.gateways[index] ?? SurveyLevels()
         if let reading = readings.readings.first(where: { $0.id == beacon }) { levels.add(rssi: reading.rssi, samples: reading.samples) }
         stretches[stretch]?.gateways[index] = levels
+        if case .still = plan, let reading = readings.readings.first(where: { $0.id == beacon }) {
+            let part = min(Int(elapsed.value * Int64(Self.parts) / max(plan.duration.value, 1)), Self.parts - 1)
+            thirds[index, default: Array(repeating: SurveyLevels(), count: Self.parts)][part].add(rssi: reading.rssi, samples: reading.samples)
+        }
         return .accepted
     }
 
-    /// A gateway's status (`online`, `offline`): an offline gateway is not waited for. False for a
-    /// gateway the site does not have.
+    /// A gateway's status (`online`, `offline`): a gateway offline after its readings is not waited
+    /// for. False for a gateway the site does not have.
     public mutating func status(gateway name: String, online: Bool) -> Bool {
         guard let index = site.gatewayIndex(named: name) else { return false }
-        gateways[index].online = online
+        gateways[index].offline = !online
         return true
     }
 
-    /// Whether every gateway is done with the survey at `arrival`: some gateway reported past its end,
-    /// or every one went offline, and each of the others is past it, offline or (with a lateness bound)
-    /// silent for longer than the bound.
+    /// Whether every gateway is done with the survey at `arrival`: each one has reported past its end,
+    /// gone offline after reporting, or (with a lateness bound) been silent for longer than the bound;
+    /// and some gateway reached the end, or every one that reported went offline. An offline status
+    /// before any readings (retained from an earlier run) is not taken as done: a replay's gateways may
+    /// start one after another.
     public func isComplete(at arrival: Timestamp) -> Bool {
         guard let end, let firstArrival else { return false }
-        let reachedEnd = gateways.contains { $0.latest.map { $0 >= end } ?? false }
-        guard reachedEnd || gateways.allSatisfy({ $0.online == false }) else { return false }
+        let reported = gateways.filter { $0.latest != nil }
+        let reachedEnd = reported.contains { $0.latest.map { $0 >= end } ?? false }
+        guard reachedEnd || reported.allSatisfy(\.offline) else { return false }
         return gateways.allSatisfy { gateway in
-            if gateway.online == false { return true }
-            if let latest = gateway.latest, latest >= end { return true }
+            if let latest = gateway.latest, latest >= end || gateway.offline { return true }
             guard let lateness = maximumLateness else { return false }
             return arrival - max(gateway.lastArrival ?? firstArrival, firstArrival) > lateness
         }
@@ -147,11 +159,7 @@ public struct SurveyRecorder: Sendable {
         case let .still(point, _):
             guard best >= Self.minimumSamples else { return .failure(.tooFewSamples(heard: best, needed: Self.minimumSamples)) }
             let stretch = stretches[0] ?? Stretch(firstTime: start)
-            let moved = stretch.gateways.compactMap { index, heard -> (String, Double)? in
-                guard heard.samples >= Self.minimumSamples, let spread = heard.spread, spread > Self.maximumSpread else { return nil }
-                return (site.gateways[index].name, spread)
-            }.max { $0.1 < $1.1 }
-            if let (gateway, spread) = moved { return .failure(.moved(gateway: gateway, spread: spread)) }
+            if let refusal = movement(stretch) { return .failure(refusal) }
             return .success(SurveyRecording(points: points(stretch, at: point, time: start), leftOut: 0))
         case .walk:
             var points: [SurveyPoint] = []
@@ -167,6 +175,22 @@ public struct SurveyRecorder: Sendable {
             guard !points.isEmpty else { return .failure(.tooFewSamples(heard: best, needed: Self.minimumStretchSamples)) }
             return .success(SurveyRecording(points: points, leftOut: leftOut))
         }
+    }
+
+    /// The widest spread beyond the bound among the gateways that heard enough, else the widest
+    /// difference between the medians of thirds.
+    private func movement(_ stretch: Stretch) -> SurveyRefusal? {
+        let judged = stretch.gateways.filter { $0.value.samples >= Self.minimumSamples }.sorted { $0.key < $1.key }
+        let spread = judged.compactMap { index, heard in heard.spread.map { (site.gateways[index].name, $0) } }.max { $0.1 < $1.1 }
+        if let (gateway, spread) = spread, spread > Self.maximumSpread { return .moved(gateway: gateway, spread: spread) }
+        // A gateway that did not hear the beacon in some third tells nothing of where it was then.
+        let parts = judged.compactMap { index, _ -> (gateway: String, medians: [Double], range: Double)? in
+            let medians = (thirds[index] ?? []).compactMap(\.median)
+            guard medians.count == Self.parts, let high = medians.max(), let low = medians.min() else { return nil }
+            return (site.gateways[index].name, medians, high - low)
+        }.max { $0.range < $1.range }
+        guard let parts, parts.range > Self.maximumSpread else { return nil }
+        return .movedPartWay(gateway: parts.gateway, medians: parts.medians)
     }
 
     private func points(_ stretch: Stretch, at point: Point2, time: Timestamp) -> [SurveyPoint] {
@@ -209,6 +233,8 @@ public enum SurveyRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case tooFewSamples(heard: Int, needed: Int)
     /// This gateway's ticks spread this wide (dB, 1-σ).
     case moved(gateway: String, spread: Double)
+    /// The medians of this gateway's thirds of the point, dBm, differ by more than the bound.
+    case movedPartWay(gateway: String, medians: [Double])
 
     public var description: String {
         switch self {
@@ -222,14 +248,17 @@ public enum SurveyRefusal: Error, Equatable, Sendable, CustomStringConvertible {
         case let .moved(gateway, spread):
             "the beacon moved: \(gateway) heard it spread over \((spread * 10).rounded() / 10) dB (1-σ), more than the "
                 + "\(Int(SurveyRecorder.maximumSpread)) dB of a beacon held still"
+        case let .movedPartWay(gateway, medians):
+            "the beacon moved part-way: \(gateway) heard it at \(medians.map { "\(($0 * 10).rounded() / 10)" }.joined(separator: ", ")) dBm "
+                + "in the point's thirds, more than \(Int(SurveyRecorder.maximumSpread)) dB apart"
         }
     }
 }
 
 /// How far one gateway has reported.
 private struct GatewayProgress: Sendable {
-    /// nil until a status or readings arrive.
-    var online: Bool?
+    /// Its latest status said offline, and it has sent no readings since.
+    var offline = false
     /// The time of its latest readings message.
     var latest: Timestamp?
     var lastArrival: Timestamp?
