@@ -65,8 +65,9 @@ struct SurveyOptions {
         A gateway that sent readings without the beacon in them is a line with "rssi":null and "samples":0 \
         (not heard there); a gateway that sent no readings at all has no line. A point is refused, with an \
         Error line and nothing written, when the gateway that heard the beacon most heard it fewer than \
-        \(SurveyRecorder.minimumSamples) times, or when a gateway that heard it at least that often saw it spread wider than \
-        \(Int(SurveyRecorder.maximumSpread)) dB (the beacon moved; a beacon held still spreads 2 to 4 dB). A walk gives one point per \
+        \(SurveyRecorder.minimumSamples) times, or when the beacon moved: a gateway that heard it at least that often saw it spread wider \
+        than \(Int(SurveyRecorder.maximumSpread)) dB (a beacon held still spreads 2 to 4 dB), or its medians in the point's first, second and \
+        last third more than \(Int(SurveyRecorder.maximumShift)) dB apart (moved part of the time). A walk gives one point per \
         \(Int(SurveyPath.stretchLength)) m of path: the mean of where the beacon was at the stretch's ticks, with what each gateway heard \
         there; a stretch heard fewer than \(SurveyRecorder.minimumStretchSamples) times by every gateway is left out, with a warning.
         Each line is also printed on stdout as a "survey" line (fields in beacon(1), OUTPUT); with --out the \

@@ -41,11 +41,15 @@ public struct SurveyRecorder: Sendable {
     /// beacon advertising ten times a second).
     public static let minimumStretchSamples = 5
     /// A still point is refused (the beacon moved) when a gateway that heard at least `minimumSamples`
-    /// readings saw the ticks' means spread wider than this (dB, 1-σ), or the medians of the point's
-    /// thirds differ by more than this. A beacon held still varies with the room's slow fading, about
-    /// 2 to 4 dB; moving it a metre or two near a gateway changes its level by 5 to 10 dB. The spread,
-    /// robust, does not see a move for less than half the point; the thirds do.
+    /// readings saw the ticks' means spread wider than this (dB, 1-σ): a beacon held still varies with
+    /// the room's slow fading, about 2 to 4 dB, and one carried about a room by 5 to 10 dB near a gateway.
     public static let maximumSpread = 6.0
+    /// It is also refused when the medians of the point's thirds differ by more than this (dB) at a
+    /// gateway that heard enough: the spread, robust, does not see a move for less than half the point.
+    /// Slow fading (seconds long) leaves a third's median about 2 dB from the level and two thirds' about
+    /// 3 dB apart (1-σ); 10 dB is past three of those for every gateway of a site, while moving a beacon
+    /// 2 m or more near a gateway shifts it by 10 dB or more.
+    public static let maximumShift = 10.0
     /// The still point's parts whose medians are compared.
     static let parts = 3
     /// Ticks kept, over every gateway (a survey of a thousand gateways for over a quarter of an hour).
@@ -189,7 +193,7 @@ public struct SurveyRecorder: Sendable {
             guard medians.count == Self.parts, let high = medians.max(), let low = medians.min() else { return nil }
             return (site.gateways[index].name, medians, high - low)
         }.max { $0.range < $1.range }
-        guard let parts, parts.range > Self.maximumSpread else { return nil }
+        guard let parts, parts.range > Self.maximumShift else { return nil }
         return .movedPartWay(gateway: parts.gateway, medians: parts.medians)
     }
 
@@ -250,7 +254,7 @@ public enum SurveyRefusal: Error, Equatable, Sendable, CustomStringConvertible {
                 + "\(Int(SurveyRecorder.maximumSpread)) dB of a beacon held still"
         case let .movedPartWay(gateway, medians):
             "the beacon moved part-way: \(gateway) heard it at \(medians.map { "\(($0 * 10).rounded() / 10)" }.joined(separator: ", ")) dBm "
-                + "in the point's thirds, more than \(Int(SurveyRecorder.maximumSpread)) dB apart"
+                + "in the point's thirds, more than \(Int(SurveyRecorder.maximumShift)) dB apart"
         }
     }
 }

@@ -123,12 +123,14 @@ struct SurveyTests {
         #expect(points[0].rssi == -60 && points[0].samples == 100)
     }
 
-    @Test("refused: the beacon moved (the spread of a well-heard gateway, or its thirds' medians, over 6 dB), too few readings, the gateways gone before the end, no readings")
+    @Test("refused: the beacon moved (the spread of a well-heard gateway over 6 dB, or its thirds' medians over 10 dB apart), too few readings, the gateways gone before the end, no readings")
     func refusals() {
         // Half the ticks at -60, half at -75: the median absolute deviation is 7.5 dB.
         #expect(still { $0 < 5 ? -60 : -75 }.result() == .failure(.moved(gateway: "gw1", spread: 7.5 * 1.4826)))
-        // The last three ticks of ten 10 dB weaker: the spread (robust) is 0, the last third's median moved.
-        #expect(still { $0 < 7 ? -60 : -70 }.result() == .failure(.movedPartWay(gateway: "gw1", medians: [-60, -60, -70])))
+        // The last three ticks of ten 11 dB weaker: the spread (robust) is 0, the last third's median moved;
+        // 10 dB is within the bound.
+        #expect(still { $0 < 7 ? -60 : -71 }.result() == .failure(.movedPartWay(gateway: "gw1", medians: [-60, -60, -71])))
+        #expect((try? still { $0 < 7 ? -60 : -70 }.result().get()) != nil)
         // Within 6 dB (a 1-σ of 4.4 dB) is still.
         #expect((try? still { $0 % 2 == 0 ? -60 : -66 }.result().get()) != nil)
         // 10 readings in all.
