@@ -52,7 +52,7 @@ enum SurveyCommand {
             let duration = survey.recorder.plan.duration
             progress?.update(survey.recorder.surveyed.seconds / duration.seconds,
                              survey.recorder.start == nil ? "waiting for the gateways' readings"
-                                 : "\(Int(survey.recorder.surveyed.seconds)) s of \(duration)")
+                                 : "\(Int(survey.recorder.surveyed.seconds)) of \(Int(duration.seconds)) s")
         }
         progress?.finish()
         publisher.finish()

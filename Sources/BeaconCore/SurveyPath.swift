@@ -51,14 +51,18 @@ public struct SurveyPath: Equatable, Sendable {
     /// Where the beacon is at `time` after the start, and how far along the path.
     public func place(at time: Micros) -> (point: Point2, along: Double) {
         guard time > waypoints[0].time else { return (waypoints[0].point, 0) }
-        for index in 1..<waypoints.count where time <= waypoints[index].time {
-            let from = waypoints[index - 1], to = waypoints[index]
-            let fraction = Double(time.value - from.time.value) / Double(to.time.value - from.time.value)
-            let point = Point2(x: from.point.x + fraction * (to.point.x - from.point.x),
-                               y: from.point.y + fraction * (to.point.y - from.point.y))
-            return (point, along[index - 1] + fraction * (along[index] - along[index - 1]))
+        guard time < duration else { return (waypoints[waypoints.count - 1].point, length) }
+        // The first waypoint at or after `time`, by bisection: a long walk has thousands.
+        var low = 1, high = waypoints.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if waypoints[middle].time < time { low = middle + 1 } else { high = middle }
         }
-        return (waypoints[waypoints.count - 1].point, length)
+        let from = waypoints[low - 1], to = waypoints[low]
+        let fraction = Double(time.value - from.time.value) / Double(to.time.value - from.time.value)
+        let point = Point2(x: from.point.x + fraction * (to.point.x - from.point.x),
+                           y: from.point.y + fraction * (to.point.y - from.point.y))
+        return (point, along[low - 1] + fraction * (along[low] - along[low - 1]))
     }
 
     /// The stretch that `along` metres of path fall in.

@@ -154,7 +154,7 @@ struct SurveyTests {
     ])!
 
     @Test("a walk places each time on the path by linear interpolation, held at its ends, with pauses")
-    func walkPlaces() {
+    func walkPlaces() throws {
         let path = Self.walk
         #expect(path.length == 3.5 && path.duration == .seconds(7) && path.stretchCount == 4)
         #expect(path.place(at: .seconds(0)) == (Point2(x: 0, y: 0), 0))
@@ -163,6 +163,12 @@ struct SurveyTests {
         #expect(path.place(at: .seconds(6)) == (Point2(x: 2, y: 1), 3))
         #expect(path.place(at: .seconds(9)) == (Point2(x: 2, y: 1.5), 3.5))
         #expect([0, 0.99, 1, 2.5, 3.5, 99].map(path.stretch(along:)) == [0, 0, 1, 2, 3, 3])
+        // A long walk: a metre east a second, every point and every half-way found.
+        let waypoints: [SurveyPath.Waypoint] = (0...1_000).map { .init(point: Point2(x: Double($0), y: 0), time: .seconds(Int64($0))) }
+        let long = try #require(SurveyPath(waypoints))
+        let places = (0...999).map { long.place(at: .milliseconds(Int64($0) * 1_000 + 500)).along }
+        #expect(places == (0...999).map { Double($0) + 0.5 })
+        #expect((0...1_000).map { long.place(at: .seconds(Int64($0))).point.x } == (0...1_000).map(Double.init))
         #expect(SurveyPath([.init(point: Point2(x: 0, y: 0), time: .seconds(1))]) == nil)
         #expect(SurveyPath([.init(point: Point2(x: 0, y: 0), time: .seconds(1)), .init(point: Point2(x: 1, y: 0), time: .seconds(1))]) == nil)
     }
