@@ -1,5 +1,6 @@
 @testable import BeaconCLI
 import BeaconCore
+import BeaconMQTT
 import Foundation
 import Testing
 
@@ -98,6 +99,46 @@ struct SurveyCommandLineTests {
         let result = try survey(["--at", "office", "--out", out], in: directory)
         #expect(result.code == 73)
         #expect(result.io.stderr.first?.contains("--out \(out)") == true, "\(result.io.stderr)")
+    }
+
+    @Test("hostile messages on the gateways' topics: warnings a few times each, never trusted, the real readings still recorded")
+    func hostileMessages() throws {
+        let io = CapturedConsole()
+        let site = try Site.decode(Array(Self.site.utf8))
+        let beacon = "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-2"
+        var survey = Survey(recorder: SurveyRecorder(site: site, beacon: beacon, plan: .still(at: Point2(x: 1, y: 1), duration: .seconds(5)),
+                                                     maximumLateness: nil),
+                            topics: LocateTopics(prefix: "site"), console: io.console)
+        let start = Timestamp(microseconds: 1_767_225_600_000_000)
+        func readings(_ gateway: String, _ second: Int) -> String {
+            #"{"gateway":"\#(gateway)","time":"\#((start + .seconds(Int64(second))).iso8601)","seq":\#(second + 1),"beacons":[{"id":"\#(beacon)","rssi":-61,"filteredRssi":-61,"spread":1,"samples":10,"measuredPower":-59,"accuracy":1.00}]}"#
+        }
+        let hostile: [(String, String)] = [
+            ("site/gateways/gw1/readings", "{not json"),
+            ("site/gateways/gw1/readings", String(repeating: "[", count: 5_000)),
+            ("site/gateways/gw1/readings", readings("gw2", 0)),
+            ("site/gateways/intruder/readings", readings("intruder", 0)),
+            ("site/gateways/gw1/status", "maybe"),
+            ("site/elsewhere", "x"),
+        ]
+        for (topic, payload) in hostile + hostile {
+            survey.receive(topic: topic, payload: Array(payload.utf8), arrival: start)
+        }
+        for second in 0...5 {
+            survey.receive(topic: "site/gateways/gw1/readings", payload: Array(readings("gw1", second).utf8), arrival: start)
+        }
+        survey.receive(topic: "site/gateways/gw1/readings", payload: Array(readings("gw1", 3).utf8), arrival: start)
+        survey.summarizeWarnings()
+        #expect(survey.recorder.isComplete(at: start))
+        let points = try survey.recorder.result().get().points
+        #expect(points.count == 1 && points[0].rssi == -61 && points[0].samples == 50, "\(points)")
+        let warnings = io.stderr
+        #expect(warnings.count { $0.contains("a readings message on site/gateways/gw1/readings") } >= 3, "\(warnings)")
+        #expect(warnings.count { $0.contains("'intruder', which is not a gateway of the site") } == 1, "\(warnings)")
+        #expect(warnings.contains { $0.contains("neither online nor offline") })
+        #expect(warnings.contains { $0.contains("site/elsewhere, which is no gateway's readings or status") })
+        #expect(warnings.contains { $0.contains("not later than its previous ones; dropped") })
+        #expect(warnings.contains("Warning: 10 malformed messages from the gateways in all"), "\(warnings)")
     }
 
     @Test("help: the survey line, the refusals and the exit codes survey has")
