@@ -54,6 +54,12 @@ public struct SurveyRecorder: Sendable {
     static let parts = 3
     /// Ticks kept, over every gateway (a survey of a thousand gateways for over a quarter of an hour).
     public static let maximumTicks = 1_000_000
+    /// What a survey file holds (docs/survey.md): a median outside it (a gateway's --rssi-offset can
+    /// take one past -127 dBm) is written at its bound, and so are a spread and a count beyond it, so
+    /// every file written is one `beacon locate --survey` reads.
+    static let fileRSSI = -127.0...20.0
+    static let fileSpread = 100.0
+    static let fileSamples = 1_000_000_000
 
     public let site: Site
     /// The beacon's id, as the readings give it (mqtt_room's).
@@ -200,8 +206,9 @@ public struct SurveyRecorder: Sendable {
     private func points(_ stretch: Stretch, at point: Point2, time: Timestamp) -> [SurveyPoint] {
         site.gateways.indices.compactMap { index in
             guard let heard = stretch.gateways[index] else { return nil }
-            return SurveyPoint(point: point, floor: floor, gateway: site.gateways[index].name, rssi: heard.median,
-                               samples: heard.samples, spread: heard.spread, time: time)
+            return SurveyPoint(point: point, floor: floor, gateway: site.gateways[index].name,
+                               rssi: heard.median.map { min(max($0, Self.fileRSSI.lowerBound), Self.fileRSSI.upperBound) },
+                               samples: min(heard.samples, Self.fileSamples), spread: heard.spread.map { min($0, Self.fileSpread) }, time: time)
         }
     }
 

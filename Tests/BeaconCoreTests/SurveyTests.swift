@@ -86,6 +86,12 @@ struct SurveyTests {
         #expect(recorder.silentGateways == ["gw3"])
     }
 
+    @Test("a median beyond what a survey file holds (an --rssi-offset past -127 dBm) is written at its bound")
+    func fileBounds() throws {
+        let points = try still { _ in -131 }.result().get().points
+        #expect(points[0].rssi == -127 && points[0].samples == 100)
+    }
+
     @Test("complete once every gateway reported past the end, went offline, or (live) stayed silent longer than the bound")
     func completion() {
         var recorder = still({ _ in -60 }, through: 9)
