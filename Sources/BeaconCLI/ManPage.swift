@@ -52,7 +52,9 @@ enum ManPage {
             41 dB), rssi, samples, address, firstSeen, lastSeen and any Eddystone telemetry (scan); \
             advertisement: one per advertisement (scan, with each). location: every interval, one per beacon \
             some gateway heard recently, with its room and position; room: a beacon's room changes; away: no \
-            gateway has heard a beacon for away-after (locate). Numbers have one precision per quantity: an RSSI \
+            gateway has heard a beacon for away-after (locate). survey: a surveyed point, one per gateway, with \
+            beacon, x, y, floor, gateway, rssi (the median, null when not heard), samples and spread (survey). \
+            Numbers have one precision per quantity: an RSSI \
             one decimal, metres, a spread of readings and a path-loss exponent two.
             """)
         page.request(".SH FILES")

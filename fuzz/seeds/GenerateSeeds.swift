@@ -135,6 +135,16 @@ enum GenerateSeeds {
             write("readings_decoder", "message-\(i)", Array(text.utf8))
         }
 
+        let pathTexts = [
+            #"[{"x":0,"y":0,"t":0},{"x":3,"y":4,"t":5}]"#,
+            #"[{"x":3,"y":2.5,"t":0},{"x":3,"y":2.5,"t":59},{"x":3,"y":6,"t":62.5},{"x":8,"y":6,"t":67.5},{"x":8,"y":2.5,"t":71}]"#,
+            #"[{"x":-10000,"y":10000,"t":0},{"x":10000,"y":-10000,"t":604800}]"#,
+            #"[{"x":0,"y":0,"t":1},{"x":1,"y":0,"t":1}]"#,
+        ]
+        for (i, text) in pathTexts.enumerated() {
+            write("survey_path", "path-\(i)", Array(text.utf8))
+        }
+
         let commandLines: [[String]] = [
             ["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "0x2", "--hci", "btsnoop:x", "--index", "1"],
             ["range", "--region", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1", "--interval=500ms", "--exit-after", "2.5s",
