@@ -265,9 +265,9 @@ public struct Locator: Sendable {
             }
             let observations = heard[id] ?? []
             if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
-                let estimate = track.filter.step(to: tick, observations, map: &map, model: settings.signal)
+                track.filter.step(to: tick, observations, map: &map, model: settings.signal)
                 // Without an estimate, the gateways' calibration of the beacon (an integer mean: the same in any order).
-                let power = estimate?.power ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
+                let power = track.filter.learnedPower ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
                 track.unpublished.append(BeaconTrack.Unpublished(time: tick, heard: !observations.isEmpty,
                                                                  gateways: gatewaysHearing(track, at: tick, power: power)))
             }

@@ -104,8 +104,8 @@ public struct PositionFilter: Sendable {
     /// The share of first particles spread over the whole floor rather than about the gateways.
     static let uniformShare = 0.2
 
-    private var x: [Float] = []
-    private var y: [Float] = []
+    private(set) var x: [Float] = []
+    private(set) var y: [Float] = []
     private var vx: [Float] = []
     private var vy: [Float] = []
     private var weight: [Float] = []
@@ -113,7 +113,7 @@ public struct PositionFilter: Sendable {
     private var rng: SplitMix64
     private var time: Timestamp?
     /// The steps not forgotten yet, oldest first.
-    private var past: [PastStep] = []
+    private(set) var past: [PastStep] = []
     public private(set) var floor = 0
     /// The beacon's power at 1 m: mean and variance (dBm, dB²).
     private var power: (mean: Double, variance: Double)?
@@ -123,10 +123,12 @@ public struct PositionFilter: Sendable {
     }
 
     /// Moves the particles on to `time` and weighs them by `observations` (none: the estimate only
-    /// spreads). Returns the estimate after it; nil before the first window with an observation the
-    /// site can place (a gateway on a floor with bounds).
+    /// spreads), keeping where they were at `time` (`estimate(at:map:)`). Returns whether the filter
+    /// places the beacon: not before the first window with an observation the site can place (a
+    /// gateway on a floor with bounds).
+    @discardableResult
     public mutating func step(to time: Timestamp, _ observations: [SignalObservation], map: inout SiteMap,
-                              model: SignalModel) -> PositionEstimate? {
+                              model: SignalModel) -> Bool {
         let usable = Self.strongest(observations.filter { $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0
             && $0.measuredPower.isFinite && $0.gateway >= 0 && $0.gateway < map.site.gateways.count })
         let floor = usable.first.map { map.site.gateways[$0.gateway].floor } ?? self.floor
@@ -137,7 +139,7 @@ public struct PositionFilter: Sendable {
                 self.time = time
             }
         } else {
-            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return nil }
+            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return false }
             // The steps on the floor being left keep the estimates they have.
             for index in past.indices { past[index].settle(estimate(x: past[index].x, y: past[index].y, map: map)) }
             self.floor = floor
@@ -146,8 +148,12 @@ public struct PositionFilter: Sendable {
         }
         if past.last.map({ $0.time < time }) ?? true { past.append(PastStep(time: time, x: x, y: y)) }
         if !usable.isEmpty { weigh(usable, map: &map, model: model) }
-        return estimate(x: x, y: y, map: map)
+        return true
     }
+
+    /// The beacon's power at 1 m as the gateways hear it (dBm), as learned so far; nil before the first step
+    /// that places it.
+    public var learnedPower: Double? { power?.mean }
 
     /// The estimate of the step at `time` (a time `step` was given, not forgotten yet), its particles'
     /// places then weighed by everything heard since; nil for a step that was not kept.
@@ -337,8 +343,14 @@ public struct PositionFilter: Sendable {
         }
         x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking
         for index in past.indices where past[index].x.count == count {
-            past[index].x = sources.map { past[index].x[$0] }
-            past[index].y = sources.map { past[index].y[$0] }
+            // The current step's places are the particles' own.
+            if past[index].time == time {
+                past[index].x = x
+                past[index].y = y
+            } else {
+                past[index].x = sources.map { past[index].x[$0] }
+                past[index].y = sources.map { past[index].y[$0] }
+            }
         }
         weight = [Float](repeating: 1 / Float(count), count: count)
     }
@@ -379,7 +391,7 @@ public struct PositionFilter: Sendable {
 
 /// Where the particles were at one step, in the current particles' order; or, once the filter started
 /// over (another floor), the estimate the step had then.
-private struct PastStep: Sendable {
+struct PastStep: Sendable {
     var time: Timestamp
     var x: [Float]
     var y: [Float]

@@ -130,27 +130,50 @@ struct PositionFilterPastTests {
         }
     }
 
-    @Test("a step's estimate taken at once is the step's own, through every resampling; a forgotten or unknown step has none")
-    func latestStepIsTheStepsOwn() throws {
+    @Test("resampling carries each particle's past with it: the latest step's places are the particles', each earlier step's a draw of that step's places, each within a walk of its particle now")
+    func pastsFollowTheirParticles() throws {
         var map = SiteMap(site: F.site)
         var filter = PositionFilter(seed: 9)
         var rng = SplitMix64(seed: 2)
+        var places: [Timestamp: Set<[Float]>] = [:]
         // Readings with a 1 dB sigma and 3 dB of noise: the weights concentrate, so the filter resamples.
         for second in 1...20 {
             let time = F.at(seconds: Double(second))
             let point = Point2(x: 0.5 + 0.25 * Double(second), y: 2)
-            let own = try #require(filter.step(to: time, Self.observations(at: point, noise: 3, rng: &rng), map: &map, model: SignalModel()))
-            let kept = try #require(filter.estimate(at: time, map: map))
-            #expect(kept.point == own.point && kept.error == own.error && kept.power == own.power)
-            #expect(kept.rooms.map(\.room) == own.rooms.map(\.room) && kept.rooms.map(\.probability) == own.rooms.map(\.probability))
+            #expect(filter.step(to: time, Self.observations(at: point, noise: 3, rng: &rng), map: &map, model: SignalModel()))
+            let latest = try #require(filter.past.last)
+            #expect(latest.time == time && latest.x == filter.x && latest.y == filter.y)
+            places[time] = Set(zip(latest.x, latest.y).map { [$0, $1] })
         }
-        // Earlier steps are still there, weighed by everything since.
-        #expect(filter.estimate(at: F.at(seconds: 1), map: map) != nil)
-        filter.forget(through: F.at(seconds: 19))
+        #expect(filter.past.count == 20)
+        for step in filter.past {
+            #expect(Set(zip(step.x, step.y).map { [$0, $1] }).isSubset(of: places[step.time] ?? []))
+            // At most 2 m/s, plus the standing drift (0.05 m/√s, here to 5 sigma).
+            let seconds = Double((F.at(seconds: 20) - step.time).value) / 1e6
+            let reach = Float(2 * seconds + 5 * 0.05 * seconds.squareRoot() * 2.squareRoot()) + 1e-4
+            #expect(filter.x.indices.allSatisfy { i in
+                let dx = filter.x[i] - step.x[i], dy = filter.y[i] - step.y[i]
+                return (dx * dx + dy * dy).squareRoot() <= reach
+            })
+        }
+    }
+
+    @Test("a step's estimate is there until it is forgotten; one never stepped to has none")
+    func forgetting() {
+        var map = SiteMap(site: F.site)
+        var filter = PositionFilter(seed: 9)
+        var rng = SplitMix64(seed: 2)
         #expect(filter.estimate(at: F.at(seconds: 1), map: map) == nil)
-        #expect(filter.estimate(at: F.at(seconds: 19), map: map) == nil)
-        #expect(filter.estimate(at: F.at(seconds: 20), map: map) != nil)
-        #expect(filter.estimate(at: F.at(seconds: 20.5), map: map) == nil)
+        for second in 1...5 {
+            filter.step(to: F.at(seconds: Double(second)), Self.observations(at: Point2(x: 1, y: 2), noise: 1, rng: &rng),
+                        map: &map, model: SignalModel())
+        }
+        #expect((1...5).allSatisfy { filter.estimate(at: F.at(seconds: Double($0)), map: map) != nil })
+        filter.forget(through: F.at(seconds: 4))
+        #expect(filter.estimate(at: F.at(seconds: 1), map: map) == nil)
+        #expect(filter.estimate(at: F.at(seconds: 4), map: map) == nil)
+        #expect(filter.estimate(at: F.at(seconds: 5), map: map) != nil)
+        #expect(filter.estimate(at: F.at(seconds: 5.5), map: map) == nil)
     }
 
     @Test("the same seed and readings give the same past estimates")
