@@ -93,6 +93,32 @@ struct LocatorSmoothingTests {
         #expect(smoothedToB <= liveToB)
     }
 
+    @Test("windows held back when the beacon is heard on another floor keep the estimates they had on theirs")
+    func floorChange() throws {
+        let square = F.rectangle(0, 0, 4, 4)
+        let site = Site(rooms: [Room(name: "down", polygon: square), Room(name: "up", polygon: square, floor: 1)],
+                        gateways: [SiteGateway(name: "d1", x: 0, y: 0), SiteGateway(name: "d2", x: 4, y: 4),
+                                   SiteGateway(name: "u1", x: 0, y: 0, floor: 1), SiteGateway(name: "u2", x: 4, y: 4, floor: 1)],
+                        floors: [Floor(level: 0), Floor(level: 1)])
+        var locator = Locator(site: site, settings: Self.settings(smoothing: 3))
+        var outputs: [LocateOutput] = []
+        for second in 1...12 {
+            let time = F.at(seconds: Double(second))
+            let floor = second <= 6 ? 0 : 1
+            for gateway in site.gateways {
+                let near = gateway.x == 0
+                let readings = gateway.floor == floor ? [F.reading(atDistance: near ? 1.4 : 4.2)] : []
+                _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: second, readings: readings), arrival: time)
+            }
+            locator.advance(arrival: time) { outputs.append($0) }
+        }
+        locator.finish { outputs.append($0) }
+        let located = outputs.compactMap(\.located)
+        #expect(located.map(\.time) == (1...12).map { F.at(seconds: Double($0)) })
+        #expect(located.allSatisfy { $0.fix != nil })
+        #expect(located.map(\.room) == Array(repeating: "down", count: 6) + Array(repeating: "up", count: 6))
+    }
+
     @Test("the same readings in any interleaving give the same smoothed lines")
     func interleavingsAgree() {
         var rng = SplitMix64(seed: 11)
