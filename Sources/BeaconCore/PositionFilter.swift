@@ -109,7 +109,7 @@ public struct PositionFilter: Sendable {
     private var vx: [Float] = []
     private var vy: [Float] = []
     private var weight: [Float] = []
-    private var walking: [Bool] = []
+    private(set) var walking: [Bool] = []
     private var rng: SplitMix64
     private var time: Timestamp?
     /// The steps not forgotten yet, oldest first.

@@ -162,6 +162,7 @@ struct PositionFilterPastTests {
         var filter = PositionFilter(seed: 9)
         var rng = SplitMix64(seed: 2)
         var places: [Timestamp: Set<[Float]>] = [:]
+        var standingChecked = 0
         // Readings with a 1 dB sigma and 3 dB of noise: the weights concentrate, so the filter resamples.
         for second in 1...20 {
             let time = F.at(seconds: Double(second))
@@ -170,8 +171,20 @@ struct PositionFilterPastTests {
             let latest = try #require(filter.past.last)
             #expect(latest.time == time && latest.x == filter.x && latest.y == filter.y)
             places[time] = Set(zip(latest.x, latest.y).map { [$0, $1] })
+            // A particle standing now only drifted since the step before (0.05 m/√s; here to 5 sigma per axis):
+            // its place then must be its own ancestor's, wherever resampling moved it.
+            if filter.past.count >= 2 {
+                let before = filter.past[filter.past.count - 2]
+                let standing = filter.x.indices.filter { !filter.walking[$0] }
+                standingChecked += standing.count
+                #expect(standing.allSatisfy { i in
+                    let dx = filter.x[i] - before.x[i], dy = filter.y[i] - before.y[i]
+                    return (dx * dx + dy * dy).squareRoot() <= Float(5 * 0.05 * 2.squareRoot()) + 1e-4
+                })
+            }
         }
         #expect(filter.past.count == 20)
+        #expect(standingChecked > 100)
         for step in filter.past {
             #expect(Set(zip(step.x, step.y).map { [$0, $1] }).isSubset(of: places[step.time] ?? []))
             // At most 2 m/s, plus the standing drift (0.05 m/√s, here to 5 sigma).
