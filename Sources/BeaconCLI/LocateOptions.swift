@@ -12,6 +12,9 @@ struct LocateOptions {
     /// The beacons this fuser owns; nil: all.
     var shard: BeaconShard?
 
+    /// The longest --smoothing: a minute of windows held back per beacon is already far more than a room needs.
+    static let maximumSmoothing = Micros.seconds(60)
+
     static let help = CommandHelp(
         name: "locate",
         overview: "Fuse the readings of several gateways into each beacon's room and position, printing JSON lines.",
@@ -31,6 +34,11 @@ struct LocateOptions {
             OptionSpec("max-lateness", .value(placeholder: "duration"),
                        "How far behind the other gateways one may fall before the fuser stops waiting for it; 'none' "
                        + "waits for every online gateway of the site (replays, which may run at any pace).", default: "5s"),
+            OptionSpec("smoothing", .value(placeholder: "duration"),
+                       "Publish each window's lines this much later, its estimate weighed by the readings of the windows "
+                       + "since too, so a beacon walked slowly across a room boundary is placed where it was rather than "
+                       + "where its readings so far suggest; a line's time stays the window it describes. 0 publishes at once; "
+                       + "at most \(LocateOptions.maximumSmoothing.value / 1_000_000)s.", default: "0"),
             OptionSpec("until-offline", .flag,
                        "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays)."),
             OptionSpec("shard", .value(placeholder: "K/N"),
@@ -75,6 +83,12 @@ struct LocateOptions {
         }
         if let text = parsed.value("max-lateness") {
             settings.maximumLateness = text == "none" ? nil : try CommonOptions.positiveDuration(text, option: "max-lateness")
+        }
+        if let text = parsed.value("smoothing") {
+            guard let smoothing = DurationText.parse(text), smoothing <= Self.maximumSmoothing else {
+                throw UsageError("Invalid value '\(text)' for '--smoothing <duration>': expected a duration from 0 to 60s such as 0, 3 or 2500ms")
+            }
+            settings.smoothing = smoothing
         }
         duration = try parsed.value("duration").map { text throws(UsageError) in
             try CommonOptions.positiveDuration(text, option: "duration")

@@ -28,6 +28,10 @@ public struct Locator: Sendable {
         /// Room hysteresis (`RoomTracker`).
         public var roomMargin = RoomTracker.defaultMargin
         public var roomDwell = RoomTracker.defaultDwell
+        /// How long after a window its lines are published, the window's estimate weighed by the readings
+        /// of the windows up to then too (fixed-lag smoothing): hindsight places a walking beacon where it
+        /// was, not where its readings so far suggest. A line's time is still the window it describes.
+        public var smoothing = Micros(0)
 
         public init() {}
     }
@@ -130,10 +134,15 @@ public struct Locator: Sendable {
         fuse(upTo: watermark, emit: emit)
     }
 
-    /// Fuses everything received, up to the latest complete window (at the end of a run).
+    /// Fuses everything received, up to the latest complete window, and publishes every window's lines
+    /// the smoothing still holds back (at the end of a run).
     public mutating func finish(emit: (LocateOutput) -> Void) {
-        guard let latest = pending.last?.time else { return }
-        fuse(upTo: latest, emit: emit)
+        if let latest = pending.last?.time { fuse(upTo: latest, emit: emit) }
+        for id in tracks.keys.sorted() {
+            guard var track = tracks[id] else { continue }
+            publish(&track, id: id, through: nil, emit: emit)
+            tracks[id] = track
+        }
     }
 
     /// Gateways whose clock moved against arrival by more than `clockDriftBound` since the last call,
@@ -216,6 +225,10 @@ public struct Locator: Sendable {
         var event = pending.first.map { tickEnding(containing: $0.time) }
         for track in tracks.values {
             if track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) { return tick }
+            if let held = track.unpublished.first {
+                let due = tickEnding(containing: held.time + settings.smoothing)
+                event = min(event ?? due, due)
+            }
             // Away once more than awayAfter has passed.
             let away = tickEnding(containing: track.lastHeard + settings.awayAfter + Micros(1))
             event = min(event ?? away, away)
@@ -244,36 +257,48 @@ public struct Locator: Sendable {
 
         for id in tracks.keys.sorted() {
             guard var track = tracks[id] else { continue }
-            let name = site.name(ofBeacon: id)
             if tick > awayTime(of: track, at: tick) {
-                emit(.away(time: tick, beacon: id, name: name, room: roomName(track)))
+                publish(&track, id: id, through: nil, emit: emit)
+                emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: roomName(track)))
                 tracks[id] = nil
                 continue
             }
             let observations = heard[id] ?? []
-            guard !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) else {
-                tracks[id] = track
-                continue
+            if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
+                track.filter.step(to: tick, observations, map: &map, model: settings.signal)
+                // Without an estimate, the gateways' calibration of the beacon (an integer mean: the same in any order).
+                let power = track.filter.learnedPower ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
+                track.unpublished.append(BeaconTrack.Unpublished(time: tick, heard: !observations.isEmpty,
+                                                                 gateways: gatewaysHearing(track, at: tick, power: power)))
             }
-            let estimate = track.filter.step(to: tick, observations, map: &map, model: settings.signal)
+            publish(&track, id: id, through: tick + Micros(-settings.smoothing.value), emit: emit)
+            tracks[id] = track
+        }
+    }
+
+    /// Publishes the beacon's windows up to `through` (nil: all) that are not published yet, each with
+    /// its estimate as the filter has it now: its room (and a room line on a change), its location line.
+    private mutating func publish(_ track: inout BeaconTrack, id: String, through: Timestamp?, emit: (LocateOutput) -> Void) {
+        let name = site.name(ofBeacon: id)
+        while let window = track.unpublished.first, through.map({ window.time <= $0 }) ?? true {
+            track.unpublished.removeFirst()
+            let estimate = track.filter.estimate(at: window.time, map: map)
+            track.filter.forget(through: window.time)
             var room = track.room.room ?? nil  // nil: none yet, or none
-            if let estimate, !observations.isEmpty {
+            if let estimate, window.heard {
                 // Only readings move a beacon to another room: a window without them only spreads the estimate.
-                room = track.room.update(estimate.rooms, at: Micros(tick.microseconds))
+                room = track.room.update(estimate.rooms, at: Micros(window.time.microseconds))
             }
             let before = track.reportedRoom
             if track.room.room != nil, room != before {
-                emit(.room(time: tick, beacon: id, name: name, from: before.map { site.rooms[$0].name }, to: room.map { site.rooms[$0].name }))
+                emit(.room(time: window.time, beacon: id, name: name, from: before.map { site.rooms[$0].name },
+                           to: room.map { site.rooms[$0].name }))
                 track.reportedRoom = room
             }
             let confidence = estimate?.rooms.first { $0.room == room }?.probability
-            // Without an estimate, the gateways' calibration of the beacon (an integer mean: the same in any order).
-            let power = estimate?.power ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
-            emit(.location(LocatedBeacon(time: tick, beacon: id, name: name, room: room.map { site.rooms[$0].name },
+            emit(.location(LocatedBeacon(time: window.time, beacon: id, name: name, room: room.map { site.rooms[$0].name },
                                          fix: estimate.map { PositionFix(point: $0.point, error: $0.error) },
-                                         confidence: confidence,
-                                         gateways: gatewaysHearing(track, at: tick, power: power))))
-            tracks[id] = track
+                                         confidence: confidence, gateways: window.gateways)))
         }
     }
 
@@ -306,7 +331,8 @@ public struct Locator: Sendable {
     private mutating func evictLeastRecent(emit: (LocateOutput) -> Void, at tick: Timestamp) {
         let excess = tracks.count - Self.maximumBeacons + Self.maximumBeacons / 8
         let oldest = tracks.sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.prefix(excess)
-        for (id, track) in oldest {
+        for (id, var track) in oldest {
+            publish(&track, id: id, through: nil, emit: emit)
             emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: roomName(track)))
             tracks[id] = nil
         }
@@ -377,6 +403,16 @@ private struct BeaconTrack: Sendable {
     var room: RoomTracker
     /// The room last reported in a `room` line.
     var reportedRoom: Int?
+    /// A window the filter has stepped to whose lines the smoothing holds back.
+    struct Unpublished: Sendable {
+        var time: Timestamp
+        /// Whether a gateway heard the beacon in the window (only readings move it to another room).
+        var heard: Bool
+        /// The gateways listed in its location line.
+        var gateways: [(name: String, distance: Double, online: Bool)]
+    }
+    /// Oldest first.
+    var unpublished: [Unpublished] = []
 
     /// The filter's draws are seeded by the beacon's id: the same readings give the same estimates in
     /// any run and in any shard.

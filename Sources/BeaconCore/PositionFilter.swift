@@ -73,6 +73,11 @@ public struct PositionEstimate: Sendable {
 /// miscalibrated beacon is placed as well as a calibrated one). The estimate is the particles' weighted
 /// mean, its error their weighted spread, and each room's probability the weight of the particles in it.
 ///
+/// The filter also remembers where each particle was at its recent steps, carried through resampling so
+/// each particle keeps its own past (fixed-lag smoothing): a step's estimate can be taken with hindsight,
+/// the particles' places then weighed by what was heard after it (`estimate(at:map:)`), until the step is
+/// forgotten (`forget(through:)`).
+///
 /// Random draws come from the filter's own generator, seeded by the caller (per beacon), so the same
 /// readings always give the same estimates.
 public struct PositionFilter: Sendable {
@@ -99,14 +104,16 @@ public struct PositionFilter: Sendable {
     /// The share of first particles spread over the whole floor rather than about the gateways.
     static let uniformShare = 0.2
 
-    private var x: [Float] = []
-    private var y: [Float] = []
+    private(set) var x: [Float] = []
+    private(set) var y: [Float] = []
     private var vx: [Float] = []
     private var vy: [Float] = []
     private var weight: [Float] = []
-    private var walking: [Bool] = []
+    private(set) var walking: [Bool] = []
     private var rng: SplitMix64
     private var time: Timestamp?
+    /// The steps not forgotten yet, oldest first.
+    private(set) var past: [PastStep] = []
     public private(set) var floor = 0
     /// The beacon's power at 1 m: mean and variance (dBm, dB²).
     private var power: (mean: Double, variance: Double)?
@@ -116,10 +123,12 @@ public struct PositionFilter: Sendable {
     }
 
     /// Moves the particles on to `time` and weighs them by `observations` (none: the estimate only
-    /// spreads). Returns the estimate after it; nil before the first window with an observation the
-    /// site can place (a gateway on a floor with bounds).
+    /// spreads), keeping where they were at `time` (`estimate(at:map:)`). Returns whether the filter
+    /// places the beacon: not before the first window with an observation the site can place (a
+    /// gateway on a floor with bounds).
+    @discardableResult
     public mutating func step(to time: Timestamp, _ observations: [SignalObservation], map: inout SiteMap,
-                              model: SignalModel) -> PositionEstimate? {
+                              model: SignalModel) -> Bool {
         let usable = Self.strongest(observations.filter { $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0
             && $0.measuredPower.isFinite && $0.gateway >= 0 && $0.gateway < map.site.gateways.count })
         let floor = usable.first.map { map.site.gateways[$0.gateway].floor } ?? self.floor
@@ -130,13 +139,32 @@ public struct PositionFilter: Sendable {
                 self.time = time
             }
         } else {
-            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return nil }
+            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return false }
+            // The steps on the floor being left keep the estimates they have.
+            for index in past.indices { past[index].settle(estimate(x: past[index].x, y: past[index].y, map: map)) }
             self.floor = floor
             self.time = time
             start(usable, box: box, map: map, model: model)
         }
+        if past.last.map({ $0.time < time }) ?? true { past.append(PastStep(time: time, x: x, y: y)) }
         if !usable.isEmpty { weigh(usable, map: &map, model: model) }
-        return estimate(map: map)
+        return true
+    }
+
+    /// The beacon's power at 1 m as the gateways hear it (dBm), as learned so far; nil before the first step
+    /// that places it.
+    public var learnedPower: Double? { power?.mean }
+
+    /// The estimate of the step at `time` (a time `step` was given, not forgotten yet), its particles'
+    /// places then weighed by everything heard since; nil for a step that was not kept.
+    public func estimate(at time: Timestamp, map: SiteMap) -> PositionEstimate? {
+        guard let step = past.last(where: { $0.time == time }) else { return nil }
+        return step.settled ?? estimate(x: step.x, y: step.y, map: map)
+    }
+
+    /// Forgets the steps up to `time`: every step is kept until forgotten.
+    public mutating func forget(through time: Timestamp) {
+        past.removeAll { $0.time <= time }
     }
 
     /// The loudest `maximumObservations`, loudest first.
@@ -297,6 +325,8 @@ public struct PositionFilter: Sendable {
         var newX = [Float](), newY = [Float](), newVX = [Float](), newVY = [Float](), newWalking = [Bool]()
         newX.reserveCapacity(count); newY.reserveCapacity(count); newVX.reserveCapacity(count)
         newVY.reserveCapacity(count); newWalking.reserveCapacity(count)
+        var sources: [Int] = []
+        sources.reserveCapacity(count)
         let step = 1 / Double(count)
         var target = rng.unit() * step
         var cumulative = 0.0
@@ -308,16 +338,28 @@ public struct PositionFilter: Sendable {
             }
             newX.append(x[source]); newY.append(y[source]); newVX.append(vx[source]); newVY.append(vy[source])
             newWalking.append(walking[source])
+            sources.append(source)
             target += step
         }
         x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking
+        for index in past.indices where past[index].x.count == count {
+            // The current step's places are the particles' own.
+            if past[index].time == time {
+                past[index].x = x
+                past[index].y = y
+            } else {
+                past[index].x = sources.map { past[index].x[$0] }
+                past[index].y = sources.map { past[index].y[$0] }
+            }
+        }
         weight = [Float](repeating: 1 / Float(count), count: count)
     }
 
     // MARK: - Estimate
 
-    private func estimate(map: SiteMap) -> PositionEstimate? {
-        guard !x.isEmpty, let power else { return nil }
+    /// The estimate from particles at `x`, `y` with the current weights.
+    private func estimate(x: [Float], y: [Float], map: SiteMap) -> PositionEstimate? {
+        guard !x.isEmpty, x.count == weight.count, let power else { return nil }
         var total = 0.0, mx = 0.0, my = 0.0
         for i in x.indices {
             let w = Double(weight[i])
@@ -344,5 +386,21 @@ public struct PositionFilter: Sendable {
             .sorted { ($0.probability, -($0.room ?? -1)) > ($1.probability, -($1.room ?? -1)) }
         return PositionEstimate(point: Point2(x: mx, y: my), error: variance.squareRoot(), floor: floor, rooms: ranked,
                                 power: power.mean)
+    }
+}
+
+/// Where the particles were at one step, in the current particles' order; or, once the filter started
+/// over (another floor), the estimate the step had then.
+struct PastStep: Sendable {
+    var time: Timestamp
+    var x: [Float]
+    var y: [Float]
+    var settled: PositionEstimate?
+
+    mutating func settle(_ estimate: PositionEstimate?) {
+        guard settled == nil else { return }
+        settled = estimate
+        x = []
+        y = []
     }
 }

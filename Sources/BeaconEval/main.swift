@@ -69,17 +69,21 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
     return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)], files: FleetEvaluation.plotFiles(drive: drive))
 }
 
-/// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json).
+/// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json),
+/// and in each run the --smoothing of locate's second run (smoothing).
 func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
+    let smoothing = "\(FleetEvaluation.smoothing.value)us\n"
     for run in FleetBrokerCheck.sceneRuns {
         guard let scene = run.scene else { continue }
         try EvalFiles.makeDirectories("\(directory)/\(run.name)")
+        try EvalFiles.write(smoothing, to: "\(directory)/\(run.name)/smoothing")
         try EvalFiles.write(String(decoding: scene.json, as: UTF8.self), to: "\(directory)/\(run.name)/scene.json")
         try EvalFiles.write("\(run.seed)\n", to: "\(directory)/\(run.name)/seed")
     }
     guard let drive else { return }
     let captures = "\(directory)/\(FleetBrokerCheck.flatRun)/captures"
     try EvalFiles.makeDirectories(captures)
+    try EvalFiles.write(smoothing, to: "\(directory)/\(FleetBrokerCheck.flatRun)/smoothing")
     try EvalFiles.write(String(decoding: FlatDrive.site.json, as: UTF8.self), to: "\(captures)/site.json")
     let writer = BtsnoopWriter(datalink: .h4)
     for anchor in 0..<FlatDrive.anchorCount {
@@ -105,7 +109,8 @@ func checkBrokerRuns(in directory: String, drive: FlatDrive?) throws -> (runs: I
         func lines(_ name: String) throws -> [String] {
             String(decoding: try InputFile.read("\(path)/\(name)"), as: UTF8.self).split(separator: "\n").map(String.init)
         }
-        if let problem = try FleetBrokerCheck.difference(run, drive: drive, readings: lines("readings.txt"), lines: lines("locate.jsonl")) {
+        if let problem = try FleetBrokerCheck.difference(run, drive: drive, readings: lines("readings.txt"), lines: lines("locate.jsonl"),
+                                                         smoothedLines: lines("locate-smoothing.jsonl")) {
             return (runs.count, "\(run.name): \(problem)")
         }
     }

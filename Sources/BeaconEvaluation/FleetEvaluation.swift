@@ -12,9 +12,14 @@ public enum FleetEvaluation {
     /// The row of the published figures beside the companion scenes.
     public static let publishedRow = "ESPresense-companion (published)"
 
-    /// Fresh rules, in the table's order: beacon's first, then the peers'.
+    /// The smoothing of beacon locate's second row: a few seconds, about the time a walker takes across
+    /// the boundary zone where the readings of two rooms' gateways are alike.
+    public static let smoothing = Micros.seconds(3)
+
+    /// Fresh rules, in the table's order: beacon's first (as it runs by default, then with `smoothing`),
+    /// then the peers'.
     public static func peerRules(_ site: Site) -> [any RoomRule] {
-        [LocatorRule(site: site), MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site),
+        [LocatorRule(site: site), LocatorRule(site: site, smoothing: smoothing), MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site),
          GatewayPlacementRule.nearestGateway(site: site)]
     }
 
@@ -24,8 +29,10 @@ public enum FleetEvaluation {
         public var beacons: [String]
         /// Per rule, per beacon (in `beacons`' order), one per truth point.
         public var estimates: [[[RoomEstimate]]]
-        /// beacon locate's away lines.
-        public var aways: [(beacon: String, time: Timestamp)]
+        /// Per rule, how late its answer for a time is out (`RoomRule.delay`).
+        public var delays: [Micros]
+        /// Per rule, beacon locate's away lines; nil for a rule that has none.
+        public var aways: [[(beacon: String, time: Timestamp)]?]
     }
 
     public static func estimates(events: [FleetEvent], truth: [String: [TruthPoint]], site: Site) -> Estimates {
@@ -33,18 +40,26 @@ public enum FleetEvaluation {
         let beacons = truth.keys.sorted()
         var estimates = rules.map { _ in beacons.map { _ in [RoomEstimate]() } }
         let times = Set(truth.values.flatMap { $0.map(\.time) }).sorted()
-        var next = 0
-        for time in times {
-            while next < events.count && events[next].time <= time {
-                for index in rules.indices { rules[index].add(events[next]) }
-                next += 1
-            }
-            for index in rules.indices {
+        for index in rules.indices {
+            var next = 0
+            var finished = false
+            for time in times {
+                // A rule with a delay answers for a time once it has had the readings up to that much later.
+                let horizon = time + rules[index].delay
+                while next < events.count && events[next].time <= horizon {
+                    rules[index].add(events[next])
+                    next += 1
+                }
+                // Every reading fed: the run ends, and a delayed rule's held-back lines come out.
+                if next == events.count, !finished {
+                    rules[index].finish()
+                    finished = true
+                }
                 for (b, beacon) in beacons.enumerated() { estimates[index][b].append(rules[index].estimate(of: beacon, at: time)) }
             }
         }
-        let aways = rules.compactMap { $0 as? LocatorRule }.first?.aways ?? []
-        return Estimates(rules: rules.map(\.name), beacons: beacons, estimates: estimates, aways: aways)
+        let aways = rules.map { ($0 as? LocatorRule)?.aways }
+        return Estimates(rules: rules.map(\.name), beacons: beacons, estimates: estimates, delays: rules.map(\.delay), aways: aways)
     }
 
     /// Each rule's tally over `events`, scored against `truth` (per beacon id), with `inaudible` the ticks
@@ -57,9 +72,10 @@ public enum FleetEvaluation {
             for (b, beacon) in found.beacons.enumerated() {
                 tally.add(RoomTally(estimates: found.estimates[index][b], truth: truth[beacon] ?? []))
             }
-            // The first rule is beacon locate's, the one with away lines.
-            if index == 0 {
-                tally.falseAways = found.aways.count { !(inaudible[$0.beacon]?.contains($0.time) ?? false) }
+            // A room is known only once its line is out: the delay counts in the time to it.
+            tally.arrivals = tally.arrivals.map { $0 + found.delays[index].seconds }
+            if let aways = found.aways[index] {
+                tally.falseAways = aways.count { !(inaudible[$0.beacon]?.contains($0.time) ?? false) }
             }
             return tally
         }

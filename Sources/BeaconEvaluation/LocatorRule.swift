@@ -2,21 +2,28 @@ import BeaconCore
 
 /// beacon locate's fuser (`Locator`) as a row of the fleet tables: fed the gateways' readings messages in
 /// time order, each message arriving at its own time, as `beacon locate --max-lateness none` fuses a
-/// replay, and asked for the latest location it printed.
+/// replay, and asked for the line it printed for the time (the latest line describing it or before).
+/// With smoothing, a window's line is printed that much later: the tables feed it the readings up to
+/// then before asking (`delay`) and count the delay in the time to the right room.
 public struct LocatorRule: RoomRule {
-    public let name = "beacon locate"
+    public let name: String
+    public let delay: Micros
     private var locator: Locator
-    private var latest: [String: LocatedBeacon] = [:]
-    private var away: Set<String> = []
+    /// Per beacon, its location lines (nil: an away line) in time order.
+    private var timelines: [String: [(time: Timestamp, located: LocatedBeacon?)]] = [:]
     /// Every away line: the beacon and its time.
     public private(set) var aways: [(beacon: String, time: Timestamp)] = []
     /// Every line, as `beacon locate` prints it.
     public private(set) var lines: [String] = []
 
-    public init(site: Site) {
+    /// The fuser as `beacon locate --smoothing SMOOTHING` runs it.
+    public init(site: Site, smoothing: Micros = Micros(0)) {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
+        settings.smoothing = smoothing
         locator = Locator(site: site, settings: settings)
+        delay = smoothing
+        name = smoothing.value > 0 ? "beacon locate --smoothing \(smoothing.value % 1_000_000 == 0 ? "\(smoothing.value / 1_000_000)s" : "\(smoothing.value / 1_000)ms")" : "beacon locate"
     }
 
     public mutating func add(_ message: GatewayReadings) {
@@ -42,10 +49,9 @@ public struct LocatorRule: RoomRule {
             lines.append(output.json)
             switch output {
             case .location(let located):
-                latest[located.beacon] = located
-                away.remove(located.beacon)
+                timelines[located.beacon, default: []].append((located.time, located))
             case .away(let time, let beacon, _, _):
-                away.insert(beacon)
+                timelines[beacon, default: []].append((time, nil))
                 aways.append((beacon, time))
             case .room:
                 break
@@ -54,7 +60,9 @@ public struct LocatorRule: RoomRule {
     }
 
     public mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate {
-        guard let located = latest[beacon], !away.contains(beacon) else { return RoomEstimate(time: time, room: nil) }
+        guard let line = timelines[beacon]?.last(where: { $0.time <= time }), let located = line.located else {
+            return RoomEstimate(time: time, room: nil)
+        }
         return RoomEstimate(time: time, room: located.room, x: located.fix?.point.x, y: located.fix?.point.y,
                             confidence: located.confidence)
     }
