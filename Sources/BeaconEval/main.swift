@@ -59,6 +59,12 @@ func flatDrive(_ flatDirectory: String) -> FlatDrive? {
     }
 }
 
+/// The Kolakowski flat's survey (`calibration_df.csv`: the same columns as the drive), nil when its directory is absent.
+func flatSurvey(_ flatDirectory: String) throws -> FlatDrive? {
+    guard EvalFiles.isDirectory(flatDirectory) else { return nil }
+    return try FlatDrive.parse(name: "calibration_df", bytes: InputFile.read("\(flatDirectory)/calibration_df.csv"))
+}
+
 /// The Kolakowski flat's robot drive through the room rules, or a note when its directory is absent.
 func flatSection(_ flatDirectory: String) -> EvaluationSection {
     let title = "Fleet on real data: the Kolakowski flat's robot drive"
@@ -162,6 +168,7 @@ do {
             files.append(try ResearchFile.parse(name: String(name.dropLast(4)), bytes: InputFile.read("\(researchDirectory)/\(name)")))
         }
         sections.append(Evaluation.research(files))
+        sections.append(Evaluation.siteFit(files, flatSurvey: try flatSurvey(flatDirectory)))
     } else {
         sections.append(EvaluationSection(title: "Real data", notes: [
             "\(researchDirectory) not found: the real data is skipped (give --research-data DIR or set BEACON_RESEARCH_DATA)"]))
