@@ -59,6 +59,8 @@ public struct Locator: Sendable {
     public let settings: Settings
     private var map: SiteMap
     private var gateways: [GatewayState]
+    /// Per gateway, how its readings fit the survey (empty without one).
+    private var surveyFits: [SurveyFit]
     private var pending: [GatewayReadings] = []
     private var pendingCount = 0
     private var tracks: [String: BeaconTrack] = [:]
@@ -73,11 +75,14 @@ public struct Locator: Sendable {
     /// (the broker, or the fuser's own link, was down): each gateway's silence counts from then.
     private var resumedAt: Timestamp?
 
-    public init(site: Site, settings: Settings = Settings()) {
+    /// With `radio`, the survey's radio map places the beacons where it reaches (`RadioMap`), and each
+    /// surveyed gateway's readings are checked against it (`surveyWarnings`).
+    public init(site: Site, settings: Settings = Settings(), radio: RadioMap? = nil) {
         self.site = site
         self.settings = settings
-        map = SiteMap(site: site)
+        map = SiteMap(site: site, radio: radio)
         gateways = site.gateways.map { _ in GatewayState() }
+        surveyFits = radio == nil ? [] : site.gateways.map { _ in SurveyFit() }
     }
 
     /// Takes one gateway's readings message, arrived at `arrival` (the fuser's clock, used only to tell
@@ -143,6 +148,19 @@ public struct Locator: Sendable {
         for index in gateways.indices {
             if let drift = gateways[index].takeDrift(beyond: Self.clockDriftBound) {
                 warnings.append((site.gateways[index].name, drift))
+            }
+        }
+        return warnings
+    }
+
+    /// Gateways whose readings stopped fitting the survey's radio map since the last call (moved, or the
+    /// room changed), each with its readings' median deviation from the map (in σ) and how many readings
+    /// that is of; each gateway said once (`SurveyFit`).
+    public mutating func surveyWarnings() -> [(gateway: String, deviation: Double, readings: Int)] {
+        var warnings: [(String, Double, Int)] = []
+        for index in surveyFits.indices {
+            if let deviation = surveyFits[index].takeMisfit() {
+                warnings.append((site.gateways[index].name, deviation, SurveyFit.window))
             }
         }
         return warnings
@@ -256,6 +274,7 @@ public struct Locator: Sendable {
                 continue
             }
             let estimate = track.filter.step(to: tick, observations, map: &map, model: settings.signal)
+            if let estimate, !surveyFits.isEmpty { judgeSurvey(observations, at: estimate) }
             var room = track.room.room ?? nil  // nil: none yet, or none
             if let estimate, !observations.isEmpty {
                 // Only readings move a beacon to another room: a window without them only spreads the estimate.
@@ -274,6 +293,20 @@ public struct Locator: Sendable {
                                          confidence: confidence,
                                          gateways: gatewaysHearing(track, at: tick, power: power))))
             tracks[id] = track
+        }
+    }
+
+    /// Each surveyed gateway's reading against the radio map at a confident estimate: how many σ it is from
+    /// what the map predicts there at the beacon's learned power.
+    private mutating func judgeSurvey(_ observations: [SignalObservation], at estimate: PositionEstimate) {
+        guard estimate.error <= SurveyFit.maximumError else { return }
+        let model = settings.signal
+        for observation in observations {
+            guard let survey = map.surveyed(gateway: observation.gateway, at: estimate.point, floor: estimate.floor) else { continue }
+            let power = observation.rssi + RadioMap.pathLoss(site: site, gateway: observation.gateway, at: estimate.point,
+                                                              floor: estimate.floor, model: model) - survey.correction
+            let variance = observation.sigma * observation.sigma - model.scatter * model.scatter + survey.variance
+            surveyFits[observation.gateway].add(abs(power - estimate.power) / max(0.5, variance).squareRoot())
         }
     }
 

@@ -59,6 +59,16 @@ func flatDrive(_ flatDirectory: String) -> FlatDrive? {
     }
 }
 
+/// Surveys from the Kolakowski flat's calibration drive, nil when its directory is absent.
+func flatSurvey(_ flatDirectory: String) -> FlatSurvey? {
+    guard EvalFiles.isDirectory(flatDirectory) else { return nil }
+    do {
+        return FlatSurvey(calibration: try FlatDrive.parse(name: "calibration_df", bytes: InputFile.read("\(flatDirectory)/calibration_df.csv")))
+    } catch {
+        fail("\(error)", code: 65)
+    }
+}
+
 /// The Kolakowski flat's robot drive through the room rules, or a note when its directory is absent.
 func flatSection(_ flatDirectory: String) -> EvaluationSection {
     let title = "Fleet on real data: the Kolakowski flat's robot drive"
@@ -66,7 +76,7 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
         return EvaluationSection(title: title, notes: [
             "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
     }
-    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)], files: FleetEvaluation.plotFiles(drive: drive))
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive, survey: flatSurvey(flatDirectory))], files: FleetEvaluation.plotFiles(drive: drive))
 }
 
 /// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json).

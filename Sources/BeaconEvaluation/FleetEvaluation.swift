@@ -28,8 +28,10 @@ public enum FleetEvaluation {
         public var aways: [(beacon: String, time: Timestamp)]
     }
 
-    public static func estimates(events: [FleetEvent], truth: [String: [TruthPoint]], site: Site) -> Estimates {
-        var rules = peerRules(site)
+    /// `rules` default to `peerRules(site)`.
+    public static func estimates(events: [FleetEvent], truth: [String: [TruthPoint]], site: Site,
+                                 rules: [any RoomRule]? = nil) -> Estimates {
+        var rules = rules ?? peerRules(site)
         let beacons = truth.keys.sorted()
         var estimates = rules.map { _ in beacons.map { _ in [RoomEstimate]() } }
         let times = Set(truth.values.flatMap { $0.map(\.time) }).sorted()
@@ -50,8 +52,8 @@ public enum FleetEvaluation {
     /// Each rule's tally over `events`, scored against `truth` (per beacon id), with `inaudible` the ticks
     /// at which an away is right.
     public static func tallies(events: [FleetEvent], truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:],
-                               site: Site) -> [RoomTally] {
-        let found = estimates(events: events, truth: truth, site: site)
+                               site: Site, rules: [any RoomRule]? = nil) -> [RoomTally] {
+        let found = estimates(events: events, truth: truth, site: site, rules: rules)
         return found.rules.indices.map { index in
             var tally = RoomTally()
             for (b, beacon) in found.beacons.enumerated() {
@@ -85,15 +87,21 @@ public enum FleetEvaluation {
     }
 
     /// One row per rule on the Kolakowski flat's robot drive, each anchor's readings through its
-    /// `beacon range --gateway`.
-    public static func evaluate(drive: FlatDrive) -> DatasetResult {
+    /// `beacon range --gateway`; with `survey` (the dataset's surveyed points, `FlatSurvey`), beacon
+    /// locate again with a sparse survey and with the dense one.
+    public static func evaluate(drive: FlatDrive, survey: FlatSurvey? = nil) -> DatasetResult {
         let site = FlatDrive.site
         let truth = drive.truth(site: site)
-        let rules = peerRules(site)
-        let tallies = tallies(events: drive.events, truth: [FlatDrive.tagID: truth], site: site)
-        let detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
+        var rules = peerRules(site)
+        if let survey {
+            rules += [LocatorRule(site: site, survey: survey.sparse, name: "beacon locate --survey sparse"),
+                      LocatorRule(site: site, survey: survey.dense, name: "beacon locate --survey dense")]
+        }
+        let tallies = tallies(events: drive.events, truth: [FlatDrive.tagID: truth], site: site, rules: rules)
+        var detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
             + "each anchor's readings as a capture through beacon range, measured power \(FlatDrive.measuredPower) dBm (the default); "
             + "\(tallies.first?.arrivals.count ?? 0) room entries"
+        if let survey { detail += "; " + survey.summary }
         return DatasetResult(name: "fleet kolakowski-flat", detail: detail, metrics: metrics,
                              rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })
     }

@@ -4,7 +4,7 @@ import BeaconCore
 /// time order, each message arriving at its own time, as `beacon locate --max-lateness none` fuses a
 /// replay, and asked for the latest location it printed.
 public struct LocatorRule: RoomRule {
-    public let name = "beacon locate"
+    public let name: String
     private var locator: Locator
     private var latest: [String: LocatedBeacon] = [:]
     private var away: Set<String> = []
@@ -13,10 +13,13 @@ public struct LocatorRule: RoomRule {
     /// Every line, as `beacon locate` prints it.
     public private(set) var lines: [String] = []
 
-    public init(site: Site) {
+    /// With `survey`, `beacon locate --survey` (its radio map on the default signal model).
+    public init(site: Site, survey: [SurveyPoint]? = nil, name: String = "beacon locate") {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
-        locator = Locator(site: site, settings: settings)
+        self.name = name
+        locator = Locator(site: site, settings: settings,
+                          radio: survey.map { RadioMap(site: site, survey: $0, model: settings.signal) })
     }
 
     public mutating func add(_ message: GatewayReadings) {
