@@ -39,9 +39,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case (.success, "simulate"): "the capture and ground truth written (--list, --print-scene: printed), or stopped by a signal"
         case (.dataError, "range"), (.dataError, "scan"): "the capture file is not valid btsnoop"
         case (.dataError, "calibrate"): "the capture file is not valid btsnoop, or the measurements cannot be trusted"
-        case (.dataError, "locate"): "the --site file is not a valid site"
+        case (.dataError, "locate"): "the --site file is not a valid site, or the --survey file not a valid survey"
         case (.dataError, "simulate"): "the scene file is not a valid scene, or the --site file not a valid site"
-        case (.noInput, "locate"): "the --site file cannot be opened"
+        case (.noInput, "locate"): "the --site or --survey file cannot be opened"
         case (.noInput, "simulate"): "the scene file or the --site file cannot be opened"
         case (.noInput, _): "the capture file (--hci btsnoop:FILE) cannot be opened"
         case (.unavailable, "range"), (.unavailable, "scan"): meaning
@@ -60,8 +60,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success: "finished (--duration, SIGINT/SIGTERM/SIGHUP/SIGQUIT, end of a replayed capture, stdout closed)"
         case .usage: "usage error: bad or missing arguments"
-        case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, the site file (locate, simulate --site) is not a valid site, or (calibrate) the measurements cannot be trusted"
-        case .noInput: "the capture, scene or site file cannot be opened"
+        case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, the site file (locate, simulate --site) is not a valid site, the survey file (locate --survey) not a valid survey, or (calibrate) the measurements cannot be trusted"
+        case .noInput: "the capture, scene, site or survey file cannot be opened"
         case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"
         case .software: "internal error"
         case .cantCreate: "the --record file, or simulate's --out or --truth, cannot be created (missing directory, no permission, a FIFO with no reader)"

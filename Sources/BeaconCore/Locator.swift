@@ -296,17 +296,28 @@ public struct Locator: Sendable {
         }
     }
 
-    /// Each surveyed gateway's reading against the radio map at a confident estimate: how many σ it is from
-    /// what the map predicts there at the beacon's learned power.
+    /// Each surveyed gateway's reading against the radio map at a confident estimate: how many σ the
+    /// beacon's power at 1 m that its reading says there is from the power the other gateways' readings
+    /// say (left out of that, a moved gateway cannot vouch for itself).
     private mutating func judgeSurvey(_ observations: [SignalObservation], at estimate: PositionEstimate) {
-        guard estimate.error <= SurveyFit.maximumError else { return }
+        guard estimate.error <= SurveyFit.maximumError, observations.count >= 3 else { return }
         let model = settings.signal
+        var powers: [Double] = [], variances: [Double] = [], surveyed: [Bool] = []
         for observation in observations {
-            guard let survey = map.surveyed(gateway: observation.gateway, at: estimate.point, floor: estimate.floor) else { continue }
-            let power = observation.rssi + RadioMap.pathLoss(site: site, gateway: observation.gateway, at: estimate.point,
-                                                              floor: estimate.floor, model: model) - survey.correction
-            let variance = observation.sigma * observation.sigma - model.scatter * model.scatter + survey.variance
-            surveyFits[observation.gateway].add(abs(power - estimate.power) / max(0.5, variance).squareRoot())
+            let survey = map.surveyed(gateway: observation.gateway, at: estimate.point, floor: estimate.floor)
+            powers.append(observation.rssi + RadioMap.pathLoss(site: site, gateway: observation.gateway, at: estimate.point,
+                                                               floor: estimate.floor, model: model) - (survey?.correction ?? 0))
+            let own = observation.sigma * observation.sigma
+            variances.append(max(0.25, survey.map { own - model.scatter * model.scatter + $0.variance } ?? own))
+            surveyed.append(survey != nil)
+        }
+        let precision = variances.reduce(0) { $0 + 1 / $1 }
+        let weighted = zip(powers, variances).reduce(0) { $0 + $1.0 / $1.1 }
+        for (index, observation) in observations.enumerated() where surveyed[index] {
+            let othersPrecision = precision - 1 / variances[index]
+            let others = (weighted - powers[index] / variances[index]) / othersPrecision
+            let deviation = abs(powers[index] - others) / (variances[index] + 1 / othersPrecision).squareRoot()
+            surveyFits[observation.gateway].add(deviation)
         }
     }
 

@@ -252,7 +252,7 @@ public struct PositionFilter: Sendable {
             let px = Double(x[i]), py = Double(y[i])
             var weighted = priorTerm
             var total = totalPrecision
-            // The product of the surveyed readings' precisions over the model's: the likelihood's scale.
+            // The product of the surveyed readings' precisions over the model's.
             var precisionRatio = 1.0
             for j in 0..<observations.count {
                 let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[j]
@@ -281,7 +281,8 @@ public struct PositionFilter: Sendable {
             var logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
                 + exponentOfTails * log(product)
             if !totals.isEmpty {
-                logLikelihood += 0.5 * log(precisionRatio)
+                // The readings' scale, and the power's (integrated out, it is surer where the readings are).
+                logLikelihood += 0.5 * log(precisionRatio * totalPrecision / total)
                 totals[i] = total
                 particlePrecisions = precisions
                 particleRoots = roots

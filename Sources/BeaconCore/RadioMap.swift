@@ -32,7 +32,9 @@ public struct RadioMap: Sendable {
     static let neighbours = 24
     /// Most bins per gateway and floor; beyond it bins are made larger.
     static let maximumBins = 4096
-    /// Variance of a fresh reading about the map's local mean (fading over a few wavelengths), dB².
+    /// Variance of a place's RSSI about the map's local mean that no number of readings there averages
+    /// away (fading over a few wavelengths, the beacon's orientation, people and doors since the survey),
+    /// dB²: in every surveyed bin, and in every fresh reading.
     public static let localVariance = 4.0
     /// A point's spread when it gives none: one reading's scatter, dB.
     static let defaultSpread = 4.0
@@ -87,7 +89,8 @@ public struct RadioMap: Sendable {
                 continue
             }
             let spread = point.spread ?? Self.defaultSpread
-            let noise = spread * spread / Double(max(1, point.samples)) + Self.localVariance
+            // The median's own noise; `localVariance` is added per bin (pooling points does not average it away).
+            let noise = spread * spread / Double(max(1, point.samples))
             perGateway[index].append((point, rssi + Self.pathLoss(site: site, gateway: index, at: point.point, floor: point.floor, model: model), noise))
         }
         unknownGateways = unknown
@@ -102,7 +105,7 @@ public struct RadioMap: Sendable {
         for (index, points) in perGateway.enumerated() {
             guard let level = levels[index] else { continue }
             deviations += points.map { abs($0.residual - level) }
-            noises += points.map(\.noise)
+            noises += points.map { $0.noise + Self.localVariance }
         }
         let prior = max(1, model.scatter * model.scatter - Self.localVariance)
         if let mad = Self.median(deviations), let noise = Self.median(noises) {
@@ -159,7 +162,8 @@ public struct RadioMap: Sendable {
     }
 
     /// Points pooled on a grid of `binSize` (larger when there would be more than `maximumBins`): each bin
-    /// at its points' mean place, with their median residual and their mean noise over their count; and
+    /// at its points' mean place, with their median residual and their mean noise over their count (plus
+    /// `localVariance`); and
     /// the points at odds with their bin.
     private static func bins(_ points: [(point: SurveyPoint, residual: Double, noise: Double)]) -> ([Bin], [Contradiction]) {
         var size = binSize
@@ -188,12 +192,12 @@ public struct RadioMap: Sendable {
             let x = group.reduce(0.0) { $0 + points[$1].point.point.x } / count
             let y = group.reduce(0.0) { $0 + points[$1].point.point.y } / count
             let noise = group.reduce(0.0) { $0 + points[$1].noise } / count
-            bins.append(Bin(point: Point2(x: x, y: y), residual: middle, noise: noise / count))
+            bins.append(Bin(point: Point2(x: x, y: y), residual: middle, noise: noise / count + localVariance))
             guard group.count >= 2 else { continue }
             let rssiMedian = median(group.compactMap { points[$0].point.rssi }) ?? 0
             for index in group {
                 let deviation = abs(points[index].residual - middle)
-                if deviation > contradictionThreshold, deviation > contradictionSigmas * points[index].noise.squareRoot() {
+                if deviation > contradictionThreshold, deviation > contradictionSigmas * (points[index].noise + localVariance).squareRoot() {
                     let point = points[index].point
                     contradictions.append(Contradiction(gateway: point.gateway, point: point.point, floor: point.floor,
                                                         rssi: point.rssi ?? 0, neighbours: rssiMedian))

@@ -26,6 +26,8 @@ public enum FleetEvaluation {
         public var estimates: [[[RoomEstimate]]]
         /// beacon locate's away lines.
         public var aways: [(beacon: String, time: Timestamp)]
+        /// Per rule of `beacon locate --survey`, the gateways it warned no longer fit the survey.
+        public var misfits: [(rule: String, gateways: [String])] = []
     }
 
     /// `rules` default to `peerRules(site)`.
@@ -45,16 +47,21 @@ public enum FleetEvaluation {
                 for (b, beacon) in beacons.enumerated() { estimates[index][b].append(rules[index].estimate(of: beacon, at: time)) }
             }
         }
-        let aways = rules.compactMap { $0 as? LocatorRule }.first?.aways ?? []
-        return Estimates(rules: rules.map(\.name), beacons: beacons, estimates: estimates, aways: aways)
+        let locators = rules.compactMap { $0 as? LocatorRule }
+        return Estimates(rules: rules.map(\.name), beacons: beacons, estimates: estimates, aways: locators.first?.aways ?? [],
+                         misfits: locators.dropFirst().map { ($0.name, $0.misfits) })
     }
 
     /// Each rule's tally over `events`, scored against `truth` (per beacon id), with `inaudible` the ticks
     /// at which an away is right.
     public static func tallies(events: [FleetEvent], truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:],
                                site: Site, rules: [any RoomRule]? = nil) -> [RoomTally] {
-        let found = estimates(events: events, truth: truth, site: site, rules: rules)
-        return found.rules.indices.map { index in
+        tallies(estimates(events: events, truth: truth, site: site, rules: rules), truth: truth, inaudible: inaudible)
+    }
+
+    /// Each rule's tally of `found`.
+    static func tallies(_ found: Estimates, truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:]) -> [RoomTally] {
+        found.rules.indices.map { index in
             var tally = RoomTally()
             for (b, beacon) in found.beacons.enumerated() {
                 tally.add(RoomTally(estimates: found.estimates[index][b], truth: truth[beacon] ?? []))
@@ -97,11 +104,15 @@ public enum FleetEvaluation {
             rules += [LocatorRule(site: site, survey: survey.sparse, name: "beacon locate --survey sparse"),
                       LocatorRule(site: site, survey: survey.dense, name: "beacon locate --survey dense")]
         }
-        let tallies = tallies(events: drive.events, truth: [FlatDrive.tagID: truth], site: site, rules: rules)
+        let found = estimates(events: drive.events, truth: [FlatDrive.tagID: truth], site: site, rules: rules)
+        let tallies = tallies(found, truth: [FlatDrive.tagID: truth])
         var detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
             + "each anchor's readings as a capture through beacon range, measured power \(FlatDrive.measuredPower) dBm (the default); "
             + "\(tallies.first?.arrivals.count ?? 0) room entries"
-        if let survey { detail += "; " + survey.summary }
+        if let survey {
+            let warned = found.misfits.map { "\($0.rule): \($0.gateways.isEmpty ? "none" : $0.gateways.joined(separator: ", "))" }
+            detail += "; " + survey.summary + "; gateways warned as no longer fitting the survey: " + warned.joined(separator: "; ")
+        }
         return DatasetResult(name: "fleet kolakowski-flat", detail: detail, metrics: metrics,
                              rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })
     }

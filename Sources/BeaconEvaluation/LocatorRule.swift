@@ -12,6 +12,8 @@ public struct LocatorRule: RoomRule {
     public private(set) var aways: [(beacon: String, time: Timestamp)] = []
     /// Every line, as `beacon locate` prints it.
     public private(set) var lines: [String] = []
+    /// The gateways `beacon locate --survey` warned no longer fit the survey.
+    public private(set) var misfits: [String] = []
 
     /// With `survey`, `beacon locate --survey` (its radio map on the default signal model).
     public init(site: Site, survey: [SurveyPoint]? = nil, name: String = "beacon locate") {
@@ -27,6 +29,7 @@ public struct LocatorRule: RoomRule {
         var outputs: [LocateOutput] = []
         locator.advance(arrival: message.time) { outputs.append($0) }
         take(outputs)
+        misfits += locator.surveyWarnings().map(\.gateway)
     }
 
     public mutating func status(gateway: String, online: Bool) {
