@@ -74,15 +74,27 @@ public enum FleetEvaluation {
         }
     }
 
-    /// One row per rule on `fleet`, its seeds' runs added up; the companion scenes get a row of the figures
+    /// Added to a run's seed for its site's survey.
+    static let surveySeed: UInt64 = 1_000_003
+
+    /// One row per rule on `fleet`, its seeds' runs added up (and on a site with walls, beacon locate with
+    /// a survey of it); the companion scenes get a row of the figures
     /// ESPresense-companion publishes for them.
     public static func evaluate(_ fleet: FleetScene) throws(SceneError) -> DatasetResult {
         var tallies: [RoomTally] = []
         var names: [String] = []
+        var surveyPlaces = 0
         for seed in fleet.seeds {
             let run = try FleetRun(fleet.scene, seed: seed)
-            names = peerRules(run.site).map(\.name)
-            let runTallies = self.tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site)
+            var rules = peerRules(run.site)
+            // A site with walls is also surveyed (`SimulatedSurvey`), in a run of its own.
+            if !run.site.walls.isEmpty {
+                let survey = try SimulatedSurvey.points(fleet.scene, seed: seed &+ surveySeed)
+                surveyPlaces = survey.count / max(1, run.site.gateways.count)
+                rules.append(LocatorRule(site: run.site, survey: survey, name: "beacon locate --survey"))
+            }
+            names = rules.map(\.name)
+            let runTallies = self.tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site, rules: rules)
             if tallies.isEmpty { tallies = runTallies.map { _ in RoomTally() } }
             for (index, tally) in runTallies.enumerated() { tallies[index].add(tally) }
         }
@@ -90,6 +102,8 @@ public enum FleetEvaluation {
         if let published = FleetScenes.companionPublished[fleet.name] { rows.append((publishedRow, published)) }
         let detail = "\(fleet.purpose): \(fleet.scene.summary); seeds \(fleet.seeds.map(String.init).joined(separator: ","))"
             + "; \(tallies.first?.arrivals.count ?? 0) room entries, \(Int((tallies.first?.standingTime ?? 0).rounded())) s standing still"
+            + (surveyPlaces > 0 ? "; --survey: \(surveyPlaces) points, the centre of each \(Int(SimulatedSurvey.spacing)) m square in a room, "
+                + "a beacon held there \(SimulatedSurvey.hold) (a simulated run of its own)" : "")
         return DatasetResult(name: "fleet \(fleet.name)", detail: detail, metrics: metrics, rows: rows)
     }
 
