@@ -120,9 +120,9 @@ public struct RadioMap: Sendable {
         var contradictions: [Contradiction] = []
         for (index, points) in perGateway.enumerated() {
             guard let level = levels[index] else { continue }
-            for floor in Set(points.map(\.point.floor)).sorted() {
-                let onFloor = points.filter { $0.point.floor == floor }
-                let (bins, odd) = Self.bins(onFloor.map { ($0.point, $0.residual - level, $0.noise) })
+            let floors = Dictionary(grouping: points, by: \.point.floor)
+            for floor in floors.keys.sorted() {
+                let (bins, odd) = Self.bins((floors[floor] ?? []).map { ($0.point, $0.residual - level, $0.noise) })
                 contradictions += odd
                 layerIndex[index][floor] = layers.count
                 layers.append(Layer(bins: bins, box: Self.box(site: site, floor: floor, bins: bins)))
