@@ -33,7 +33,7 @@ enum SurveyFileInput {
         if let first = radio.contradictions.first {
             console.diagnose("Warning: \(path): the survey contradicts itself at \(radio.contradictions.count.counted("point")): "
                              + "for example '\(DiagnosticEscaping.escaped(first.gateway))' heard \(rounded(first.rssi)) dBm at "
-                             + "(\(rounded(first.point.x)), \(rounded(first.point.y))) where the points within \(RadioMap.binSize) m "
+                             + "(\(rounded(first.point.x)), \(rounded(first.point.y))) where the points in its \(RadioMap.binSize) m square "
                              + "heard \(rounded(first.neighbours)) dBm (median); the map takes "
                              + "the median of such neighbours")
         }

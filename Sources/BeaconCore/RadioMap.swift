@@ -16,8 +16,9 @@ import Darwin
 /// correlation shadowing follows indoors (Gudmundson's model) over `lengthScale`: at a surveyed point the
 /// map says what was measured there (within its noise), between points it blends them, and further than a
 /// few length scales from every point it falls back to the distance model and the offset, its variance
-/// grown back to the shadowing's. Kriging uses the `neighbours` nearest bins (points within `binSize`
-/// pooled, by their median) of the place asked: nearer points screen the far ones, and the work is bounded.
+/// grown back to the shadowing's. Kriging uses the `neighbours` nearest bins (the points in one `binSize`
+/// square pooled, by their median) of the place asked: nearer points screen the far ones, and the work
+/// is bounded.
 ///
 /// Points where a gateway heard nothing say only that the signal was below its sensitivity there; they
 /// do not enter the map. The beacon's own power stays the position filter's to learn: the map gives
@@ -26,7 +27,7 @@ import Darwin
 public struct RadioMap: Sendable {
     /// How far the shadowing stays correlated, metres (indoors 1 to 3 m).
     public static let lengthScale = 2.0
-    /// Points closer than this (on a grid) are pooled into one bin, metres.
+    /// The points in one square of this side (on a grid) are pooled into one bin, metres.
     public static let binSize = 0.5
     /// Bins kriging uses for one place.
     static let neighbours = 24
@@ -48,7 +49,7 @@ public struct RadioMap: Sendable {
     public static let contradictionThreshold = 6.0
     static let contradictionSigmas = 3.5
 
-    /// A surveyed point at odds with the points within `binSize` of it for the same gateway.
+    /// A surveyed point at odds with the points in its `binSize` square for the same gateway.
     public struct Contradiction: Equatable, Sendable {
         public var gateway: String
         public var point: Point2
@@ -91,7 +92,8 @@ public struct RadioMap: Sendable {
             let spread = point.spread ?? Self.defaultSpread
             // The median's own noise; `localVariance` is added per bin (pooling points does not average it away).
             let noise = spread * spread / Double(max(1, point.samples))
-            perGateway[index].append((point, rssi + Self.pathLoss(site: site, gateway: index, at: point.point, floor: point.floor, model: model), noise))
+            let residual = rssi + Self.pathLoss(site: site, gateway: index, at: point.point, floor: point.floor, model: model)
+            perGateway[index].append((point, residual, noise))
         }
         unknownGateways = unknown
         self.notHeard = notHeard

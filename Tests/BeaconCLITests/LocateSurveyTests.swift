@@ -40,7 +40,7 @@ struct LocateSurveyTests {
             "Warning: \(survey): ignored members it does not know: \"spred\" (1 line from line 1, did you mean 'spread'?)",
             "Warning: \(survey): 1 point of 1 gateway the site does not have ('attic'); ignored",
             "Warning: \(survey): the survey contradicts itself at 1 point: for example 'near' heard -85.0 dBm at (2.0, 2.1) where the points "
-                + "within 0.5 m heard -52.0 dBm (median); the map takes the median of such neighbours",
+                + "in its 0.5 m square heard -52.0 dBm (median); the map takes the median of such neighbours",
         ])
     }
 }
