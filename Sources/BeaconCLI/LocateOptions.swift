@@ -5,6 +5,8 @@ import BeaconMQTT
 struct LocateOptions {
     var broker: BrokerOptions
     var sitePath: String
+    /// A survey file (docs/survey.md): its radio map places the beacons where it reaches.
+    var surveyPath: String?
     var settings: Locator.Settings
     var duration: Micros?
     /// Ends the run once every gateway of the site has gone offline (replays into the broker).
@@ -28,6 +30,12 @@ struct LocateOptions {
         ] + BrokerOptions.specs + [
             OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons, the gateways' positions, and optionally walls, floors and beacons' names, for example "
                        + #"{"rooms": [{"name": "hall", "polygon": [[0,0], [4,0], [4,4], [0,4]]}], "gateways": [{"name": "gw1", "position": [2,2,1], "room": "hall"}]}."#),
+            OptionSpec("survey", .value(placeholder: "file"),
+                       "A survey of the site (JSON lines, one per point and gateway, for example "
+                       + #"{"x":3.2,"y":1.5,"gateway":"gw1","rssi":-71.5,"samples":3400}; what `beacon survey` writes): "#
+                       + "a radio map per gateway interpolated from it places the beacons where the survey reaches, the "
+                       + "distance model beyond. A survey that contradicts itself, and a gateway whose readings no longer "
+                       + "fit it, are warned about."),
             OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.", default: "1s"),
             OptionSpec("away-after", .value(placeholder: "duration"),
                        "No gateway has heard a beacon for this long: an away line, and its room not_home.", default: "30s"),
@@ -73,6 +81,7 @@ struct LocateOptions {
         self.broker = broker
         guard let site = parsed.value("site") else { throw UsageError("Missing expected argument '--site <file>'") }
         sitePath = site
+        surveyPath = parsed.value("survey")
         settings = Locator.Settings()
         if let text = parsed.value("interval") {
             settings.interval = try CommonOptions.positiveDuration(text, option: "interval")

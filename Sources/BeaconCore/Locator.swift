@@ -63,6 +63,8 @@ public struct Locator: Sendable {
     public let settings: Settings
     private var map: SiteMap
     private var gateways: [GatewayState]
+    /// Per gateway, how its readings fit the survey (empty without one).
+    private var surveyFits: [SurveyFit]
     private var pending: [GatewayReadings] = []
     private var pendingCount = 0
     private var tracks: [String: BeaconTrack] = [:]
@@ -77,11 +79,14 @@ public struct Locator: Sendable {
     /// (the broker, or the fuser's own link, was down): each gateway's silence counts from then.
     private var resumedAt: Timestamp?
 
-    public init(site: Site, settings: Settings = Settings()) {
+    /// With `radio`, the survey's radio map places the beacons where it reaches (`RadioMap`), and each
+    /// surveyed gateway's readings are checked against it (`surveyWarnings`).
+    public init(site: Site, settings: Settings = Settings(), radio: RadioMap? = nil) {
         self.site = site
         self.settings = settings
-        map = SiteMap(site: site)
+        map = SiteMap(site: site, radio: radio)
         gateways = site.gateways.map { _ in GatewayState() }
+        surveyFits = radio == nil ? [] : site.gateways.map { _ in SurveyFit() }
     }
 
     /// Takes one gateway's readings message, arrived at `arrival` (the fuser's clock, used only to tell
@@ -152,6 +157,19 @@ public struct Locator: Sendable {
         for index in gateways.indices {
             if let drift = gateways[index].takeDrift(beyond: Self.clockDriftBound) {
                 warnings.append((site.gateways[index].name, drift))
+            }
+        }
+        return warnings
+    }
+
+    /// Gateways whose readings stopped fitting the survey's radio map since the last call (moved, or the
+    /// room changed), each with its readings' median deviation from the map (in σ) and how many readings
+    /// that is of; each gateway said once (`SurveyFit`).
+    public mutating func surveyWarnings() -> [(gateway: String, deviation: Double, readings: Int)] {
+        var warnings: [(String, Double, Int)] = []
+        for index in surveyFits.indices {
+            if let deviation = surveyFits[index].takeMisfit() {
+                warnings.append((site.gateways[index].name, deviation, SurveyFit.window))
             }
         }
         return warnings
@@ -266,6 +284,9 @@ public struct Locator: Sendable {
             let observations = heard[id] ?? []
             if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
                 track.filter.step(to: tick, observations, map: &map, model: settings.signal)
+                if !surveyFits.isEmpty, let estimate = track.filter.estimate(at: tick, map: map) {
+                    judgeSurvey(observations, at: estimate)
+                }
                 // Without an estimate, the gateways' calibration of the beacon (an integer mean: the same in any order).
                 let power = track.filter.learnedPower ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
                 track.unpublished.append(BeaconTrack.Unpublished(time: tick, heard: !observations.isEmpty,
@@ -299,6 +320,31 @@ public struct Locator: Sendable {
             emit(.location(LocatedBeacon(time: window.time, beacon: id, name: name, room: room.map { site.rooms[$0].name },
                                          fix: estimate.map { PositionFix(point: $0.point, error: $0.error) },
                                          confidence: confidence, gateways: window.gateways)))
+        }
+    }
+
+    /// Each surveyed gateway's reading against the radio map at a confident estimate: how many σ the
+    /// beacon's power at 1 m that its reading says there is from the power the other gateways' readings
+    /// say (left out of that, a moved gateway cannot vouch for itself).
+    private mutating func judgeSurvey(_ observations: [SignalObservation], at estimate: PositionEstimate) {
+        guard estimate.error <= SurveyFit.maximumError, observations.count >= 3 else { return }
+        let model = settings.signal
+        var powers: [Double] = [], variances: [Double] = [], surveyed: [Bool] = []
+        for observation in observations {
+            let survey = map.surveyed(gateway: observation.gateway, at: estimate.point, floor: estimate.floor)
+            powers.append(observation.rssi + RadioMap.pathLoss(site: site, gateway: observation.gateway, at: estimate.point,
+                                                               floor: estimate.floor, model: model) - (survey?.correction ?? 0))
+            let own = observation.sigma * observation.sigma
+            variances.append(max(0.25, survey.map { own - model.scatter * model.scatter + $0.variance } ?? own))
+            surveyed.append(survey != nil)
+        }
+        let precision = variances.reduce(0) { $0 + 1 / $1 }
+        let weighted = zip(powers, variances).reduce(0) { $0 + $1.0 / $1.1 }
+        for (index, observation) in observations.enumerated() where surveyed[index] {
+            let othersPrecision = precision - 1 / variances[index]
+            let others = (weighted - powers[index] / variances[index]) / othersPrecision
+            let deviation = abs(powers[index] - others) / (variances[index] + 1 / othersPrecision).squareRoot()
+            surveyFits[observation.gateway].add(deviation)
         }
     }
 

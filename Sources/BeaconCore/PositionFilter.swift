@@ -248,7 +248,8 @@ public struct PositionFilter: Sendable {
     /// Weighs each particle by the likelihood of the readings there, the beacon's power at 1 m profiled
     /// out: for a particle, each reading plus its path loss and walls is an estimate of that power; their
     /// weighted mean (with the belief so far) is the particle's power, and the scatter of the estimates
-    /// about it is what the particle is judged by.
+    /// about it is what the particle is judged by. Where the survey's radio map reaches a gateway, its
+    /// correction joins the path loss and its variance replaces the model's scatter.
     private mutating func weigh(_ observations: [SignalObservation], map: inout SiteMap, model: SignalModel) {
         guard var belief = power else { return }
         let count = x.count
@@ -268,28 +269,52 @@ public struct PositionFilter: Sendable {
         let walls = map.hasWalls(onFloor: floor)
         let outside = map.withRooms(onFloor: floor) { room in x.indices.map { room(Point2(x: Double(x[$0]), y: Double(y[$0]))) == nil } }
         let exponentOfTails = -0.5 * (tails + 1)
+        // A surveyed gateway's reading is judged against the radio map there: its correction to the distance
+        // model, and its variance in place of the model's scatter (so its precision varies with the place).
+        let surveyed = observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false }
+        let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
+        var particlePrecisions = precisions, particleRoots = roots
+        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
         var best = -Double.infinity
         for i in 0..<count {
             let px = Double(x[i]), py = Double(y[i])
             var weighted = priorTerm
+            var total = totalPrecision
+            // The product of the surveyed readings' precisions over the model's.
+            var precisionRatio = 1.0
             for j in 0..<observations.count {
                 let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[j]
                 let square = max(dx * dx + dy * dy + dz * dz, minimumSquare)
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
                 var estimate = observations[j].rssi + slope * Double(logf(Float(square)))
                 if walls { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
+                if surveyed[j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
+                    estimate -= survey.correction
+                    let precision = 1 / max(0.25, ownVariances[j] + survey.variance)
+                    precisionRatio *= precision / precisions[j]
+                    total += precision - precisions[j]
+                    particlePrecisions[j] = precision
+                    particleRoots[j] = precision.squareRoot()
+                }
                 estimates[j] = estimate
-                weighted += precisions[j] * estimate
+                weighted += particlePrecisions[j] * estimate
             }
-            let power = weighted / totalPrecision
+            let power = weighted / total
             // Σ log(1 + t²/ν) as the log of one product: one logarithm per particle, not one per reading.
             var product = 1.0
             for j in 0..<observations.count {
-                let standardised = (estimates[j] - power) * roots[j]
+                let standardised = (estimates[j] - power) * particleRoots[j]
                 product *= 1 + standardised * standardised / tails
             }
             var logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
                 + exponentOfTails * log(product)
+            if !totals.isEmpty {
+                // The readings' scale, and the power's (integrated out, it is surer where the readings are).
+                logLikelihood += 0.5 * log(precisionRatio * totalPrecision / total)
+                totals[i] = total
+                particlePrecisions = precisions
+                particleRoots = roots
+            }
             if outside[i] { logLikelihood += Self.outsidePenalty }
             logLikelihoods[i] = logLikelihood
             powers[i] = power
@@ -303,17 +328,18 @@ public struct PositionFilter: Sendable {
             total += w
         }
         guard total > 0, total.isFinite else { return }
-        var mean = 0.0, squares = 0.0, concentration = 0.0
+        var mean = 0.0, squares = 0.0, concentration = 0.0, uncertainty = 0.0
         for i in 0..<count {
             let w = updated[i] / total
             weight[i] = Float(w)
             mean += w * powers[i]
             squares += w * powers[i] * powers[i]
             concentration += w * w
+            if !totals.isEmpty { uncertainty += w / totals[i] }
         }
         let spread = max(0, squares - mean * mean)
         belief.mean = mean
-        belief.variance = max(0.25, 1 / totalPrecision + spread)
+        belief.variance = max(0.25, (totals.isEmpty ? 1 / totalPrecision : uncertainty) + spread)
         power = belief
         // Fewer than half the particles' worth of weight left: draw a fresh set from the weights.
         if concentration * Double(count) > 2 { resample() }

@@ -59,10 +59,20 @@ func flatDrive(_ flatDirectory: String) -> FlatDrive? {
     }
 }
 
-/// The Kolakowski flat's survey (`calibration_df.csv`: the same columns as the drive), nil when its directory is absent.
-func flatSurvey(_ flatDirectory: String) throws -> FlatDrive? {
+/// The Kolakowski flat's calibration drive (`calibration_df.csv`: the same columns as the drive), nil when its
+/// directory is absent.
+func flatCalibrationDrive(_ flatDirectory: String) throws -> FlatDrive? {
     guard EvalFiles.isDirectory(flatDirectory) else { return nil }
     return try FlatDrive.parse(name: "calibration_df", bytes: InputFile.read("\(flatDirectory)/calibration_df.csv"))
+}
+
+/// Surveys from the Kolakowski flat's calibration drive, nil when its directory is absent.
+func flatSurvey(_ flatDirectory: String) -> FlatSurvey? {
+    do {
+        return try flatCalibrationDrive(flatDirectory).map(FlatSurvey.init(calibration:))
+    } catch {
+        fail("\(error)", code: 65)
+    }
 }
 
 /// The Kolakowski flat's robot drive through the room rules, or a note when its directory is absent.
@@ -72,7 +82,7 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
         return EvaluationSection(title: title, notes: [
             "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
     }
-    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)], files: FleetEvaluation.plotFiles(drive: drive))
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive, survey: flatSurvey(flatDirectory))], files: FleetEvaluation.plotFiles(drive: drive))
 }
 
 /// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json),
@@ -168,7 +178,7 @@ do {
             files.append(try ResearchFile.parse(name: String(name.dropLast(4)), bytes: InputFile.read("\(researchDirectory)/\(name)")))
         }
         sections.append(Evaluation.research(files))
-        sections.append(Evaluation.siteFit(files, flatSurvey: try flatSurvey(flatDirectory)))
+        sections.append(Evaluation.siteFit(files, flatSurvey: try flatCalibrationDrive(flatDirectory)))
     } else {
         sections.append(EvaluationSection(title: "Real data", notes: [
             "\(researchDirectory) not found: the real data is skipped (give --research-data DIR or set BEACON_RESEARCH_DATA)"]))

@@ -8,6 +8,8 @@ import BeaconCore
 public struct LocatorRule: RoomRule {
     public let name: String
     public let delay: Micros
+    /// Whether it places beacons with a survey's radio map.
+    public let isSurveyed: Bool
     private var locator: Locator
     /// Per beacon, its location lines (nil: an away line) in time order.
     private var timelines: [String: [(time: Timestamp, located: LocatedBeacon?)]] = [:]
@@ -15,15 +17,20 @@ public struct LocatorRule: RoomRule {
     public private(set) var aways: [(beacon: String, time: Timestamp)] = []
     /// Every line, as `beacon locate` prints it.
     public private(set) var lines: [String] = []
+    /// The gateways `beacon locate --survey` warned no longer fit the survey.
+    public private(set) var misfits: [String] = []
 
-    /// The fuser as `beacon locate --smoothing SMOOTHING` runs it.
-    public init(site: Site, smoothing: Micros = Micros(0)) {
+    /// The fuser as `beacon locate [--smoothing SMOOTHING]` runs it; with `survey`, as `beacon locate --survey`
+    /// (its radio map on the default signal model).
+    public init(site: Site, smoothing: Micros = Micros(0), survey: [SurveyPoint]? = nil, name: String? = nil) {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
         settings.smoothing = smoothing
-        locator = Locator(site: site, settings: settings)
+        locator = Locator(site: site, settings: settings,
+                          radio: survey.map { RadioMap(site: site, survey: $0, model: settings.signal) })
         delay = smoothing
-        name = smoothing.value > 0 ? "beacon locate --smoothing \(smoothing.value % 1_000_000 == 0 ? "\(smoothing.value / 1_000_000)s" : "\(smoothing.value / 1_000)ms")" : "beacon locate"
+        isSurveyed = survey != nil
+        self.name = name ?? (smoothing.value > 0 ? "beacon locate --smoothing \(smoothing.value % 1_000_000 == 0 ? "\(smoothing.value / 1_000_000)s" : "\(smoothing.value / 1_000)ms")" : "beacon locate")
     }
 
     public mutating func add(_ message: GatewayReadings) {
@@ -31,6 +38,7 @@ public struct LocatorRule: RoomRule {
         var outputs: [LocateOutput] = []
         locator.advance(arrival: message.time) { outputs.append($0) }
         take(outputs)
+        misfits += locator.surveyWarnings().map(\.gateway)
     }
 
     public mutating func status(gateway: String, online: Bool) {
