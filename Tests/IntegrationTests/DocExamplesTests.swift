@@ -7,9 +7,9 @@ import Testing
 @Suite("README and docs examples", .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
        .timeLimit(.minutes(2)))
 struct DocExamplesTests {
-    /// The blocks marked `<!-- not run: … -->`: a real controller, root, a service, the whole build or
-    /// the benchmark.
-    static let notRun = 14
+    /// The blocks marked `<!-- not run: … -->`: a real controller, root, a service, a package install, the
+    /// whole build or the benchmark.
+    static let notRun = 15
 
     @Test("each example prints the output shown")
     func examples() async throws {
