@@ -12,10 +12,14 @@ public struct LocatorRule: RoomRule {
     public private(set) var aways: [(beacon: String, time: Timestamp)] = []
     /// Every line, as `beacon locate` prints it.
     public private(set) var lines: [String] = []
+    /// Every calibration line's fit (`--calibrate`).
+    public private(set) var calibrations: [CalibrationReport] = []
 
-    public init(site: Site) {
+    /// With `calibrate`, as `beacon locate --calibrate`.
+    public init(site: Site, calibrate: Bool = false) {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
+        if calibrate { settings.calibration = SelfCalibration() }
         locator = Locator(site: site, settings: settings)
     }
 
@@ -49,6 +53,8 @@ public struct LocatorRule: RoomRule {
                 aways.append((beacon, time))
             case .room:
                 break
+            case .calibration(let report):
+                calibrations.append(report)
             }
         }
     }

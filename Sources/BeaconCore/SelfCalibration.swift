@@ -1,0 +1,142 @@
+/// `beacon locate --calibrate`: the gateways' readings of each other's own beacons gathered per pair, a
+/// `GatewayCalibration` fit when there are enough of them and then every `interval`, each fit compared
+/// with the one in use. Time is the readings' own.
+public struct SelfCalibration: Sendable {
+    /// A pair counts once its receiver has this many tick readings of the transmitter's beacon.
+    public static let minimumReadings = 20
+    /// A pair's median is of its latest this many readings: a gateway that moves is seen in the next fits.
+    public static let memory = 120
+    /// Pairs kept at most (a site of 100 gateways all hearing each other has 9,900).
+    public static let maximumPairs = 20_000
+
+    /// Time between fits once the first one is made.
+    public var interval: Micros
+    /// The first fit waits this long after the first pair counts, for the other pairs to count too.
+    public var settle: Micros
+
+    private var pairs: [PairKey: PairReadings] = [:]
+    private var firstReady: Timestamp?
+    private var lastFit: Timestamp?
+    /// The fit in use.
+    public private(set) var current: SiteCalibration?
+
+    public init(interval: Micros = .seconds(60), settle: Micros = .seconds(30)) {
+        self.interval = interval
+        self.settle = settle
+    }
+
+    /// Pairs heard so far.
+    public var pairCount: Int { pairs.count }
+
+    /// Gateway `receiver` heard gateway `transmitter`'s beacon in a tick ending at `time`.
+    public mutating func heard(receiver: Int, transmitter: Int, rssi: Double, measuredPower: Int, at time: Timestamp) {
+        guard receiver != transmitter, rssi.isFinite else { return }
+        let key = PairKey(receiver: receiver, transmitter: transmitter)
+        guard pairs[key] != nil || pairs.count < Self.maximumPairs else { return }
+        pairs[key, default: PairReadings()].add(rssi, measuredPower: measuredPower)
+        if firstReady == nil, pairs[key]!.count >= Self.minimumReadings { firstReady = time }
+    }
+
+    /// At the end of the window ending `tick`: a fresh fit when one is due (nil otherwise), with the
+    /// gateways whose fit in use it contradicts; the fresh fit becomes the one in use.
+    public mutating func fitIfDue(at tick: Timestamp, site: Site, exponentPrior: Double) -> CalibrationReport? {
+        guard let firstReady else { return nil }
+        if let lastFit {
+            guard tick - lastFit >= interval else { return nil }
+        } else {
+            guard tick - firstReady >= settle else { return nil }
+        }
+        lastFit = tick
+        let ready = pairs.filter { $0.value.count >= Self.minimumReadings }
+            .sorted { ($0.key.receiver, $0.key.transmitter) < ($1.key.receiver, $1.key.transmitter) }
+            .map { GatewayPair(receiver: $0.key.receiver, transmitter: $0.key.transmitter, rssi: $0.value.median,
+                               measuredPower: Double($0.value.measuredPower)) }
+        guard let fresh = GatewayCalibration.fit(ready, site: site, exponentPrior: exponentPrior) else { return nil }
+        let changed = fresh.gateways.filter { fit in
+            current?.fit(ofGateway: fit.gateway).map { $0.isContradicted(by: fit) } ?? false
+        }.map(\.gateway)
+        let previous = current
+        current = fresh
+        return CalibrationReport(time: tick, calibration: fresh, previous: previous, changed: changed,
+                                 gatewayNames: site.gateways.map(\.name))
+    }
+
+    private struct PairKey: Hashable, Sendable {
+        var receiver: Int
+        var transmitter: Int
+    }
+
+    /// The latest `memory` tick means of one pair, in a ring.
+    private struct PairReadings: Sendable {
+        private var values: [Double] = []
+        private var next = 0
+        private(set) var count = 0
+        private(set) var measuredPower = 0
+
+        mutating func add(_ rssi: Double, measuredPower: Int) {
+            self.measuredPower = measuredPower
+            count += 1
+            if values.count < SelfCalibration.memory {
+                values.append(rssi)
+            } else {
+                values[next] = rssi
+                next = (next + 1) % values.count
+            }
+        }
+
+        var median: Double { OrderStatistics.quantile(sorted: values.sorted(), 0.5) }
+    }
+}
+
+/// A self-calibration fit as `beacon locate --calibrate` reports it (the `gatewayCalibration` line).
+public struct CalibrationReport: Equatable, Sendable {
+    public var time: Timestamp
+    public var calibration: SiteCalibration
+    /// The fit in use before this one; nil for the first.
+    public var previous: SiteCalibration?
+    /// Gateways (by index) whose previous fit this one contradicts.
+    public var changed: [Int]
+    /// The site's gateways' names, by index.
+    public var gatewayNames: [String]
+
+    public init(time: Timestamp, calibration: SiteCalibration, previous: SiteCalibration?, changed: [Int], gatewayNames: [String]) {
+        self.time = time
+        self.calibration = calibration
+        self.previous = previous
+        self.changed = changed
+        self.gatewayNames = gatewayNames
+    }
+
+    /// The line, without its newline.
+    public var json: String {
+        var w = JSONWriter()
+        w.object { o in
+            o.members { m in
+                m.field("event", "gatewayCalibration")
+                m.field("time", time)
+                m.field("pairs", calibration.pairs)
+                m.field("scatter", calibration.scatter, decimals: 2)
+            }
+            o.field("gateways", array: { list in
+                for fit in calibration.gateways {
+                    list.object { g in
+                        g.members { m in
+                            m.field("name", gatewayNames[fit.gateway])
+                            m.field("offset", fit.offset, decimals: 2)
+                            m.field("offsetError", fit.offsetError, decimals: 2)
+                            m.field("exponent", fit.exponent, decimals: 2)
+                            m.field("exponentError", fit.exponentError, decimals: 2)
+                            m.field("pairs", fit.pairs)
+                            m.field("residual", fit.residual, decimals: 2)
+                            m.field("changed", changed.contains(fit.gateway))
+                        }
+                        g.field("outliers", array: { names in
+                            for outlier in fit.outliers { names.string(gatewayNames[outlier]) }
+                        })
+                    }
+                }
+            })
+        }
+        return w.text
+    }
+}
