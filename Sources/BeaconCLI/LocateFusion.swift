@@ -108,14 +108,14 @@ struct LocateFusion {
         }
     }
 
-    /// A gateway that hears differently from the fit in use: moved, or something new in the way.
+    /// A gateway that hears differently from the fit it was held to: moved, or something new in the way.
     private func warnOfChanges(_ report: CalibrationReport) {
-        for index in report.changed {
-            guard let fresh = report.calibration.fit(ofGateway: index), let old = report.previous?.fit(ofGateway: index) else { continue }
+        for change in report.changes {
+            let (old, fresh, index) = (change.reference, change.fresh, change.fresh.gateway)
             func dB(_ value: Double) -> String { (value >= 0 ? "+" : "") + String((value * 10).rounded() / 10) }
             func plain(_ value: Double) -> String { String((value * 100).rounded() / 100) }
-            output.console.diagnose("Warning: \(DiagnosticEscaping.escaped(report.gatewayNames[index])) hears differently from the calibration "
-                                    + "in use (offset \(dB(old.offset)) -> \(dB(fresh.offset)) dB, exponent \(plain(old.exponent)) -> "
+            output.console.diagnose("Warning: \(DiagnosticEscaping.escaped(report.gatewayNames[index])) hears differently from its earlier "
+                                    + "calibration (offset \(dB(old.offset)) -> \(dB(fresh.offset)) dB, exponent \(plain(old.exponent)) -> "
                                     + "\(plain(fresh.exponent))): moved, or something new in the way; the fresh fit is used")
         }
     }

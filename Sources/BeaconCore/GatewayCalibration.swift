@@ -10,7 +10,7 @@ import Darwin
 public struct GatewayPair: Equatable, Sendable {
     public var receiver: Int
     public var transmitter: Int
-    /// The median of the receiver's tick means of the beacon, dBm.
+    /// What the receiver reads of the beacon, over many ticks (dBm).
     public var rssi: Double
     /// The transmitter's calibrated power at 1 m, as its beacon advertises it (dBm).
     public var measuredPower: Double

@@ -4,10 +4,11 @@
 public struct SelfCalibration: Sendable {
     /// A pair counts once its receiver has this many tick readings of the transmitter's beacon.
     public static let minimumReadings = 20
-    /// A pair's median is of its latest this many readings: a gateway that moves is seen in the next fits.
-    public static let memory = 120
-    /// Pairs kept at most (a site of 100 gateways all hearing each other has 9,900).
-    public static let maximumPairs = 20_000
+    /// A pair's reading is of its latest this many tick readings (10 minutes of 1 s ticks): enough for the
+    /// slow fading to average out; a gateway that moves shows in the fits within half of it.
+    public static let memory = 600
+    /// Pairs kept at most (a site of 70 gateways all hearing each other has 4,830).
+    public static let maximumPairs = 5_000
 
     /// Time between fits once the first one is made.
     public var interval: Micros
@@ -19,6 +20,9 @@ public struct SelfCalibration: Sendable {
     private var lastFit: Timestamp?
     /// The fit in use.
     public private(set) var current: SiteCalibration?
+    /// Per gateway, the fit fresh fits are held to: its first, replaced only when one contradicts it, so a
+    /// change that comes in over several fits is reported once it adds up.
+    private var references: [Int: GatewayFit] = [:]
 
     public init(interval: Micros = .seconds(60), settle: Micros = .seconds(30)) {
         self.interval = interval
@@ -38,7 +42,7 @@ public struct SelfCalibration: Sendable {
     }
 
     /// At the end of the window ending `tick`: a fresh fit when one is due (nil otherwise), with the
-    /// gateways whose fit in use it contradicts; the fresh fit becomes the one in use.
+    /// gateways whose reference fit it contradicts; the fresh fit becomes the one in use.
     public mutating func fitIfDue(at tick: Timestamp, site: Site, exponentPrior: Double) -> CalibrationReport? {
         guard let firstReady else { return nil }
         if let lastFit {
@@ -49,16 +53,22 @@ public struct SelfCalibration: Sendable {
         lastFit = tick
         let ready = pairs.filter { $0.value.count >= Self.minimumReadings }
             .sorted { ($0.key.receiver, $0.key.transmitter) < ($1.key.receiver, $1.key.transmitter) }
-            .map { GatewayPair(receiver: $0.key.receiver, transmitter: $0.key.transmitter, rssi: $0.value.median,
+            .map { GatewayPair(receiver: $0.key.receiver, transmitter: $0.key.transmitter, rssi: $0.value.level,
                                measuredPower: Double($0.value.measuredPower)) }
         guard let fresh = GatewayCalibration.fit(ready, site: site, exponentPrior: exponentPrior) else { return nil }
-        let changed = fresh.gateways.filter { fit in
-            current?.fit(ofGateway: fit.gateway).map { $0.isContradicted(by: fit) } ?? false
-        }.map(\.gateway)
-        let previous = current
+        var changes: [CalibrationReport.Change] = []
+        for fit in fresh.gateways {
+            guard let reference = references[fit.gateway] else {
+                references[fit.gateway] = fit
+                continue
+            }
+            if reference.isContradicted(by: fit) {
+                changes.append(CalibrationReport.Change(reference: reference, fresh: fit))
+                references[fit.gateway] = fit
+            }
+        }
         current = fresh
-        return CalibrationReport(time: tick, calibration: fresh, previous: previous, changed: changed,
-                                 gatewayNames: site.gateways.map(\.name))
+        return CalibrationReport(time: tick, calibration: fresh, changes: changes, gatewayNames: site.gateways.map(\.name))
     }
 
     private struct PairKey: Hashable, Sendable {
@@ -68,7 +78,7 @@ public struct SelfCalibration: Sendable {
 
     /// The latest `memory` tick means of one pair, in a ring.
     private struct PairReadings: Sendable {
-        private var values: [Double] = []
+        private var values: [Float] = []
         private var next = 0
         private(set) var count = 0
         private(set) var measuredPower = 0
@@ -77,14 +87,21 @@ public struct SelfCalibration: Sendable {
             self.measuredPower = measuredPower
             count += 1
             if values.count < SelfCalibration.memory {
-                values.append(rssi)
+                values.append(Float(rssi))
             } else {
-                values[next] = rssi
+                values[next] = Float(rssi)
                 next = (next + 1) % values.count
             }
         }
 
-        var median: Double { OrderStatistics.quantile(sorted: values.sorted(), 0.5) }
+        /// The mean of the middle 60 % of the readings: as robust to a body in the way as the median, and
+        /// closer to the mean's precision on the rest.
+        var level: Double {
+            let sorted = values.sorted()
+            let trim = sorted.count / 5
+            let middle = sorted[trim..<(sorted.count - trim)]
+            return middle.reduce(0.0) { $0 + Double($1) } / Double(middle.count)
+        }
     }
 }
 
@@ -92,20 +109,26 @@ public struct SelfCalibration: Sendable {
 public struct CalibrationReport: Equatable, Sendable {
     public var time: Timestamp
     public var calibration: SiteCalibration
-    /// The fit in use before this one; nil for the first.
-    public var previous: SiteCalibration?
-    /// Gateways (by index) whose previous fit this one contradicts.
-    public var changed: [Int]
+    /// The gateways whose fit contradicts the one they were held to.
+    public var changes: [Change]
     /// The site's gateways' names, by index.
     public var gatewayNames: [String]
 
-    public init(time: Timestamp, calibration: SiteCalibration, previous: SiteCalibration?, changed: [Int], gatewayNames: [String]) {
+    /// A gateway that hears differently now: the fit it was held to, and the fresh one.
+    public struct Change: Equatable, Sendable {
+        public var reference: GatewayFit
+        public var fresh: GatewayFit
+    }
+
+    public init(time: Timestamp, calibration: SiteCalibration, changes: [Change], gatewayNames: [String]) {
         self.time = time
         self.calibration = calibration
-        self.previous = previous
-        self.changed = changed
+        self.changes = changes
         self.gatewayNames = gatewayNames
     }
+
+    /// The gateways (by index) that changed.
+    public var changed: [Int] { changes.map(\.fresh.gateway) }
 
     /// The line, without its newline.
     public var json: String {

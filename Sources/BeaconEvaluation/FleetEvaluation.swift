@@ -28,8 +28,10 @@ public enum FleetEvaluation {
         public var aways: [(beacon: String, time: Timestamp)]
     }
 
-    public static func estimates(events: [FleetEvent], truth: [String: [TruthPoint]], site: Site) -> Estimates {
-        var rules = peerRules(site)
+    /// `rules` (default: `peerRules`) after `events`, at each point of `truth`.
+    public static func estimates(events: [FleetEvent], truth: [String: [TruthPoint]], site: Site,
+                                 rules: [any RoomRule]? = nil) -> Estimates {
+        var rules = rules ?? peerRules(site)
         let beacons = truth.keys.sorted()
         var estimates = rules.map { _ in beacons.map { _ in [RoomEstimate]() } }
         let times = Set(truth.values.flatMap { $0.map(\.time) }).sorted()
@@ -128,6 +130,6 @@ public enum FleetEvaluation {
 
     /// The tables as `beacon-eval --fleet` prints them.
     public static func report() throws(SceneError) -> String {
-        (["#### \(title)"] + (try tables()).map(ReportTable.render)).joined(separator: "\n\n")
+        (["#### \(title)"] + (try tables()).map(ReportTable.render) + [try SelfCalibrationEvaluation.report()]).joined(separator: "\n\n")
     }
 }

@@ -4,7 +4,7 @@ import BeaconCore
 /// time order, each message arriving at its own time, as `beacon locate --max-lateness none` fuses a
 /// replay, and asked for the latest location it printed.
 public struct LocatorRule: RoomRule {
-    public let name = "beacon locate"
+    public let name: String
     private var locator: Locator
     private var latest: [String: LocatedBeacon] = [:]
     private var away: Set<String> = []
@@ -20,6 +20,7 @@ public struct LocatorRule: RoomRule {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
         if calibrate { settings.calibration = SelfCalibration() }
+        name = calibrate ? "beacon locate --calibrate" : "beacon locate"
         locator = Locator(site: site, settings: settings)
     }
 

@@ -92,13 +92,15 @@ struct LocatorCalibrationTests {
     @Test("a gateway that starts reading 8 dB louder is reported changed by a later fit, and only it")
     func contradicted() throws {
         var locator = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true))
-        let outputs = Calibrated.run(&locator, seconds: 400, beaconAt: Point2(x: 1.5, y: 2), shiftAt: 120, shift: 8)
+        let outputs = Calibrated.run(&locator, seconds: 800, beaconAt: Point2(x: 1.5, y: 2), shiftAt: 120, shift: 8)
         let reports = outputs.compactMap(\.calibration)
         let changed = try #require(reports.first { !$0.changed.isEmpty }, "\(reports.map(\.json))")
         #expect(changed.changed == [2])
         #expect(changed.json.contains(#""name":"gw3","offset":"#))
         let latest = try #require(reports.last?.calibration.fit(ofGateway: 2))
-        #expect(abs(latest.offset - 10) < 0.5, "\(latest)")
+        // Once the readings before the shift have left the pair's memory.
+        #expect(abs(latest.offset - 10) < 1, "\(latest)")
+        #expect(reports.filter { !$0.changed.isEmpty }.count == 1, "reported once")
     }
 
     @Test("receivers 11 dB apart with exponents 1.6–3.2: the calibrated fuser places a beacon nearer the truth than the uncalibrated")
