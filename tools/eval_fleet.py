@@ -7,7 +7,8 @@ Kolakowski flat's captures), on one Debian mosquitto on a free loopback port:
      per gateway and the site (captures/site.json);
   2. a subscriber (mosquitto_sub, QoS 1) records every readings message that crosses the broker,
      `topic payload` a line, in readings.txt;
-  3. `beacon locate --site captures/site.json --until-offline --max-lateness none` starts, and once it
+  3. `beacon locate --site captures/site.json --until-offline --max-lateness none` starts (with
+     --calibrate when the run's directory holds a file `calibrate`), and once it
      is online every gateway replays its capture at full speed, all at once:
      `beacon range --hci btsnoop:captures/NAME.btsnoop --uuid UUID --mqtt URL --gateway NAME`;
   4. locate ends when every gateway has gone offline; its lines are in locate.jsonl.
@@ -65,8 +66,10 @@ def run(beacon, port, directory):
             open(os.path.join(directory, 'locate.err'), 'w') as locate_err:
         subscriber = subprocess.Popen(['mosquitto_sub', '-p', str(port), '-q', '1', '-v', '-t', f'{name}/gateways/+/readings'],
                                       stdout=readings, stderr=subprocess.DEVNULL)
+        # A run whose directory holds `calibrate` is fused with the gateways' self-calibration.
+        calibrate = ['--calibrate'] if os.path.exists(os.path.join(directory, 'calibrate')) else []
         locate = subprocess.Popen([beacon, 'locate', '--mqtt', url, '--site', os.path.join(captures, 'site.json'),
-                                   '--until-offline', '--max-lateness', 'none'], stdout=lines, stderr=locate_err)
+                                   '--until-offline', '--max-lateness', 'none'] + calibrate, stdout=lines, stderr=locate_err)
         try:
             wait_online(port, name)
             ranges = [subprocess.Popen([beacon, 'range', '--hci', f'btsnoop:{os.path.join(captures, gateway + ".btsnoop")}',

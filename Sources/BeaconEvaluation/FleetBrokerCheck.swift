@@ -11,20 +11,26 @@ public enum FleetBrokerCheck {
         /// The scene and seed simulated; nil for the flat's drive.
         public var scene: Scene?
         public var seed: UInt64
+        /// Fused as `beacon locate --calibrate`.
+        public var calibrate: Bool
 
-        public init(name: String, scene: Scene?, seed: UInt64) {
+        public init(name: String, scene: Scene?, seed: UInt64, calibrate: Bool = false) {
             self.name = name
             self.scene = scene
             self.seed = seed
+            self.calibrate = calibrate
         }
     }
 
     /// The flat's drive's run.
     public static let flatRun = "kolakowski-flat"
 
-    /// Every run of the fleet scenes, one per scene and seed.
+    /// Every run of the fleet scenes, one per scene and seed, and the self-calibration scene's first seed
+    /// fused with `--calibrate`.
     public static var sceneRuns: [Run] {
-        FleetScenes.all.flatMap { fleet in fleet.seeds.map { Run(name: "\(fleet.name)-\($0)", scene: fleet.scene, seed: $0) } }
+        let calibration = SelfCalibrationEvaluation.scene
+        return FleetScenes.all.flatMap { fleet in fleet.seeds.map { Run(name: "\(fleet.name)-\($0)", scene: fleet.scene, seed: $0) } }
+            + calibration.seeds.prefix(1).map { Run(name: "\(calibration.name)-\($0)", scene: calibration.scene, seed: $0, calibrate: true) }
     }
 
     /// The broker run's outputs against the process's: the first difference, or nil when they agree.
@@ -61,7 +67,7 @@ public enum FleetBrokerCheck {
                 return "\(gateway) at \(a.time): the broker carried \(b.json), in process \(a.json)"
             }
         }
-        var rule = LocatorRule(site: site)
+        var rule = LocatorRule(site: site, calibrate: run.calibrate)
         for event in events { rule.add(event) }
         rule.finish()
         for (index, (a, b)) in zip(rule.lines, lines).enumerated() where a != b {
