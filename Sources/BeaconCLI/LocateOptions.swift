@@ -59,14 +59,14 @@ struct LocateOptions {
         last is held for 60 s). SIGINT, SIGTERM, SIGHUP: what every gateway has reported is printed and
         published, then exit 0.
         A gateway's own beacon (the site's gateways[].beacon) is never located. With --calibrate, each pair of
-        gateways counts once one has heard the other's beacon in 20 ticks (its level the mean of the middle 60 %
-        of the latest 600); the first fit is made 30 s after the first pair counts, then every 60 s, each on the
-        readings' own times. Each gateway's offset and exponent are fitted robustly (a gateway behind a wall the
-        site does not have is set aside as an outlier, not followed), the transmitter's power pinned to what its
-        beacon advertises. A fit that moves the level a gateway reads by more than 3 dB or its exponent by more
-        than 0.5, beyond twice their uncertainty, from the fit the gateway is held to (its first, or the last
-        that changed) is warned about on stderr (the gateway moved, or something new is in the way) and marked
-        changed; the freshest fit is always the one used.
+        gateways counts once one has heard the other's beacon in 20 ticks (its level the mean of the middle 80 %
+        of the latest 1,200); the first fit is made 30 s after the first pair counts, then every 60 s, each on
+        the readings' own times. Each gateway's offset and exponent are fitted robustly (a gateway behind a wall
+        the site does not have is set aside as an outlier, not followed), the transmitter's power pinned to what
+        its beacon advertises. A fit that moves the level a gateway reads by more than 3 dB or its exponent by
+        more than 0.5, beyond twice their uncertainty, from the fit the gateway is held to (its first, or the
+        last that changed) is warned about on stderr (the gateway moved, or something new is in the way) and
+        marked changed; the freshest fit is always the one used.
         Output: one JSON object per line with "event" location, room, away or gatewayCalibration (fields in
         beacon(1), OUTPUT).
         """,

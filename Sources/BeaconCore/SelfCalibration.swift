@@ -4,9 +4,9 @@
 public struct SelfCalibration: Sendable {
     /// A pair counts once its receiver has this many tick readings of the transmitter's beacon.
     public static let minimumReadings = 20
-    /// A pair's reading is of its latest this many tick readings (10 minutes of 1 s ticks): enough for the
-    /// slow fading to average out; a gateway that moves shows in the fits within half of it.
-    public static let memory = 600
+    /// A pair's reading is of its latest this many tick readings (20 minutes of 1 s ticks): enough for
+    /// the slow fading to average out; a gateway that moves shows in the fits within half of it.
+    public static let defaultMemory = 1200
     /// Pairs kept at most (a site of 70 gateways all hearing each other has 4,830).
     public static let maximumPairs = 5_000
 
@@ -14,6 +14,8 @@ public struct SelfCalibration: Sendable {
     public var interval: Micros
     /// The first fit waits this long after the first pair counts, for the other pairs to count too.
     public var settle: Micros
+    /// Tick readings per pair its level is taken over.
+    public var memory: Int
 
     private var pairs: [PairKey: PairReadings] = [:]
     private var firstReady: Timestamp?
@@ -24,9 +26,10 @@ public struct SelfCalibration: Sendable {
     /// change that comes in over several fits is reported once it adds up.
     private var references: [Int: GatewayFit] = [:]
 
-    public init(interval: Micros = .seconds(60), settle: Micros = .seconds(30)) {
+    public init(interval: Micros = .seconds(60), settle: Micros = .seconds(30), memory: Int = defaultMemory) {
         self.interval = interval
         self.settle = settle
+        self.memory = max(1, memory)
     }
 
     /// Pairs heard so far.
@@ -37,7 +40,7 @@ public struct SelfCalibration: Sendable {
         guard receiver != transmitter, rssi.isFinite else { return }
         let key = PairKey(receiver: receiver, transmitter: transmitter)
         guard pairs[key] != nil || pairs.count < Self.maximumPairs else { return }
-        pairs[key, default: PairReadings()].add(rssi, measuredPower: measuredPower)
+        pairs[key, default: PairReadings()].add(rssi, measuredPower: measuredPower, memory: memory)
         if firstReady == nil, pairs[key]!.count >= Self.minimumReadings { firstReady = time }
     }
 
@@ -83,10 +86,10 @@ public struct SelfCalibration: Sendable {
         private(set) var count = 0
         private(set) var measuredPower = 0
 
-        mutating func add(_ rssi: Double, measuredPower: Int) {
+        mutating func add(_ rssi: Double, measuredPower: Int, memory: Int) {
             self.measuredPower = measuredPower
             count += 1
-            if values.count < SelfCalibration.memory {
+            if values.count < memory {
                 values.append(Float(rssi))
             } else {
                 values[next] = Float(rssi)
@@ -94,11 +97,11 @@ public struct SelfCalibration: Sendable {
             }
         }
 
-        /// The mean of the middle 60 % of the readings: as robust to a body in the way as the median, and
-        /// closer to the mean's precision on the rest.
+        /// The mean of the middle 80 % of the readings: a body in the way now and then is trimmed off,
+        /// and the rest averages almost as well as the plain mean.
         var level: Double {
             let sorted = values.sorted()
-            let trim = sorted.count / 5
+            let trim = sorted.count / 10
             let middle = sorted[trim..<(sorted.count - trim)]
             return middle.reduce(0.0) { $0 + Double($1) } / Double(middle.count)
         }

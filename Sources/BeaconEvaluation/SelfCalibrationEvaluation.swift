@@ -48,8 +48,8 @@ public enum SelfCalibrationEvaluation {
         return Site(rooms: rooms, gateways: sited, walls: walls)
     }()
 
-    /// Ten minutes: each gateway's own beacon five times a second; a beacon walked through the four rooms,
-    /// twice, standing 30 s at each stop.
+    /// Twenty minutes (a pair's memory): each gateway's own beacon five times a second; a beacon walked
+    /// through the four rooms, four times, standing 30 s at each stop.
     public static let scene: FleetScene = {
         var beacons = gateways.enumerated().map { index, gateway in
             SceneBeacon(beacon: .iBeacon(IBeacon(identity: ownBeacon(index), measuredPower: selfPower)),
@@ -57,12 +57,12 @@ public enum SelfCalibrationEvaluation {
                         path: .at(gateway.point), height: gatewayHeight)
         }
         let stops: [(Double, Double)] = [(2, 2), (10, 2), (11, 7), (3, 7), (5, 3), (12, 5)]
-        let walk = Route((stops + stops).map { Route.Stop(at: Point2(x: $0.0, y: $0.1), pause: .seconds(30)) }, speed: 1)
+        let walk = Route((stops + stops + stops + stops).map { Route.Stop(at: Point2(x: $0.0, y: $0.1), pause: .seconds(30)) }, speed: 1)
         beacons.insert(SceneBeacon(beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: FleetScenes.uuid, major: 1, minor: 1), measuredPower: -59)),
                                    address: SceneBeacon.defaultAddress(index: 0), interval: .milliseconds(500), path: .route(walk),
                                    height: 1), at: 0)
         let scene = Scene(name: "self-calibration", summary: "eight gateways with their own offsets and exponents hearing each other's beacons, "
-                          + "a beacon walked through four rooms", duration: .seconds(600), regions: [], beacons: beacons, site: site,
+                          + "a beacon walked through four rooms", duration: .seconds(1200), regions: [], beacons: beacons, site: site,
                           gateways: gateways.map { SceneGateway(name: $0.name, rssiOffset: $0.offset, pathLossExponent: $0.exponent) })
         return FleetScene(scene, seeds: FleetScene.seeds(3), purpose: "the gateways' self-calibration against the simulated truth")
     }()
