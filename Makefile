@@ -33,6 +33,8 @@
 #                (.build/debug/beacon)
 #   make install install the binary (stripped; INSTALL_DEBUG_SYMBOLS=1 keeps its symbols beside it), man
 #                page, completions and systemd unit (install.mk; also install-caps, uninstall, test-install)
+#   make deb     beacon_VERSION_ARCH.deb: what make install installs, under /usr, with /etc/default/beacon
+#                and maintainer scripts that grant the capabilities (dist/debian/deb.mk; also test-deb)
 #   make clean   remove build products and the venv
 
 SHELL := bash
@@ -175,9 +177,10 @@ demo: apt-deps $(VENV_STAMP) build
 	@tools/demo.sh
 
 clean:
-	rm -rf .build $(VENV) $(EVAL_VENV) $(BENCH_VENV)
+	rm -rf .build $(VENV) $(EVAL_VENV) $(BENCH_VENV) beacon_*.deb
 
 include tests/kernel/kernel.mk
 include fuzz/fuzz.mk
 include soak/soak.mk
 include install.mk
+include dist/debian/deb.mk

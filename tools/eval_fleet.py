@@ -8,10 +8,12 @@ Kolakowski flat's captures), on one Debian mosquitto on a free loopback port:
   2. a subscriber (mosquitto_sub, QoS 1) records every readings message that crosses the broker,
      `topic payload` a line, in readings.txt;
   3. `beacon locate --site captures/site.json --until-offline --max-lateness none` starts (with
-     --calibrate when the run's directory holds a file `calibrate`), and once it
-     is online every gateway replays its capture at full speed, all at once:
+     --calibrate when the run's directory holds a file `calibrate`), and beside it the same with `--smoothing` (the run's smoothing file) and `--shard 1/1` (every beacon, under a
+     status topic and client id of its own); once both are online every gateway replays its capture at
+     full speed, all at once:
      `beacon range --hci btsnoop:captures/NAME.btsnoop --uuid UUID --mqtt URL --gateway NAME`;
-  4. locate ends when every gateway has gone offline; its lines are in locate.jsonl.
+  4. both end when every gateway has gone offline; their lines are in locate.jsonl and
+     locate-smoothing.jsonl.
 Each run has a topic prefix of its own. `beacon-eval --fleet-check DIR` then checks that the readings
 and lines are exactly the ones the evaluation works out in process.
 
@@ -35,9 +37,9 @@ class RunError(Exception):
     pass
 
 
-def wait_online(port, prefix, timeout=20):
+def wait_online(port, status_topic, timeout=20):
     """Until locate's retained status says online (it subscribes before it publishes that)."""
-    result = subprocess.run(['mosquitto_sub', '-p', str(port), '-t', f'{prefix}/locate/status', '-C', '1',
+    result = subprocess.run(['mosquitto_sub', '-p', str(port), '-t', status_topic, '-C', '1',
                              '-W', str(timeout)], capture_output=True, text=True)
     if result.stdout.strip() != 'online':
         raise RunError(f'beacon locate did not come online: {result.stderr.strip() or result.stdout.strip()}')
@@ -62,16 +64,25 @@ def run(beacon, port, directory):
     gateways = sorted(entry[:-len('.btsnoop')] for entry in os.listdir(captures) if entry.endswith('.btsnoop'))
     url = f'mqtt://127.0.0.1:{port}/{name}'
     readings_path = os.path.join(directory, 'readings.txt')
+    with open(os.path.join(directory, 'smoothing')) as file:
+        smoothing = file.read().strip()
+    locate_command = [beacon, 'locate', '--mqtt', url, '--site', os.path.join(captures, 'site.json'),
+                      '--until-offline', '--max-lateness', 'none']
+    # A run whose directory holds `calibrate` is fused with the gateways' self-calibration.
+    if os.path.exists(os.path.join(directory, 'calibrate')):
+        locate_command.append('--calibrate')
     with open(readings_path, 'w') as readings, open(os.path.join(directory, 'locate.jsonl'), 'w') as lines, \
-            open(os.path.join(directory, 'locate.err'), 'w') as locate_err:
+            open(os.path.join(directory, 'locate.err'), 'w') as locate_err, \
+            open(os.path.join(directory, 'locate-smoothing.jsonl'), 'w') as smoothed_lines, \
+            open(os.path.join(directory, 'locate-smoothing.err'), 'w') as smoothed_err:
         subscriber = subprocess.Popen(['mosquitto_sub', '-p', str(port), '-q', '1', '-v', '-t', f'{name}/gateways/+/readings'],
                                       stdout=readings, stderr=subprocess.DEVNULL)
-        # A run whose directory holds `calibrate` is fused with the gateways' self-calibration.
-        calibrate = ['--calibrate'] if os.path.exists(os.path.join(directory, 'calibrate')) else []
-        locate = subprocess.Popen([beacon, 'locate', '--mqtt', url, '--site', os.path.join(captures, 'site.json'),
-                                   '--until-offline', '--max-lateness', 'none'] + calibrate, stdout=lines, stderr=locate_err)
+        locate = subprocess.Popen(locate_command, stdout=lines, stderr=locate_err)
+        smoothed = subprocess.Popen(locate_command + ['--smoothing', smoothing, '--shard', '1/1'],
+                                    stdout=smoothed_lines, stderr=smoothed_err)
         try:
-            wait_online(port, name)
+            wait_online(port, f'{name}/locate/status')
+            wait_online(port, f'{name}/locate/1-1/status')
             ranges = [subprocess.Popen([beacon, 'range', '--hci', f'btsnoop:{os.path.join(captures, gateway + ".btsnoop")}',
                                         '--uuid', UUID, '--mqtt', url, '--gateway', gateway],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -81,8 +92,9 @@ def run(beacon, port, directory):
                 if process.returncode != 0 or 'Warning' in err:
                     raise RunError(f'beacon range --gateway {gateway} exited {process.returncode}: {err.strip()}')
             try:
-                if locate.wait(timeout=RUN_TIMEOUT) != 0:
-                    raise RunError(f'beacon locate exited {locate.returncode}: {tail(locate_err.name)}')
+                for process, err in ((locate, locate_err), (smoothed, smoothed_err)):
+                    if process.wait(timeout=RUN_TIMEOUT) != 0:
+                        raise RunError(f'beacon locate exited {process.returncode}: {tail(err.name)}')
             except subprocess.TimeoutExpired:
                 statuses = subprocess.run(['mosquitto_sub', '-p', str(port), '-v', '-t', f'{name}/gateways/+/status', '-W', '2'],
                                           capture_output=True, text=True).stdout.strip().replace('\n', '; ')
@@ -98,6 +110,7 @@ def run(beacon, port, directory):
         finally:
             stopped(subscriber)
             stopped(locate)
+            stopped(smoothed)
     return len(gateways)
 
 

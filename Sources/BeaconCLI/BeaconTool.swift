@@ -8,6 +8,7 @@ public enum BeaconTool {
         Subcommand(RangeOptions.help, summary: "Monitor beacon regions and range the beacons inside them."),
         Subcommand(ScanOptions.help, summary: "List every beacon heard, of every supported format."),
         Subcommand(LocateOptions.help, summary: "Fuse several gateways' readings into each beacon's room and position."),
+        Subcommand(SurveyOptions.help, summary: "Record what each gateway hears of a beacon at a known point, as survey lines."),
         Subcommand(AdvertiseOptions.help, summary: "Advertise as an iBeacon, AltBeacon or Eddystone beacon until stopped."),
         Subcommand(CalibrateOptions.help, summary: "Measure a beacon at a known distance, or fit a site's path-loss exponent."),
         Subcommand(DevicesCommand.help, summary: "List the kernel's Bluetooth controllers and the channels usable on each."),
@@ -74,6 +75,11 @@ public enum BeaconTool {
             return runCommand(LocateOptions.help, rest, console: console) { parsed throws(UsageError) in
                 let options = try LocateOptions(parsed, environment: environment)
                 return { LocateCommand.run(options, console: console, signals: signals) }
+            }
+        case "survey":
+            return runCommand(SurveyOptions.help, rest, console: console) { parsed throws(UsageError) in
+                let options = try SurveyOptions(parsed, environment: environment)
+                return { SurveyCommand.run(options, console: console, signals: signals) }
             }
         case "advertise":
             return runCommand(AdvertiseOptions.help, rest, console: console) { parsed throws(UsageError) in

@@ -38,7 +38,9 @@ enum CalibrateOptions {
         Fitting: measure at two or more distances (for example 1, 2 and 4 m), then pass each line's distance and
         rssi as --sample; the "fit" line gives the --path-loss-exponent and --measured-power for beacon range:
           beacon calibrate --uuid U --distance 1 >> site.jsonl   (and 2, 4 ...)
-          beacon calibrate $(jq -r '"--sample \\(.distance)=\\(.rssi)"' site.jsonl)
+          beacon calibrate $(jq -r '"--sample \\(.distance)=\\(.rssi)"' site.jsonl) >> site.jsonl
+        The fit's exponentDeviation and measuredPowerDeviation are its standard errors. beacon range --site-fit
+        site.jsonl narrows its room model by the fit, by that uncertainty, instead of replacing it with the line.
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
     )

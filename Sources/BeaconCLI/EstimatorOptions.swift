@@ -11,6 +11,9 @@ extension RangingEstimator {
                    "How a filtered RSSI becomes metres: \(DistanceModel.forms).", default: "room"),
         OptionSpec("path-loss-exponent", .value(placeholder: "n"),
                    "Use the log-distance model with this exponent (0.5...6), as `beacon calibrate` prints it for a site."),
+        OptionSpec("site-fit", .value(placeholder: "file"),
+                   "Narrow the room model by a site's fit: the last \"fit\" line of `beacon calibrate --sample` in this file "
+                   + "(its exponent and uncertainty; the measured power stays the beacon's or --measured-power)."),
         OptionSpec("rssi-offset", .value(placeholder: "dB"),
                    "Added to every reading before estimating distance, for a receiver that reads high or low (-30...30).",
                    default: "0"),
@@ -54,6 +57,11 @@ extension RangingEstimator {
                 throw UsageError("Invalid value '\(text)' for '--path-loss-exponent <n>': expected a number in 0.5...6")
             }
             distance = model
+        }
+        if parsed.value("site-fit") != nil {
+            for other in ["distance-model", "path-loss-exponent"] where parsed.value(other) != nil {
+                throw UsageError("'--site-fit' narrows the room model; it cannot be combined with '--\(other)'")
+            }
         }
         rssiOffset = try Self.number(parsed.value("rssi-offset"), option: "rssi-offset <dB>", in: -30...30) ?? 0
         if let power = try Self.number(parsed.value("measured-power"), option: "measured-power <dBm>",

@@ -6,8 +6,12 @@ import BeaconTransport
 struct LocateCommand {
     static func run(_ options: LocateOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         let site: Site
+        var radio: RadioMap?
         do {
             site = try SiteFileInput.read(options.sitePath, console: console)
+            radio = try options.surveyPath.map { path throws(ReportedFailure) in
+                try SurveyFileInput.radioMap(path, site: site, model: options.settings.signal, console: console)
+            }
         } catch {
             return error.exit
         }
@@ -28,7 +32,7 @@ struct LocateCommand {
         } catch {
             return Failure.report(error, console: console)
         }
-        var fusion = LocateFusion(site: site, settings: options.settings, shard: options.shard, topics: topics,
+        var fusion = LocateFusion(site: site, settings: options.settings, radio: radio, shard: options.shard, topics: topics,
                                   publish: { publisher.publish($0) }, output: LineOutput(console: console))
         let start = Clock.monotonic()
         var code = ExitCode.success

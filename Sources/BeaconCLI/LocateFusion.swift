@@ -20,10 +20,11 @@ struct LocateFusion {
     private var future = RepeatedWarning { "Warning: \($0.counted("readings message")) too far ahead of the other gateways, in all" }
     private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) dropped to bound the readings waiting, in all" }
     private var clocks = RepeatedWarning { "Warning: \($0) gateway clock drifts in all" }
+    private var misfits = RepeatedWarning { "Warning: \($0.counted("gateway")) no longer fit the survey, in all" }
 
-    init(site: Site, settings: Locator.Settings, shard: BeaconShard?, topics: LocateTopics,
+    init(site: Site, settings: Locator.Settings, radio: RadioMap? = nil, shard: BeaconShard?, topics: LocateTopics,
          publish: @escaping ([MQTTMessage]) -> Void, output: LineOutput) {
-        locator = Locator(site: site, settings: settings)
+        locator = Locator(site: site, settings: settings, radio: radio)
         self.shard = shard
         self.topics = topics
         self.publish = publish
@@ -73,6 +74,11 @@ struct LocateFusion {
         var outputs: [LocateOutput] = []
         locator.advance(arrival: arrival) { outputs.append($0) }
         emit(outputs)
+        for (gateway, deviation, readings) in locator.surveyWarnings() {
+            Self.warn(&misfits, console: output.console, "Warning: the readings of \(DiagnosticEscaping.escaped(gateway)) no longer fit the survey "
+                      + "(their median deviation from the radio map is \((deviation * 10).rounded() / 10) sigma over its last \(readings)): "
+                      + "has it moved, or the room around it changed, since the survey?")
+        }
         // A replay's readings arrive at any pace: their clocks against arrival tell nothing.
         guard locator.settings.maximumLateness != nil else { return }
         for (gateway, drift) in locator.clockWarnings() {
@@ -89,7 +95,7 @@ struct LocateFusion {
         var outputs: [LocateOutput] = []
         if everythingReceived { locator.finish { outputs.append($0) } }
         emit(outputs)
-        for warning in [malformed, unknown, late, future, overflow, clocks] {
+        for warning in [malformed, unknown, late, future, overflow, clocks, misfits] {
             if let summary = warning.summary { output.console.diagnose(summary) }
         }
     }

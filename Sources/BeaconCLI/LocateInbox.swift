@@ -1,7 +1,8 @@
 import BeaconTransport
 import Synchronization
 
-/// Messages from the publishing thread (topic and payload), waiting for `beacon locate`'s fuser.
+/// Messages from the publishing thread (topic and payload), waiting for `beacon locate`'s fuser (or
+/// `beacon survey`'s recorder).
 ///
 /// Bounded in messages and in bytes: a flood of large payloads (the broker passes on whatever a client
 /// publishes) would otherwise hold as many of them as the message bound allows. A message that does not

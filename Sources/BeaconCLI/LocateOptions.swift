@@ -5,12 +5,17 @@ import BeaconMQTT
 struct LocateOptions {
     var broker: BrokerOptions
     var sitePath: String
+    /// A survey file (docs/survey.md): its radio map places the beacons where it reaches.
+    var surveyPath: String?
     var settings: Locator.Settings
     var duration: Micros?
     /// Ends the run once every gateway of the site has gone offline (replays into the broker).
     var untilOffline: Bool
     /// The beacons this fuser owns; nil: all.
     var shard: BeaconShard?
+
+    /// The longest --smoothing: a minute of windows held back per beacon is already far more than a room needs.
+    static let maximumSmoothing = Micros.seconds(60)
 
     static let help = CommandHelp(
         name: "locate",
@@ -25,12 +30,23 @@ struct LocateOptions {
         ] + BrokerOptions.specs + [
             OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons, the gateways' positions, and optionally walls, floors and beacons' names, for example "
                        + #"{"rooms": [{"name": "hall", "polygon": [[0,0], [4,0], [4,4], [0,4]]}], "gateways": [{"name": "gw1", "position": [2,2,1], "room": "hall"}]}."#),
+            OptionSpec("survey", .value(placeholder: "file"),
+                       "A survey of the site (JSON lines, one per point and gateway, for example "
+                       + #"{"x":3.2,"y":1.5,"gateway":"gw1","rssi":-71.5,"samples":3400}; what `beacon survey` writes): "#
+                       + "a radio map per gateway interpolated from it places the beacons where the survey reaches, the "
+                       + "distance model beyond. A survey that contradicts itself, and a gateway whose readings no longer "
+                       + "fit it, are warned about."),
             OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.", default: "1s"),
             OptionSpec("away-after", .value(placeholder: "duration"),
                        "No gateway has heard a beacon for this long: an away line, and its room not_home.", default: "30s"),
             OptionSpec("max-lateness", .value(placeholder: "duration"),
                        "How far behind the other gateways one may fall before the fuser stops waiting for it; 'none' "
                        + "waits for every online gateway of the site (replays, which may run at any pace).", default: "5s"),
+            OptionSpec("smoothing", .value(placeholder: "duration"),
+                       "Publish each window's lines this much later, its estimate weighed by the readings of the windows "
+                       + "since too, so a beacon walked slowly across a room boundary is placed where it was rather than "
+                       + "where its readings so far suggest; a line's time stays the window it describes. 0 publishes at once; "
+                       + "at most \(LocateOptions.maximumSmoothing.value / 1_000_000)s.", default: "0"),
             OptionSpec("until-offline", .flag,
                        "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays)."),
             OptionSpec("shard", .value(placeholder: "K/N"),
@@ -80,6 +96,7 @@ struct LocateOptions {
         self.broker = broker
         guard let site = parsed.value("site") else { throw UsageError("Missing expected argument '--site <file>'") }
         sitePath = site
+        surveyPath = parsed.value("survey")
         settings = Locator.Settings()
         if let text = parsed.value("interval") {
             settings.interval = try CommonOptions.positiveDuration(text, option: "interval")
@@ -90,6 +107,12 @@ struct LocateOptions {
         }
         if let text = parsed.value("max-lateness") {
             settings.maximumLateness = text == "none" ? nil : try CommonOptions.positiveDuration(text, option: "max-lateness")
+        }
+        if let text = parsed.value("smoothing") {
+            guard let smoothing = DurationText.parse(text), smoothing <= Self.maximumSmoothing else {
+                throw UsageError("Invalid value '\(text)' for '--smoothing <duration>': expected a duration from 0 to 60s such as 0, 3 or 2500ms")
+            }
+            settings.smoothing = smoothing
         }
         duration = try parsed.value("duration").map { text throws(UsageError) in
             try CommonOptions.positiveDuration(text, option: "duration")

@@ -52,7 +52,9 @@ enum ManPage {
             41 dB), rssi, samples, address, firstSeen, lastSeen and any Eddystone telemetry (scan); \
             advertisement: one per advertisement (scan, with each). location: every interval, one per beacon \
             some gateway heard recently, with its room and position; room: a beacon's room changes; away: no \
-            gateway has heard a beacon for away-after (locate). Numbers have one precision per quantity: an RSSI \
+            gateway has heard a beacon for away-after (locate). survey: a surveyed point, one per gateway, with \
+            beacon, x, y, floor, gateway, rssi (the median, null when not heard), samples and spread (survey). \
+            Numbers have one precision per quantity: an RSSI \
             one decimal, metres, a spread of readings and a path-loss exponent two.
             """)
         page.request(".SH FILES")
@@ -86,10 +88,12 @@ enum ManPage {
     static let files: [(String, String)] = [
         ("/etc/default/beacon", "The environment file of beacon.service: BEACON_RANGE_ARGS, the arguments of its beacon range, "
          + "and \(BrokerOptions.passwordVariable). Keep it mode 0600, owned by root: systemd reads it before starting beacon, "
-         + "and the password in it is nobody else's business."),
+         + "and the password in it is nobody else's business. The Debian package installs it so, its variables described "
+         + "and commented out."),
         ("/etc/default/beacon-INSTANCE", "The environment file of beacon@INSTANCE.service (for example beacon@scan or beacon@hci1): "
          + "BEACON_ARGS, the whole command line after beacon (the subcommand first), and \(BrokerOptions.passwordVariable); mode 0600 too."),
-        ("PREFIX/lib/systemd/system/beacon.service, beacon@.service", "The units make install installs. Their standard output "
+        ("/usr/lib/systemd/system/beacon.service, beacon@.service", "The units the Debian package installs (make install: "
+         + "in PREFIX/lib/systemd/system), neither enabled. Their standard output "
          + "goes nowhere (the lines are for the broker; one a second in the journal would wear out an SD card); standard error, "
          + "the warnings and errors, goes to the journal."),
     ]

@@ -9,6 +9,14 @@ struct RangeCommand: ControllerCommand {
     private var selfAdvertising: SelfAdvertising?
 
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
+        var options = options
+        if let path = options.siteFit {
+            do {
+                options.estimator.distance = .room(RoomPrior().narrowed(by: try SiteFitInput.read(path, console: console)))
+            } catch {
+                return error.exit
+            }
+        }
         let sinks: [any LineSink]
         do {
             sinks = try options.mqtt.map { mqtt in

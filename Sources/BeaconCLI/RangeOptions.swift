@@ -7,6 +7,8 @@ struct RangeOptions {
     var exitAfter: Micros
     var interval: Micros
     var estimator: RangingEstimator
+    /// A file with a site's fit (`--site-fit`), read when the command starts.
+    var siteFit: String?
     var scan: ScanParameters
     /// A broker the lines are also published to.
     var mqtt: MQTTOptions?
@@ -96,6 +98,7 @@ struct RangeOptions {
             throw UsageError("'--interval' must be at least 10ms")
         }
         estimator = try RangingEstimator(parsed)
+        siteFit = parsed.value("site-fit")
         scan = try ScanParameters(parsed)
         mqtt = try MQTTOptions.parse(parsed, environment: environment)
         if parsed.has("advertise-self") {

@@ -65,21 +65,36 @@ public enum MeasuredPowerAtOneMetre {
 }
 
 /// A site's log-distance model fitted to calibration samples at several distances:
-/// `median RSSI = measuredPower - 10 n log10(distance)`, by least squares.
+/// `median RSSI = measuredPower - 10 n log10(distance)`, by least squares, with the standard errors of
+/// the exponent and of the RSSI at 1 m that the samples' scatter around the line leaves.
 public struct PathLossFit: Hashable, Sendable {
     public var exponent: Double
+    /// Standard error of `exponent`.
+    public var exponentDeviation: Double
     /// The fitted RSSI at 1 m (dBm).
     public var measuredPower: Double
+    /// Standard error of `measuredPower` (dB).
+    public var measuredPowerDeviation: Double
     /// Root-mean-square difference between the samples and the fitted line (dB).
     public var residual: Double
     public var samples: Int
 
-    public init(exponent: Double, measuredPower: Double, residual: Double, samples: Int) {
+    public init(exponent: Double, exponentDeviation: Double, measuredPower: Double, measuredPowerDeviation: Double,
+                residual: Double, samples: Int) {
         self.exponent = exponent
+        self.exponentDeviation = exponentDeviation
         self.measuredPower = measuredPower
+        self.measuredPowerDeviation = measuredPowerDeviation
         self.residual = residual
         self.samples = samples
     }
+
+    /// The scatter (dB) a calibration median is taken to have around a site's line before the samples
+    /// say otherwise (the room model's scatter of a reading around its line), and how many samples' worth
+    /// that belief weighs. Two or three points fit a line almost exactly whatever the room does: their
+    /// own residual would claim a certainty they do not have.
+    public static let priorScatter = RoomPrior().shadowing
+    public static let priorScatterWeight = 2.0
 
     /// What a fitted exponent below `lowExponent` usually means, for a warning; nil otherwise.
     public var lowExponentWarning: String? {
@@ -113,8 +128,13 @@ public struct PathLossFit: Hashable, Sendable {
         let intercept = meanY - slope * meanX
         let exponent = -slope / 10
         let squares = zip(xs, ys).map { x, y in pow(y - (intercept + slope * x), 2) }.reduce(0, +)
-        let fit = PathLossFit(exponent: exponent, measuredPower: intercept,
-                              residual: (squares / Double(xs.count)).squareRoot(), samples: usable.count)
+        // The scatter around the line, pooled with the prior belief (`priorScatter`): the samples' own
+        // residual has count - 2 degrees of freedom.
+        let k = Double(xs.count)
+        let scatter = ((squares + priorScatterWeight * priorScatter * priorScatter) / (k - 2 + priorScatterWeight)).squareRoot()
+        let fit = PathLossFit(exponent: exponent, exponentDeviation: scatter / (10 * sxx.squareRoot()),
+                              measuredPower: intercept, measuredPowerDeviation: scatter * (1 / k + meanX * meanX / sxx).squareRoot(),
+                              residual: (squares / k).squareRoot(), samples: usable.count)
         guard plausibleExponents.contains(exponent) else {
             return .failure(.init("the fitted path-loss exponent \(formatted(exponent)) is outside \(formatted(plausibleExponents.lowerBound))...\(formatted(plausibleExponents.upperBound)): check the distances, and that nothing moved between measurements"))
         }

@@ -41,7 +41,9 @@ extension OutputLine {
                 o.field("time", time)
                 o.field("samples", fit.samples)
                 o.field("pathLossExponent", fit.exponent, decimals: exponentDecimals)
+                o.field("exponentDeviation", fit.exponentDeviation, decimals: exponentDecimals)
                 o.field("measuredPower", power)
+                o.field("measuredPowerDeviation", fit.measuredPowerDeviation, decimals: spreadDecimals)
                 o.field("residual", fit.residual, decimals: spreadDecimals)
                 o.field("flags", "--path-loss-exponent \(exponent) --measured-power \(power)")
             }

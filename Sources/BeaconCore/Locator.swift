@@ -31,6 +31,10 @@ public struct Locator: Sendable {
         /// Fit each gateway's offset and exponent from their readings of each other's own beacons (the
         /// site's gateways[].beacon), report it, and locate with it; nil: the signal model as it is.
         public var calibration: SelfCalibration?
+        /// How long after a window its lines are published, the window's estimate weighed by the readings
+        /// of the windows up to then too (fixed-lag smoothing): hindsight places a walking beacon where it
+        /// was, not where its readings so far suggest. A line's time is still the window it describes.
+        public var smoothing = Micros(0)
 
         public init() {}
     }
@@ -65,6 +69,8 @@ public struct Locator: Sendable {
     public private(set) var signal: SignalModel
     private var calibration: SelfCalibration?
     private var gateways: [GatewayState]
+    /// Per gateway, how its readings fit the survey (empty without one).
+    private var surveyFits: [SurveyFit]
     private var pending: [GatewayReadings] = []
     private var pendingCount = 0
     private var tracks: [String: BeaconTrack] = [:]
@@ -79,13 +85,16 @@ public struct Locator: Sendable {
     /// (the broker, or the fuser's own link, was down): each gateway's silence counts from then.
     private var resumedAt: Timestamp?
 
-    public init(site: Site, settings: Settings = Settings()) {
+    /// With `radio`, the survey's radio map places the beacons where it reaches (`RadioMap`), and each
+    /// surveyed gateway's readings are checked against it (`surveyWarnings`).
+    public init(site: Site, settings: Settings = Settings(), radio: RadioMap? = nil) {
         self.site = site
         self.settings = settings
-        map = SiteMap(site: site)
+        map = SiteMap(site: site, radio: radio)
         signal = settings.signal
         calibration = settings.calibration
         gateways = site.gateways.map { _ in GatewayState() }
+        surveyFits = radio == nil ? [] : site.gateways.map { _ in SurveyFit() }
     }
 
     /// Takes one gateway's readings message, arrived at `arrival` (the fuser's clock, used only to tell
@@ -138,10 +147,15 @@ public struct Locator: Sendable {
         fuse(upTo: watermark, emit: emit)
     }
 
-    /// Fuses everything received, up to the latest complete window (at the end of a run).
+    /// Fuses everything received, up to the latest complete window, and publishes every window's lines
+    /// the smoothing still holds back (at the end of a run).
     public mutating func finish(emit: (LocateOutput) -> Void) {
-        guard let latest = pending.last?.time else { return }
-        fuse(upTo: latest, emit: emit)
+        if let latest = pending.last?.time { fuse(upTo: latest, emit: emit) }
+        for id in tracks.keys.sorted() {
+            guard var track = tracks[id] else { continue }
+            publish(&track, id: id, through: nil, emit: emit)
+            tracks[id] = track
+        }
     }
 
     /// Gateways whose clock moved against arrival by more than `clockDriftBound` since the last call,
@@ -151,6 +165,19 @@ public struct Locator: Sendable {
         for index in gateways.indices {
             if let drift = gateways[index].takeDrift(beyond: Self.clockDriftBound) {
                 warnings.append((site.gateways[index].name, drift))
+            }
+        }
+        return warnings
+    }
+
+    /// Gateways whose readings stopped fitting the survey's radio map since the last call (moved, or the
+    /// room changed), each with its readings' median deviation from the map (in σ) and how many readings
+    /// that is of; each gateway said once (`SurveyFit`).
+    public mutating func surveyWarnings() -> [(gateway: String, deviation: Double, readings: Int)] {
+        var warnings: [(String, Double, Int)] = []
+        for index in surveyFits.indices {
+            if let deviation = surveyFits[index].takeMisfit() {
+                warnings.append((site.gateways[index].name, deviation, SurveyFit.window))
             }
         }
         return warnings
@@ -224,6 +251,10 @@ public struct Locator: Sendable {
         var event = pending.first.map { tickEnding(containing: $0.time) }
         for track in tracks.values {
             if track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) { return tick }
+            if let held = track.unpublished.first {
+                let due = tickEnding(containing: held.time + settings.smoothing)
+                event = min(event ?? due, due)
+            }
             // Away once more than awayAfter has passed.
             let away = tickEnding(containing: track.lastHeard + settings.awayAfter + Micros(1))
             event = min(event ?? away, away)
@@ -265,36 +296,76 @@ public struct Locator: Sendable {
 
         for id in tracks.keys.sorted() {
             guard var track = tracks[id] else { continue }
-            let name = site.name(ofBeacon: id)
             if tick > awayTime(of: track, at: tick) {
-                emit(.away(time: tick, beacon: id, name: name, room: roomName(track)))
+                publish(&track, id: id, through: nil, emit: emit)
+                emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: roomName(track)))
                 tracks[id] = nil
                 continue
             }
             let observations = heard[id] ?? []
-            guard !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) else {
-                tracks[id] = track
-                continue
+            if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
+                track.filter.step(to: tick, observations, map: &map, model: signal)
+                if !surveyFits.isEmpty, let estimate = track.filter.estimate(at: tick, map: map) {
+                    judgeSurvey(observations, at: estimate)
+                }
+                // Without an estimate, the gateways' calibration of the beacon (an integer mean: the same in any order).
+                let power = track.filter.learnedPower ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
+                track.unpublished.append(BeaconTrack.Unpublished(time: tick, heard: !observations.isEmpty,
+                                                                 gateways: gatewaysHearing(track, at: tick, power: power)))
             }
-            let estimate = track.filter.step(to: tick, observations, map: &map, model: signal)
+            publish(&track, id: id, through: tick + Micros(-settings.smoothing.value), emit: emit)
+            tracks[id] = track
+        }
+    }
+
+    /// Publishes the beacon's windows up to `through` (nil: all) that are not published yet, each with
+    /// its estimate as the filter has it now: its room (and a room line on a change), its location line.
+    private mutating func publish(_ track: inout BeaconTrack, id: String, through: Timestamp?, emit: (LocateOutput) -> Void) {
+        let name = site.name(ofBeacon: id)
+        while let window = track.unpublished.first, through.map({ window.time <= $0 }) ?? true {
+            track.unpublished.removeFirst()
+            let estimate = track.filter.estimate(at: window.time, map: map)
+            track.filter.forget(through: window.time)
             var room = track.room.room ?? nil  // nil: none yet, or none
-            if let estimate, !observations.isEmpty {
+            if let estimate, window.heard {
                 // Only readings move a beacon to another room: a window without them only spreads the estimate.
-                room = track.room.update(estimate.rooms, at: Micros(tick.microseconds))
+                room = track.room.update(estimate.rooms, at: Micros(window.time.microseconds))
             }
             let before = track.reportedRoom
             if track.room.room != nil, room != before {
-                emit(.room(time: tick, beacon: id, name: name, from: before.map { site.rooms[$0].name }, to: room.map { site.rooms[$0].name }))
+                emit(.room(time: window.time, beacon: id, name: name, from: before.map { site.rooms[$0].name },
+                           to: room.map { site.rooms[$0].name }))
                 track.reportedRoom = room
             }
             let confidence = estimate?.rooms.first { $0.room == room }?.probability
-            // Without an estimate, the gateways' calibration of the beacon (an integer mean: the same in any order).
-            let power = estimate?.power ?? Double(track.latest.values.reduce(0) { $0 + $1.measuredPower }) / Double(max(1, track.latest.count))
-            emit(.location(LocatedBeacon(time: tick, beacon: id, name: name, room: room.map { site.rooms[$0].name },
+            emit(.location(LocatedBeacon(time: window.time, beacon: id, name: name, room: room.map { site.rooms[$0].name },
                                          fix: estimate.map { PositionFix(point: $0.point, error: $0.error) },
-                                         confidence: confidence,
-                                         gateways: gatewaysHearing(track, at: tick, power: power))))
-            tracks[id] = track
+                                         confidence: confidence, gateways: window.gateways)))
+        }
+    }
+
+    /// Each surveyed gateway's reading against the radio map at a confident estimate: how many σ the
+    /// beacon's power at 1 m that its reading says there is from the power the other gateways' readings
+    /// say (left out of that, a moved gateway cannot vouch for itself).
+    private mutating func judgeSurvey(_ observations: [SignalObservation], at estimate: PositionEstimate) {
+        guard estimate.error <= SurveyFit.maximumError, observations.count >= 3 else { return }
+        let model = settings.signal
+        var powers: [Double] = [], variances: [Double] = [], surveyed: [Bool] = []
+        for observation in observations {
+            let survey = map.surveyed(gateway: observation.gateway, at: estimate.point, floor: estimate.floor)
+            powers.append(observation.rssi + RadioMap.pathLoss(site: site, gateway: observation.gateway, at: estimate.point,
+                                                               floor: estimate.floor, model: model) - (survey?.correction ?? 0))
+            let own = observation.sigma * observation.sigma
+            variances.append(max(0.25, survey.map { own - model.scatter * model.scatter + $0.variance } ?? own))
+            surveyed.append(survey != nil)
+        }
+        let precision = variances.reduce(0) { $0 + 1 / $1 }
+        let weighted = zip(powers, variances).reduce(0) { $0 + $1.0 / $1.1 }
+        for (index, observation) in observations.enumerated() where surveyed[index] {
+            let othersPrecision = precision - 1 / variances[index]
+            let others = (weighted - powers[index] / variances[index]) / othersPrecision
+            let deviation = abs(powers[index] - others) / (variances[index] + 1 / othersPrecision).squareRoot()
+            surveyFits[observation.gateway].add(deviation)
         }
     }
 
@@ -327,7 +398,8 @@ public struct Locator: Sendable {
     private mutating func evictLeastRecent(emit: (LocateOutput) -> Void, at tick: Timestamp) {
         let excess = tracks.count - Self.maximumBeacons + Self.maximumBeacons / 8
         let oldest = tracks.sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.prefix(excess)
-        for (id, track) in oldest {
+        for (id, var track) in oldest {
+            publish(&track, id: id, through: nil, emit: emit)
             emit(.away(time: tick, beacon: id, name: site.name(ofBeacon: id), room: roomName(track)))
             tracks[id] = nil
         }
@@ -398,6 +470,16 @@ private struct BeaconTrack: Sendable {
     var room: RoomTracker
     /// The room last reported in a `room` line.
     var reportedRoom: Int?
+    /// A window the filter has stepped to whose lines the smoothing holds back.
+    struct Unpublished: Sendable {
+        var time: Timestamp
+        /// Whether a gateway heard the beacon in the window (only readings move it to another room).
+        var heard: Bool
+        /// The gateways listed in its location line.
+        var gateways: [(name: String, distance: Double, online: Bool)]
+    }
+    /// Oldest first.
+    var unpublished: [Unpublished] = []
 
     /// The filter's draws are seeded by the beacon's id: the same readings give the same estimates in
     /// any run and in any shard.

@@ -93,6 +93,11 @@ public struct PositionEstimate: Sendable {
 /// miscalibrated beacon is placed as well as a calibrated one). The estimate is the particles' weighted
 /// mean, its error their weighted spread, and each room's probability the weight of the particles in it.
 ///
+/// The filter also remembers where each particle was at its recent steps, carried through resampling so
+/// each particle keeps its own past (fixed-lag smoothing): a step's estimate can be taken with hindsight,
+/// the particles' places then weighed by what was heard after it (`estimate(at:map:)`), until the step is
+/// forgotten (`forget(through:)`).
+///
 /// Random draws come from the filter's own generator, seeded by the caller (per beacon), so the same
 /// readings always give the same estimates.
 public struct PositionFilter: Sendable {
@@ -119,14 +124,16 @@ public struct PositionFilter: Sendable {
     /// The share of first particles spread over the whole floor rather than about the gateways.
     static let uniformShare = 0.2
 
-    private var x: [Float] = []
-    private var y: [Float] = []
+    private(set) var x: [Float] = []
+    private(set) var y: [Float] = []
     private var vx: [Float] = []
     private var vy: [Float] = []
     private var weight: [Float] = []
-    private var walking: [Bool] = []
+    private(set) var walking: [Bool] = []
     private var rng: SplitMix64
     private var time: Timestamp?
+    /// The steps not forgotten yet, oldest first.
+    private(set) var past: [PastStep] = []
     public private(set) var floor = 0
     /// The beacon's power at 1 m: mean and variance (dBm, dB²).
     private var power: (mean: Double, variance: Double)?
@@ -136,10 +143,12 @@ public struct PositionFilter: Sendable {
     }
 
     /// Moves the particles on to `time` and weighs them by `observations` (none: the estimate only
-    /// spreads). Returns the estimate after it; nil before the first window with an observation the
-    /// site can place (a gateway on a floor with bounds).
+    /// spreads), keeping where they were at `time` (`estimate(at:map:)`). Returns whether the filter
+    /// places the beacon: not before the first window with an observation the site can place (a
+    /// gateway on a floor with bounds).
+    @discardableResult
     public mutating func step(to time: Timestamp, _ observations: [SignalObservation], map: inout SiteMap,
-                              model: SignalModel) -> PositionEstimate? {
+                              model: SignalModel) -> Bool {
         let usable = Self.strongest(observations.filter { $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0
             && $0.measuredPower.isFinite && $0.gateway >= 0 && $0.gateway < map.site.gateways.count })
         let floor = usable.first.map { map.site.gateways[$0.gateway].floor } ?? self.floor
@@ -150,13 +159,32 @@ public struct PositionFilter: Sendable {
                 self.time = time
             }
         } else {
-            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return nil }
+            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return false }
+            // The steps on the floor being left keep the estimates they have.
+            for index in past.indices { past[index].settle(estimate(x: past[index].x, y: past[index].y, map: map)) }
             self.floor = floor
             self.time = time
             start(usable, box: box, map: map, model: model)
         }
+        if past.last.map({ $0.time < time }) ?? true { past.append(PastStep(time: time, x: x, y: y)) }
         if !usable.isEmpty { weigh(usable, map: &map, model: model) }
-        return estimate(map: map)
+        return true
+    }
+
+    /// The beacon's power at 1 m as the gateways hear it (dBm), as learned so far; nil before the first step
+    /// that places it.
+    public var learnedPower: Double? { power?.mean }
+
+    /// The estimate of the step at `time` (a time `step` was given, not forgotten yet), its particles'
+    /// places then weighed by everything heard since; nil for a step that was not kept.
+    public func estimate(at time: Timestamp, map: SiteMap) -> PositionEstimate? {
+        guard let step = past.last(where: { $0.time == time }) else { return nil }
+        return step.settled ?? estimate(x: step.x, y: step.y, map: map)
+    }
+
+    /// Forgets the steps up to `time`: every step is kept until forgotten.
+    public mutating func forget(through time: Timestamp) {
+        past.removeAll { $0.time <= time }
     }
 
     /// The loudest `maximumObservations`, loudest first.
@@ -241,7 +269,8 @@ public struct PositionFilter: Sendable {
     /// Weighs each particle by the likelihood of the readings there, the beacon's power at 1 m profiled
     /// out: for a particle, each reading plus its path loss and walls is an estimate of that power; their
     /// weighted mean (with the belief so far) is the particle's power, and the scatter of the estimates
-    /// about it is what the particle is judged by.
+    /// about it is what the particle is judged by. Where the survey's radio map reaches a gateway, its
+    /// correction joins the path loss and its variance replaces the model's scatter.
     private mutating func weigh(_ observations: [SignalObservation], map: inout SiteMap, model: SignalModel) {
         guard var belief = power else { return }
         let count = x.count
@@ -262,28 +291,52 @@ public struct PositionFilter: Sendable {
         let walls = map.hasWalls(onFloor: floor)
         let outside = map.withRooms(onFloor: floor) { room in x.indices.map { room(Point2(x: Double(x[$0]), y: Double(y[$0]))) == nil } }
         let exponentOfTails = -0.5 * (tails + 1)
+        // A surveyed gateway's reading is judged against the radio map there: its correction to the distance
+        // model, and its variance in place of the model's scatter (so its precision varies with the place).
+        let surveyed = observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false }
+        let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
+        var particlePrecisions = precisions, particleRoots = roots
+        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
         var best = -Double.infinity
         for i in 0..<count {
             let px = Double(x[i]), py = Double(y[i])
             var weighted = priorTerm
+            var total = totalPrecision
+            // The product of the surveyed readings' precisions over the model's.
+            var precisionRatio = 1.0
             for j in 0..<observations.count {
                 let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[j]
                 let square = max(dx * dx + dy * dy + dz * dz, minimumSquare)
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
                 var estimate = observations[j].rssi - receivers[j].offset + slopes[j] * Double(logf(Float(square)))
                 if walls { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
+                if surveyed[j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
+                    estimate -= survey.correction
+                    let precision = 1 / max(0.25, ownVariances[j] + survey.variance)
+                    precisionRatio *= precision / precisions[j]
+                    total += precision - precisions[j]
+                    particlePrecisions[j] = precision
+                    particleRoots[j] = precision.squareRoot()
+                }
                 estimates[j] = estimate
-                weighted += precisions[j] * estimate
+                weighted += particlePrecisions[j] * estimate
             }
-            let power = weighted / totalPrecision
+            let power = weighted / total
             // Σ log(1 + t²/ν) as the log of one product: one logarithm per particle, not one per reading.
             var product = 1.0
             for j in 0..<observations.count {
-                let standardised = (estimates[j] - power) * roots[j]
+                let standardised = (estimates[j] - power) * particleRoots[j]
                 product *= 1 + standardised * standardised / tails
             }
             var logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
                 + exponentOfTails * log(product)
+            if !totals.isEmpty {
+                // The readings' scale, and the power's (integrated out, it is surer where the readings are).
+                logLikelihood += 0.5 * log(precisionRatio * totalPrecision / total)
+                totals[i] = total
+                particlePrecisions = precisions
+                particleRoots = roots
+            }
             if outside[i] { logLikelihood += Self.outsidePenalty }
             logLikelihoods[i] = logLikelihood
             powers[i] = power
@@ -297,17 +350,18 @@ public struct PositionFilter: Sendable {
             total += w
         }
         guard total > 0, total.isFinite else { return }
-        var mean = 0.0, squares = 0.0, concentration = 0.0
+        var mean = 0.0, squares = 0.0, concentration = 0.0, uncertainty = 0.0
         for i in 0..<count {
             let w = updated[i] / total
             weight[i] = Float(w)
             mean += w * powers[i]
             squares += w * powers[i] * powers[i]
             concentration += w * w
+            if !totals.isEmpty { uncertainty += w / totals[i] }
         }
         let spread = max(0, squares - mean * mean)
         belief.mean = mean
-        belief.variance = max(0.25, 1 / totalPrecision + spread)
+        belief.variance = max(0.25, (totals.isEmpty ? 1 / totalPrecision : uncertainty) + spread)
         power = belief
         // Fewer than half the particles' worth of weight left: draw a fresh set from the weights.
         if concentration * Double(count) > 2 { resample() }
@@ -319,6 +373,8 @@ public struct PositionFilter: Sendable {
         var newX = [Float](), newY = [Float](), newVX = [Float](), newVY = [Float](), newWalking = [Bool]()
         newX.reserveCapacity(count); newY.reserveCapacity(count); newVX.reserveCapacity(count)
         newVY.reserveCapacity(count); newWalking.reserveCapacity(count)
+        var sources: [Int] = []
+        sources.reserveCapacity(count)
         let step = 1 / Double(count)
         var target = rng.unit() * step
         var cumulative = 0.0
@@ -330,16 +386,28 @@ public struct PositionFilter: Sendable {
             }
             newX.append(x[source]); newY.append(y[source]); newVX.append(vx[source]); newVY.append(vy[source])
             newWalking.append(walking[source])
+            sources.append(source)
             target += step
         }
         x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking
+        for index in past.indices where past[index].x.count == count {
+            // The current step's places are the particles' own.
+            if past[index].time == time {
+                past[index].x = x
+                past[index].y = y
+            } else {
+                past[index].x = sources.map { past[index].x[$0] }
+                past[index].y = sources.map { past[index].y[$0] }
+            }
+        }
         weight = [Float](repeating: 1 / Float(count), count: count)
     }
 
     // MARK: - Estimate
 
-    private func estimate(map: SiteMap) -> PositionEstimate? {
-        guard !x.isEmpty, let power else { return nil }
+    /// The estimate from particles at `x`, `y` with the current weights.
+    private func estimate(x: [Float], y: [Float], map: SiteMap) -> PositionEstimate? {
+        guard !x.isEmpty, x.count == weight.count, let power else { return nil }
         var total = 0.0, mx = 0.0, my = 0.0
         for i in x.indices {
             let w = Double(weight[i])
@@ -366,5 +434,21 @@ public struct PositionFilter: Sendable {
             .sorted { ($0.probability, -($0.room ?? -1)) > ($1.probability, -($1.room ?? -1)) }
         return PositionEstimate(point: Point2(x: mx, y: my), error: variance.squareRoot(), floor: floor, rooms: ranked,
                                 power: power.mean)
+    }
+}
+
+/// Where the particles were at one step, in the current particles' order; or, once the filter started
+/// over (another floor), the estimate the step had then.
+struct PastStep: Sendable {
+    var time: Timestamp
+    var x: [Float]
+    var y: [Float]
+    var settled: PositionEstimate?
+
+    mutating func settle(_ estimate: PositionEstimate?) {
+        guard settled == nil else { return }
+        settled = estimate
+        x = []
+        y = []
     }
 }

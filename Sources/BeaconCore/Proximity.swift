@@ -73,19 +73,33 @@ public struct ProximityClassifier: Hashable, Sendable {
 
 /// One beacon's proximity over time: the class it is reported in, and a different class it has been
 /// measured in for some ticks in a row but not yet long enough to be reported.
+///
+/// After an interval in which the beacon was not heard at all (`missedInterval()`), the next class
+/// measured past the distance margin is reported at once: the beacon may have moved anywhere meanwhile,
+/// so ticks of confirmation measured before the gap say nothing about it. The distance margin still
+/// holds, so a beacon that is only lossy, sitting on a boundary, does not flip at every gap.
 public struct ProximityState: Hashable, Sendable {
     /// The class last reported with a known distance; `.unknown` before the first.
     public private(set) var reported = Proximity.unknown
     private var candidate = Proximity.unknown
     private var candidateTicks = 0
+    /// An interval passed without the beacon being heard since the last known distance.
+    private var resumed = false
 
     public init() {}
+
+    /// The beacon was not heard for a whole interval.
+    public mutating func missedInterval() {
+        resumed = true
+        candidateTicks = 0
+    }
 
     /// The class to report for this tick's distance (negative: unknown, which changes nothing).
     public mutating func update(_ distance: Double, _ classifier: ProximityClassifier) -> Proximity {
         let measured = classifier.classify(distance, previous: reported)
         guard measured != .unknown else { return .unknown }
-        if reported == .unknown || measured == reported {
+        defer { resumed = false }
+        if reported == .unknown || measured == reported || resumed {
             reported = measured
             candidateTicks = 0
             return measured

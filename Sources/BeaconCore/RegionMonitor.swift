@@ -12,7 +12,8 @@
 ///
 /// Per beacon (identity at one address; the identity alone when the estimator ignores addresses) the
 /// estimator's pipeline runs: readings feed an RSSI filter, whose value at a tick gives the distance,
-/// whose proximity class has hysteresis (restarted by an interval in which the beacon was not heard).
+/// whose proximity class has hysteresis (its confirmations waived after an interval in which the beacon was
+/// not heard).
 /// A beacon's state lives until it has not been heard for the tracking age.
 ///
 /// Time is an input: `start(at:)`, each sighting's time and `tick(now:)`. Outputs carry the
@@ -90,9 +91,9 @@ public struct RegionMonitor: Sendable {
             if let filtered, let calibration {
                 accuracy = distance.distance(rssi: filtered + estimator.rssiOffset, measuredPower: Double(calibration))
             }
-            // Not heard for a whole interval, the beacon may have moved anywhere: its class starts afresh
-            // rather than holding one measured before the gap against what is measured after it.
-            if readings.samples == 0 { proximity = ProximityState() }
+            // Not heard for a whole interval, the beacon may have moved anywhere: confirmations measured
+            // before the gap do not hold its class against what is measured after it.
+            if readings.samples == 0 { proximity.missedInterval() }
             let classified = proximity.update(accuracy, estimator.proximity)
             var entry = RangedBeacon(
                 identity: key.identity, rssi: readings.meanRSSI,

@@ -1,9 +1,11 @@
 /// A site prepared for the fuser's many lookups: each floor's bounds, the room holding a point (exact,
 /// through a bucket grid of candidate rooms), and the walls between a point and a gateway (cached on a
-/// grid per gateway, filled as particles visit it). Built once per site; the caches grow with use,
-/// bounded by `maximumWallCells` per gateway.
+/// grid per gateway, filled as particles visit it), and the survey's radio map when there is one. Built
+/// once per site; the caches grow with use, bounded by `maximumWallCells` per gateway.
 public struct SiteMap: Sendable {
     public let site: Site
+    /// The survey's radio map; nil: the distance model everywhere.
+    public private(set) var radio: RadioMap?
     private var floors: [Int: FloorMap]
     /// Per gateway, its floor's wall losses on that floor's grid (nil until first asked).
     private var wallCaches: [[Float]?]
@@ -21,8 +23,9 @@ public struct SiteMap: Sendable {
     /// The finest wall cache cell, metres.
     static let finestWallCell = 0.1
 
-    public init(site: Site) {
+    public init(site: Site, radio: RadioMap? = nil) {
         self.site = site
+        self.radio = radio
         var floors: [Int: FloorMap] = [:]
         let levels = Set(site.rooms.map(\.floor) + site.gateways.map(\.floor))
         for level in levels {
@@ -52,6 +55,13 @@ public struct SiteMap: Sendable {
 
     /// Whether any wall stands on `floor`: if not, `wallLoss` is 0 everywhere on it.
     func hasWalls(onFloor floor: Int) -> Bool { floors[floor]?.hasWalls ?? false }
+
+    /// The radio map's correction and variance for gateway `index` at `point` (`RadioMap.prediction`); nil
+    /// without a survey there.
+    mutating func surveyed(gateway index: Int, at point: Point2, floor: Int) -> (correction: Double, variance: Double)? {
+        guard radio != nil else { return nil }
+        return radio?.prediction(gateway: index, at: point, floor: floor)
+    }
 
     /// Metres from the floor of level 0 up to the floor of `level`.
     func elevation(ofFloor level: Int) -> Double { floorElevations[level] ?? site.elevation(of: level) }

@@ -59,6 +59,22 @@ func flatDrive(_ flatDirectory: String) -> FlatDrive? {
     }
 }
 
+/// The Kolakowski flat's calibration drive (`calibration_df.csv`: the same columns as the drive), nil when its
+/// directory is absent.
+func flatCalibrationDrive(_ flatDirectory: String) throws -> FlatDrive? {
+    guard EvalFiles.isDirectory(flatDirectory) else { return nil }
+    return try FlatDrive.parse(name: "calibration_df", bytes: InputFile.read("\(flatDirectory)/calibration_df.csv"))
+}
+
+/// Surveys from the Kolakowski flat's calibration drive, nil when its directory is absent.
+func flatSurvey(_ flatDirectory: String) -> FlatSurvey? {
+    do {
+        return try flatCalibrationDrive(flatDirectory).map(FlatSurvey.init(calibration:))
+    } catch {
+        fail("\(error)", code: 65)
+    }
+}
+
 /// The Kolakowski flat's robot drive through the room rules, or a note when its directory is absent.
 func flatSection(_ flatDirectory: String) -> EvaluationSection {
     let title = "Fleet on real data: the Kolakowski flat's robot drive"
@@ -66,14 +82,17 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
         return EvaluationSection(title: title, notes: [
             "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
     }
-    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive)], files: FleetEvaluation.plotFiles(drive: drive))
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive, survey: flatSurvey(flatDirectory))], files: FleetEvaluation.plotFiles(drive: drive))
 }
 
-/// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json).
+/// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json),
+/// and in each run the --smoothing of locate's second run (smoothing).
 func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
+    let smoothing = "\(FleetEvaluation.smoothing.value)us\n"
     for run in FleetBrokerCheck.sceneRuns {
         guard let scene = run.scene else { continue }
         try EvalFiles.makeDirectories("\(directory)/\(run.name)")
+        try EvalFiles.write(smoothing, to: "\(directory)/\(run.name)/smoothing")
         try EvalFiles.write(String(decoding: scene.json, as: UTF8.self), to: "\(directory)/\(run.name)/scene.json")
         try EvalFiles.write("\(run.seed)\n", to: "\(directory)/\(run.name)/seed")
         if run.calibrate { try EvalFiles.write("", to: "\(directory)/\(run.name)/calibrate") }
@@ -81,6 +100,7 @@ func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
     guard let drive else { return }
     let captures = "\(directory)/\(FleetBrokerCheck.flatRun)/captures"
     try EvalFiles.makeDirectories(captures)
+    try EvalFiles.write(smoothing, to: "\(directory)/\(FleetBrokerCheck.flatRun)/smoothing")
     try EvalFiles.write(String(decoding: FlatDrive.site.json, as: UTF8.self), to: "\(captures)/site.json")
     let writer = BtsnoopWriter(datalink: .h4)
     for anchor in 0..<FlatDrive.anchorCount {
@@ -106,7 +126,8 @@ func checkBrokerRuns(in directory: String, drive: FlatDrive?) throws -> (runs: I
         func lines(_ name: String) throws -> [String] {
             String(decoding: try InputFile.read("\(path)/\(name)"), as: UTF8.self).split(separator: "\n").map(String.init)
         }
-        if let problem = try FleetBrokerCheck.difference(run, drive: drive, readings: lines("readings.txt"), lines: lines("locate.jsonl")) {
+        if let problem = try FleetBrokerCheck.difference(run, drive: drive, readings: lines("readings.txt"), lines: lines("locate.jsonl"),
+                                                         smoothedLines: lines("locate-smoothing.jsonl")) {
             return (runs.count, "\(run.name): \(problem)")
         }
     }
@@ -158,6 +179,7 @@ do {
             files.append(try ResearchFile.parse(name: String(name.dropLast(4)), bytes: InputFile.read("\(researchDirectory)/\(name)")))
         }
         sections.append(Evaluation.research(files))
+        sections.append(Evaluation.siteFit(files, flatSurvey: try flatCalibrationDrive(flatDirectory)))
     } else {
         sections.append(EvaluationSection(title: "Real data", notes: [
             "\(researchDirectory) not found: the real data is skipped (give --research-data DIR or set BEACON_RESEARCH_DATA)"]))

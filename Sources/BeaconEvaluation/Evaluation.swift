@@ -39,6 +39,41 @@ public enum Evaluation {
         return section
     }
 
+    /// A site's calibration, leave one distance out, on every real RSSI-versus-distance set: the Herald
+    /// files and each anchor of the Kolakowski flat's survey (`SiteFitEvaluation`); and every model on the
+    /// flat's anchors, which nothing was fitted to.
+    public static func siteFit(_ files: [ResearchFile], flatSurvey: FlatDrive?) -> EvaluationSection {
+        var notes: [String] = []
+        var datasets: [SiteFitEvaluation.Dataset] = []
+        for file in files {
+            guard let dataset = SiteFitEvaluation.dataset(file) else {
+                notes.append("\(file.name): no plausible median RSSI at 1 m; left out of the site fit")
+                continue
+            }
+            datasets.append(dataset)
+        }
+        var section = EvaluationSection(title: "Real data by distance: a site's fit judged on the distances it left out; every model on the "
+                                            + "Kolakowski flat's survey (M. Kolakowski, Sensors 21, 6270 (2021), CC BY 4.0)")
+        if let flatSurvey {
+            for anchor in 0..<FlatDrive.anchorCount {
+                guard let dataset = SiteFitEvaluation.dataset(flatSurvey, anchor: anchor) else {
+                    notes.append("flat \(FlatDrive.site.gateways[anchor].name): no readings near 1 m to calibrate from; left out")
+                    continue
+                }
+                datasets.append(dataset)
+                section.datasets.append(SiteFitEvaluation.models(dataset, EvalModel.compared()))
+            }
+            if let mean = meanTable(section.datasets, name: "flat survey, mean of the \(section.datasets.count) anchors") {
+                section.datasets.append(mean)
+            }
+        } else {
+            notes.append("the flat's survey is absent: only the Herald files are fitted")
+        }
+        section.notes = notes
+        section.summary = SiteFitEvaluation.report(datasets.map(SiteFitEvaluation.evaluate))
+        return section
+    }
+
     /// Every shipped scene of one receiver (`Scene.allNamed` but the site scenes) through every model
     /// (`SceneEvaluation`), and the flips and false-exit targets.
     public static func scenes(_ scenes: [Scene] = Scene.allNamed.filter { $0.site == nil }) throws(SceneError) -> EvaluationSection {

@@ -34,8 +34,10 @@ public enum FleetBrokerCheck {
     }
 
     /// The broker run's outputs against the process's: the first difference, or nil when they agree.
-    /// `readings` are the messages a subscriber got, `topic payload` a line; `lines` what locate printed.
-    public static func difference(_ run: Run, drive: FlatDrive?, readings: [String], lines: [String]) throws(SceneError) -> String? {
+    /// `readings` are the messages a subscriber got, `topic payload` a line; `lines` what locate printed,
+    /// `smoothedLines` what `beacon locate --smoothing` (`FleetEvaluation.smoothing`) printed.
+    public static func difference(_ run: Run, drive: FlatDrive?, readings: [String], lines: [String],
+                                  smoothedLines: [String]) throws(SceneError) -> String? {
         let events: [FleetEvent], site: Site
         if let scene = run.scene {
             let fleetRun = try FleetRun(scene, seed: run.seed)
@@ -67,14 +69,16 @@ public enum FleetBrokerCheck {
                 return "\(gateway) at \(a.time): the broker carried \(b.json), in process \(a.json)"
             }
         }
-        var rule = LocatorRule(site: site, calibrate: run.calibrate)
-        for event in events { rule.add(event) }
-        rule.finish()
-        for (index, (a, b)) in zip(rule.lines, lines).enumerated() where a != b {
-            return "line \(index + 1): locate printed \(b), in process \(a)"
-        }
-        guard rule.lines.count == lines.count else {
-            return "locate printed \(lines.count.counted("line")), the fuser in process \(rule.lines.count)"
+        for (smoothing, printed) in [(Micros(0), lines), (FleetEvaluation.smoothing, smoothedLines)] {
+            var rule = LocatorRule(site: site, smoothing: smoothing, calibrate: run.calibrate)
+            for event in events { rule.add(event) }
+            rule.finish()
+            for (index, (a, b)) in zip(rule.lines, printed).enumerated() where a != b {
+                return "\(rule.name), line \(index + 1): locate printed \(b), in process \(a)"
+            }
+            guard rule.lines.count == printed.count else {
+                return "\(rule.name) printed \(printed.count.counted("line")), the fuser in process \(rule.lines.count)"
+            }
         }
         return nil
     }

@@ -12,9 +12,14 @@ public enum FleetEvaluation {
     /// The row of the published figures beside the companion scenes.
     public static let publishedRow = "ESPresense-companion (published)"
 
-    /// Fresh rules, in the table's order: beacon's first, then the peers'.
+    /// The smoothing of beacon locate's second row: a few seconds, about the time a walker takes across
+    /// the boundary zone where the readings of two rooms' gateways are alike.
+    public static let smoothing = Micros.seconds(3)
+
+    /// Fresh rules, in the table's order: beacon's first (as it runs by default, then with `smoothing`),
+    /// then the peers'.
     public static func peerRules(_ site: Site) -> [any RoomRule] {
-        [LocatorRule(site: site), MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site),
+        [LocatorRule(site: site), LocatorRule(site: site, smoothing: smoothing), MQTTRoomRule(site: site), BermudaRule(site: site), GatewayPlacementRule.centroid(site: site),
          GatewayPlacementRule.nearestGateway(site: site)]
     }
 
@@ -24,58 +29,89 @@ public enum FleetEvaluation {
         public var beacons: [String]
         /// Per rule, per beacon (in `beacons`' order), one per truth point.
         public var estimates: [[[RoomEstimate]]]
-        /// beacon locate's away lines.
-        public var aways: [(beacon: String, time: Timestamp)]
+        /// Per rule, how late its answer for a time is out (`RoomRule.delay`).
+        public var delays: [Micros]
+        /// Per rule, beacon locate's away lines; nil for a rule that has none.
+        public var aways: [[(beacon: String, time: Timestamp)]?]
+        /// Per rule of `beacon locate --survey`, the gateways it warned no longer fit the survey.
+        public var misfits: [(rule: String, gateways: [String])] = []
     }
 
-    /// `rules` (default: `peerRules`) after `events`, at each point of `truth`.
+    /// `rules` default to `peerRules(site)`.
     public static func estimates(events: [FleetEvent], truth: [String: [TruthPoint]], site: Site,
                                  rules: [any RoomRule]? = nil) -> Estimates {
         var rules = rules ?? peerRules(site)
         let beacons = truth.keys.sorted()
         var estimates = rules.map { _ in beacons.map { _ in [RoomEstimate]() } }
         let times = Set(truth.values.flatMap { $0.map(\.time) }).sorted()
-        var next = 0
-        for time in times {
-            while next < events.count && events[next].time <= time {
-                for index in rules.indices { rules[index].add(events[next]) }
-                next += 1
-            }
-            for index in rules.indices {
+        for index in rules.indices {
+            var next = 0
+            var finished = false
+            for time in times {
+                // A rule with a delay answers for a time once it has had the readings up to that much later.
+                let horizon = time + rules[index].delay
+                while next < events.count && events[next].time <= horizon {
+                    rules[index].add(events[next])
+                    next += 1
+                }
+                // Every reading fed: the run ends, and a delayed rule's held-back lines come out.
+                if next == events.count, !finished {
+                    rules[index].finish()
+                    finished = true
+                }
                 for (b, beacon) in beacons.enumerated() { estimates[index][b].append(rules[index].estimate(of: beacon, at: time)) }
             }
         }
-        let aways = rules.compactMap { $0 as? LocatorRule }.first?.aways ?? []
-        return Estimates(rules: rules.map(\.name), beacons: beacons, estimates: estimates, aways: aways)
+        let aways = rules.map { ($0 as? LocatorRule)?.aways }
+        let surveyed = rules.compactMap { $0 as? LocatorRule }.filter(\.isSurveyed)
+        return Estimates(rules: rules.map(\.name), beacons: beacons, estimates: estimates, delays: rules.map(\.delay), aways: aways,
+                         misfits: surveyed.map { ($0.name, $0.misfits) })
     }
 
     /// Each rule's tally over `events`, scored against `truth` (per beacon id), with `inaudible` the ticks
     /// at which an away is right.
     public static func tallies(events: [FleetEvent], truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:],
-                               site: Site) -> [RoomTally] {
-        let found = estimates(events: events, truth: truth, site: site)
-        return found.rules.indices.map { index in
+                               site: Site, rules: [any RoomRule]? = nil) -> [RoomTally] {
+        tallies(estimates(events: events, truth: truth, site: site, rules: rules), truth: truth, inaudible: inaudible)
+    }
+
+    /// Each rule's tally of `found`.
+    static func tallies(_ found: Estimates, truth: [String: [TruthPoint]], inaudible: [String: Set<Timestamp>] = [:]) -> [RoomTally] {
+        found.rules.indices.map { index in
             var tally = RoomTally()
             for (b, beacon) in found.beacons.enumerated() {
                 tally.add(RoomTally(estimates: found.estimates[index][b], truth: truth[beacon] ?? []))
             }
-            // The first rule is beacon locate's, the one with away lines.
-            if index == 0 {
-                tally.falseAways = found.aways.count { !(inaudible[$0.beacon]?.contains($0.time) ?? false) }
+            // A room is known only once its line is out: the delay counts in the time to it.
+            tally.arrivals = tally.arrivals.map { $0 + found.delays[index].seconds }
+            if let aways = found.aways[index] {
+                tally.falseAways = aways.count { !(inaudible[$0.beacon]?.contains($0.time) ?? false) }
             }
             return tally
         }
     }
 
-    /// One row per rule on `fleet`, its seeds' runs added up; the companion scenes get a row of the figures
+    /// Added to a run's seed for its site's survey.
+    static let surveySeed: UInt64 = 1_000_003
+
+    /// One row per rule on `fleet`, its seeds' runs added up (and on a site with walls, beacon locate with
+    /// a survey of it); the companion scenes get a row of the figures
     /// ESPresense-companion publishes for them.
     public static func evaluate(_ fleet: FleetScene) throws(SceneError) -> DatasetResult {
         var tallies: [RoomTally] = []
         var names: [String] = []
+        var surveyPlaces = 0
         for seed in fleet.seeds {
             let run = try FleetRun(fleet.scene, seed: seed)
-            names = peerRules(run.site).map(\.name)
-            let runTallies = self.tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site)
+            var rules = peerRules(run.site)
+            // A site with walls is also surveyed (`SimulatedSurvey`), in a run of its own.
+            if !run.site.walls.isEmpty {
+                let survey = try SimulatedSurvey.points(fleet.scene, seed: seed &+ surveySeed)
+                surveyPlaces = survey.count / max(1, run.site.gateways.count)
+                rules.append(LocatorRule(site: run.site, survey: survey, name: "beacon locate --survey"))
+            }
+            names = rules.map(\.name)
+            let runTallies = self.tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site, rules: rules)
             if tallies.isEmpty { tallies = runTallies.map { _ in RoomTally() } }
             for (index, tally) in runTallies.enumerated() { tallies[index].add(tally) }
         }
@@ -83,19 +119,31 @@ public enum FleetEvaluation {
         if let published = FleetScenes.companionPublished[fleet.name] { rows.append((publishedRow, published)) }
         let detail = "\(fleet.purpose): \(fleet.scene.summary); seeds \(fleet.seeds.map(String.init).joined(separator: ","))"
             + "; \(tallies.first?.arrivals.count ?? 0) room entries, \(Int((tallies.first?.standingTime ?? 0).rounded())) s standing still"
+            + (surveyPlaces > 0 ? "; --survey: \(surveyPlaces) points, the centre of each \(Int(SimulatedSurvey.spacing)) m square in a room, "
+                + "a beacon held there \(SimulatedSurvey.hold) (a simulated run of its own)" : "")
         return DatasetResult(name: "fleet \(fleet.name)", detail: detail, metrics: metrics, rows: rows)
     }
 
     /// One row per rule on the Kolakowski flat's robot drive, each anchor's readings through its
-    /// `beacon range --gateway`.
-    public static func evaluate(drive: FlatDrive) -> DatasetResult {
+    /// `beacon range --gateway`; with `survey` (the dataset's surveyed points, `FlatSurvey`), beacon
+    /// locate again with a sparse survey and with the dense one.
+    public static func evaluate(drive: FlatDrive, survey: FlatSurvey? = nil) -> DatasetResult {
         let site = FlatDrive.site
         let truth = drive.truth(site: site)
-        let rules = peerRules(site)
-        let tallies = tallies(events: drive.events, truth: [FlatDrive.tagID: truth], site: site)
-        let detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
+        var rules = peerRules(site)
+        if let survey {
+            rules += [LocatorRule(site: site, survey: survey.sparse, name: "beacon locate --survey sparse"),
+                      LocatorRule(site: site, survey: survey.dense, name: "beacon locate --survey dense")]
+        }
+        let found = estimates(events: drive.events, truth: [FlatDrive.tagID: truth], site: site, rules: rules)
+        let tallies = tallies(found, truth: [FlatDrive.tagID: truth])
+        var detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
             + "each anchor's readings as a capture through beacon range, measured power \(FlatDrive.measuredPower) dBm (the default); "
             + "\(tallies.first?.arrivals.count ?? 0) room entries"
+        if let survey {
+            let warned = found.misfits.map { "\($0.rule): \($0.gateways.isEmpty ? "none" : $0.gateways.joined(separator: ", "))" }
+            detail += "; " + survey.summary + "; gateways warned as no longer fitting the survey: " + warned.joined(separator: "; ")
+        }
         return DatasetResult(name: "fleet kolakowski-flat", detail: detail, metrics: metrics,
                              rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })
     }

@@ -2,12 +2,17 @@ import BeaconCore
 
 /// beacon locate's fuser (`Locator`) as a row of the fleet tables: fed the gateways' readings messages in
 /// time order, each message arriving at its own time, as `beacon locate --max-lateness none` fuses a
-/// replay, and asked for the latest location it printed.
+/// replay, and asked for the line it printed for the time (the latest line describing it or before).
+/// With smoothing, a window's line is printed that much later: the tables feed it the readings up to
+/// then before asking (`delay`) and count the delay in the time to the right room.
 public struct LocatorRule: RoomRule {
     public let name: String
+    public let delay: Micros
+    /// Whether it places beacons with a survey's radio map.
+    public let isSurveyed: Bool
     private var locator: Locator
-    private var latest: [String: LocatedBeacon] = [:]
-    private var away: Set<String> = []
+    /// Per beacon, its location lines (nil: an away line) in time order.
+    private var timelines: [String: [(time: Timestamp, located: LocatedBeacon?)]] = [:]
     /// Every away line: the beacon and its time.
     public private(set) var aways: [(beacon: String, time: Timestamp)] = []
     /// Every line, as `beacon locate` prints it.
@@ -15,13 +20,22 @@ public struct LocatorRule: RoomRule {
     /// Every calibration line's fit (`--calibrate`).
     public private(set) var calibrations: [CalibrationReport] = []
 
-    /// With `calibrate`, as `beacon locate --calibrate`.
-    public init(site: Site, calibrate: Bool = false) {
+    /// The gateways `beacon locate --survey` warned no longer fit the survey.
+    public private(set) var misfits: [String] = []
+
+    /// The fuser as `beacon locate [--smoothing SMOOTHING]` runs it; with `survey`, as `beacon locate --survey`
+    /// (its radio map on the default signal model).
+    public init(site: Site, smoothing: Micros = Micros(0), survey: [SurveyPoint]? = nil, name: String? = nil,
+                calibrate: Bool = false) {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
+        settings.smoothing = smoothing
         if calibrate { settings.calibration = SelfCalibration() }
-        name = calibrate ? "beacon locate --calibrate" : "beacon locate"
-        locator = Locator(site: site, settings: settings)
+        locator = Locator(site: site, settings: settings,
+                          radio: survey.map { RadioMap(site: site, survey: $0, model: settings.signal) })
+        delay = smoothing
+        isSurveyed = survey != nil
+        self.name = name ?? (calibrate ? "beacon locate --calibrate" : smoothing.value > 0 ? "beacon locate --smoothing \(smoothing.value % 1_000_000 == 0 ? "\(smoothing.value / 1_000_000)s" : "\(smoothing.value / 1_000)ms")" : "beacon locate")
     }
 
     public mutating func add(_ message: GatewayReadings) {
@@ -29,6 +43,7 @@ public struct LocatorRule: RoomRule {
         var outputs: [LocateOutput] = []
         locator.advance(arrival: message.time) { outputs.append($0) }
         take(outputs)
+        misfits += locator.surveyWarnings().map(\.gateway)
     }
 
     public mutating func status(gateway: String, online: Bool) {
@@ -47,10 +62,9 @@ public struct LocatorRule: RoomRule {
             lines.append(output.json)
             switch output {
             case .location(let located):
-                latest[located.beacon] = located
-                away.remove(located.beacon)
+                timelines[located.beacon, default: []].append((located.time, located))
             case .away(let time, let beacon, _, _):
-                away.insert(beacon)
+                timelines[beacon, default: []].append((time, nil))
                 aways.append((beacon, time))
             case .room:
                 break
@@ -61,7 +75,9 @@ public struct LocatorRule: RoomRule {
     }
 
     public mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate {
-        guard let located = latest[beacon], !away.contains(beacon) else { return RoomEstimate(time: time, room: nil) }
+        guard let line = timelines[beacon]?.last(where: { $0.time <= time }), let located = line.located else {
+            return RoomEstimate(time: time, room: nil)
+        }
         return RoomEstimate(time: time, room: located.room, x: located.fix?.point.x, y: located.fix?.point.y,
                             confidence: located.confidence)
     }

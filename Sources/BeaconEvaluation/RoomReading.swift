@@ -50,6 +50,11 @@ public protocol RoomRule {
     mutating func add(_ message: GatewayReadings)
     /// A gateway's status (its capture ended: offline); by default nothing, as the peers take none.
     mutating func status(gateway: String, online: Bool)
+    /// How long after the readings of a time the rule's answer for that time is out: asked for a time, it
+    /// has been fed the readings up to that much later. By default none: the peers answer at once.
+    var delay: Micros { get }
+    /// The end of the run: every reading has been fed. By default nothing.
+    mutating func finish()
     mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate
 }
 
@@ -67,6 +72,8 @@ extension DistanceRoomRule {
 
 extension RoomRule {
     public mutating func status(gateway: String, online: Bool) {}
+    public var delay: Micros { Micros(0) }
+    public mutating func finish() {}
 
     /// A fleet's event: a readings message, or a gateway going offline.
     public mutating func add(_ event: FleetEvent) {

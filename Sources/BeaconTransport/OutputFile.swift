@@ -1,19 +1,21 @@
 import Glibc
 
-/// A file written front to back through a buffer, created (or emptied) when opened. Writes reach the
-/// file when the buffer fills and on `close()`; a failure names the call and the file.
+/// A file written front to back through a buffer, created (or emptied, or with `appending` added to)
+/// when opened. Writes reach the file when the buffer fills and on `close()`; a failure names the call
+/// and the file.
 public final class OutputFile {
     public let path: String
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     private static let bufferLimit = 256 * 1024
 
-    /// Creates or empties `path`; a FIFO nobody reads fails at once (see `openWithoutWaitingForAReader`).
-    /// Errors name the file by the command-line option that gave it (`--out /x.btsnoop`), when there is one.
-    public init(path: String, option: String? = nil) throws(TransportError) {
+    /// Creates or empties `path` (with `appending`, creates it or keeps what it holds, every write going
+    /// to its end); a FIFO nobody reads fails at once (see `openWithoutWaitingForAReader`). Errors name
+    /// the file by the command-line option that gave it (`--out /x.btsnoop`), when there is one.
+    public init(path: String, option: String? = nil, appending: Bool = false) throws(TransportError) {
         self.path = path
         let name = option.map { "\($0) \(path)" } ?? "writing \(path)"
-        descriptor = try Self.openWithoutWaitingForAReader(path, flags: O_TRUNC, name: name)
+        descriptor = try Self.openWithoutWaitingForAReader(path, flags: appending ? O_APPEND : O_TRUNC, name: name)
         // Writes wait for a FIFO's reader to take them, as they would to a file that took its time.
         let fd = descriptor
         do throws(SystemError) {

@@ -132,6 +132,32 @@ struct CommandOutputSchemaTests {
         try expectValid(console.stdout)
     }
 
+    @Test("beacon survey: survey lines of a gateway that heard the beacon and of one that did not")
+    func survey() throws {
+        let site = """
+            {"rooms":[{"name":"office","polygon":[[0,0],[4,0],[4,4],[0,4]]}],
+             "gateways":[{"name":"gw1","position":[0.5,0.5,1]},{"name":"gw2","position":[3.5,3.5,1]}]}
+            """
+        let console = CapturedConsole()
+        let recorder = SurveyRecorder(site: try Site.decode(Array(site.utf8)), beacon: "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-2",
+                                      plan: .still(at: Point2(x: 1.25, y: 2), duration: .seconds(10)), maximumLateness: nil)
+        var survey = Survey(recorder: recorder, topics: LocateTopics(prefix: "site"), console: console.console)
+        let start = Timestamp(microseconds: 1_767_225_600_000_000)
+        for second in 0...10 {
+            let time = start + .seconds(Int64(second))
+            for gateway in ["gw1", "gw2"] {
+                let beacons = gateway == "gw2" ? "" : #"{"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-2","rssi":\#(-60 - second % 3),"filteredRssi":-60,"spread":1.5,"samples":9,"measuredPower":-59,"accuracy":1.00}"#
+                let payload = #"{"gateway":"\#(gateway)","time":"\#(time.iso8601)","seq":\#(second + 1),"beacons":[\#(beacons)]}"#
+                survey.receive(topic: "site/gateways/\(gateway)/readings", payload: Array(payload.utf8), arrival: time)
+            }
+        }
+        #expect(survey.recorder.isComplete(at: start + .seconds(10)))
+        #expect(SurveyCommand.write(survey.recorder, out: nil, beacon: "e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-2", console: console.console) == .success)
+        #expect(console.stdout.count == 2 && events(console.stdout) == ["survey"], "\(console.stdout)")
+        #expect(console.stdout[1].contains(#""gateway":"gw2","rssi":null,"samples":0}"#), "\(console.stdout)")
+        try expectValid(console.stdout)
+    }
+
     @Test("beacon simulate: the ground truth on stdout of a scene and of a site, and a printed scene")
     func simulate() throws {
         let directory = try TemporaryDirectory()

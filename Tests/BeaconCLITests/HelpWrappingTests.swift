@@ -57,7 +57,7 @@ struct HelpWrappingTests {
               ("advertise", "69  no controller: no Bluetooth in the kernel, no such device, connection refused"),
               ("version", "0   printed"),
               ("version", "74  stdout could not be written"),
-              ("locate", "65  the --site file is not a valid site"),
+              ("locate", "65  the --site file is not a valid site, or the --survey file not a valid survey"),
               ("locate", "69  --mqtt without libmosquitto"),
               ("simulate", "66  the scene file or the --site file cannot be opened"),
               ("range", "66  the capture file (--hci btsnoop:FILE) cannot be opened"),

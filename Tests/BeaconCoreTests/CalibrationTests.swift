@@ -91,7 +91,24 @@ struct CalibrationTests {
         let atOneMetre = OutputLine.encode(.calibration(time: t, identity: identity, address: DeviceAddress(value: 0xC0FFEE),
                                                         advertisedPower: -59, sample: CalibrationSample(distance: 1, count: 300, median: -62.5, spread: 3)))
         #expect(atOneMetre == #"{"event":"calibration","time":"2027-01-15T08:00:00.000Z","uuid":"00000000-0000-0001-0000-000000000002","major":0,"minor":7,"address":"00:00:00:C0:FF:EE","distance":1.00,"samples":300,"rssi":-62.5,"spread":3.00,"advertisedMeasuredPower":-59,"measuredPower":-63,"flags":"--measured-power -63"}"#)
-        let fit = OutputLine.encode(.fit(time: t, PathLossFit(exponent: 2.714, measuredPower: -60.6, residual: 0.5, samples: 3)))
-        #expect(fit == #"{"event":"fit","time":"2027-01-15T08:00:00.000Z","samples":3,"pathLossExponent":2.71,"measuredPower":-61,"residual":0.50,"flags":"--path-loss-exponent 2.71 --measured-power -61"}"#)
+        let fit = OutputLine.encode(.fit(time: t, PathLossFit(exponent: 2.714, exponentDeviation: 0.456, measuredPower: -60.6,
+                                                             measuredPowerDeviation: 2.345, residual: 0.5, samples: 3)))
+        #expect(fit == #"{"event":"fit","time":"2027-01-15T08:00:00.000Z","samples":3,"pathLossExponent":2.71,"exponentDeviation":0.46,"measuredPower":-61,"measuredPowerDeviation":2.35,"residual":0.50,"flags":"--path-loss-exponent 2.71 --measured-power -61"}"#)
+    }
+
+    @Test("the fit's uncertainty: ordinary least squares' standard errors with the scatter pooled with the prior scatter")
+    func fitUncertainty() throws {
+        // Exact samples at 1, 10 and 100 m: x = log10 d is 0, 1, 2 (mean 1, Sxx 2); no residual, so the
+        // scatter is the prior's alone: sqrt(2 * 36 / (3 - 2 + 2)) = sqrt(24).
+        let fit = try PathLossFit.fit(samples(exponent: 2, at: [1, 10, 100], noise: [0, 0, 0])).get()
+        let scatter = 24.0.squareRoot()
+        #expect(abs(fit.exponentDeviation - scatter / (10 * 2.0.squareRoot())) < 1e-9)
+        #expect(abs(fit.measuredPowerDeviation - scatter * (1.0 / 3 + 1.0 / 2).squareRoot()) < 1e-9)
+        // More samples over a wider span: a tighter exponent.
+        let more = try PathLossFit.fit(samples(exponent: 2, at: [0.5, 1, 2, 4, 8, 16, 32], noise: [0, 0, 0, 0, 0, 0, 0])).get()
+        #expect(more.exponentDeviation < fit.exponentDeviation)
+        // Scatter around the line widens it.
+        let noisy = try PathLossFit.fit(samples(exponent: 2, at: [1, 10, 100], noise: [3, -6, 3])).get()
+        #expect(noisy.exponentDeviation > fit.exponentDeviation)
     }
 }

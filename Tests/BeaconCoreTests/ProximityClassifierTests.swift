@@ -80,6 +80,22 @@ struct ProximityStateTests {
         #expect(state.update(0.1, classifier) == .immediate)
     }
 
+    /// After an interval unheard, a class measured past the margin is reported at once; one within the
+    /// margin of the reported class is still that class, and the waiver lasts for one known distance.
+    @Test func anIntervalUnheardWaivesTheConfirmationsButNotTheMargin() {
+        let classifier = ProximityClassifier(margin: 0.5, confirmations: 3)
+        var state = ProximityState()
+        #expect(state.update(0.2, classifier) == .immediate)
+        state.missedInterval()
+        #expect(state.update(-1, classifier) == .unknown)     // still unheard: nothing changes
+        #expect(state.update(0.6, classifier) == .immediate)  // within 50 % of the 0.5 m boundary
+        state.missedInterval()
+        #expect(state.update(20, classifier) == .far)         // past it: reported at once
+        #expect(state.update(1, classifier) == .far)          // heard again: confirmations apply
+        #expect(state.update(1, classifier) == .far)
+        #expect(state.update(1, classifier) == .near)
+    }
+
     @Test func oneConfirmationReportsEachClassAtOnce() {
         var state = ProximityState()
         for (distance, expected) in [(1.0, Proximity.near), (5, .far), (0.1, .immediate), (1, .near)] {

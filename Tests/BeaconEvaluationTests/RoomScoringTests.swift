@@ -124,14 +124,29 @@ struct FleetEvaluationTests {
     @Test("the table has a row per rule and the published figures; it is the same every run")
     func table() throws {
         let table = try FleetEvaluation.evaluate(Self.shortDiagonal)
-        #expect(table.rows.map(\.model) == ["beacon locate", "mqtt_room", "Bermuda", "ESPresense centroid", "nearest gateway",
-                                              FleetEvaluation.publishedRow])
+        #expect(table.rows.map(\.model) == ["beacon locate", "beacon locate --smoothing 3s", "mqtt_room", "Bermuda", "ESPresense centroid",
+                                              "nearest gateway", FleetEvaluation.publishedRow])
         #expect(table.metrics == FleetEvaluation.metrics)
         #expect(table.rows.dropLast().allSatisfy { $0.scores[.roomAccuracy] != nil })
-        // Only the rules that place the beacon have position errors; only beacon locate a confidence and away lines.
-        #expect(table.rows.dropLast().map { $0.scores[.positionMedian] != nil } == [true, false, false, true, true])
-        #expect(table.rows.dropLast().map { $0.scores[.confidence] != nil } == [true, false, false, false, false])
+        // Only the rules that place the beacon have position errors; only beacon locate's rows a confidence and away lines.
+        #expect(table.rows.dropLast().map { $0.scores[.positionMedian] != nil } == [true, true, false, false, true, true])
+        #expect(table.rows.dropLast().map { $0.scores[.confidence] != nil } == [true, true, false, false, false, false])
+        #expect(table.rows.dropLast().map { $0.scores[.falseAways] != nil } == [true, true, false, false, false, false])
         #expect(table.rows.last?.scores[.wrongRoom] == 6.6)
         #expect(ReportTable.render(table) == ReportTable.render(try FleetEvaluation.evaluate(Self.shortDiagonal)))
+    }
+
+    @Test("the smoothed row answers for each second with its line for that second, and its delay counts in every time to the room")
+    func smoothedRow() throws {
+        let run = try FleetRun(Self.shortDiagonal.scene, seed: 1)
+        let found = FleetEvaluation.estimates(events: run.events, truth: run.truth, site: run.site)
+        #expect(found.delays.prefix(2) == [Micros(0), FleetEvaluation.smoothing])
+        // Past the first seconds (nothing heard yet), every second has a position, the last ones too: the held-back
+        // lines come out when the run ends.
+        let smoothed = try #require(found.estimates[1].first)
+        #expect(smoothed.suffix(smoothed.count - 3).allSatisfy { $0.x != nil })
+        let tallies = FleetEvaluation.tallies(events: run.events, truth: run.truth, site: run.site)
+        #expect(!tallies[1].arrivals.isEmpty)
+        #expect(tallies[1].arrivals.allSatisfy { $0 >= FleetEvaluation.smoothing.seconds })
     }
 }

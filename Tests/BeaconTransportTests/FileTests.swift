@@ -31,6 +31,22 @@ struct FileTests {
         #expect(access(fifo, F_OK) == 0)
     }
 
+    @Test("an output file opened appending keeps what the file held and adds to its end; opened plainly, it is emptied")
+    func appendsOrEmpties() throws {
+        let path = temporaryPath("appended")
+        defer { unlink(path) }
+        try writeFile(path, [1, 2])
+        for bytes: [UInt8] in [[3], [4, 5]] {
+            let file = try OutputFile(path: path, appending: true)
+            try file.append { $0 += bytes }
+            try file.close()
+        }
+        #expect(try InputFile.read(path) == [1, 2, 3, 4, 5])
+        let emptied = try OutputFile(path: path)
+        try emptied.close()
+        #expect(try InputFile.read(path) == [])
+    }
+
     @Test("a regular file the kernel will not unlink is a failure, not a removal")
     func unlinkFailureIsThrown() {
         // procfs files are regular files that nobody, root included, can unlink.

@@ -9,7 +9,7 @@ import Testing
 struct DocExamplesTests {
     /// The blocks marked `<!-- not run: … -->`: a real controller, root, a service, the whole build or
     /// the benchmark.
-    static let notRun = 13
+    static let notRun = 14
 
     @Test("each example prints the output shown")
     func examples() async throws {

@@ -46,14 +46,16 @@ struct EvalFleetTests {
         #expect(check.stdoutLines.first?.contains("in all 3 runs, every readings message that crossed the broker") == true,
                 "\(check.stdoutLines.prefix(2)) \(check.stderrLines)")
 
-        // A line locate did not print: the check names the difference and fails.
-        let located = directory.appendingPathComponent("\(Self.kept[0])/locate.jsonl")
-        let printed = try String(contentsOf: located, encoding: .utf8).split(separator: "\n")
-        try (printed.dropLast().joined(separator: "\n") + "\n").write(to: located, atomically: true, encoding: .utf8)
-        let recheck = try ChildProcess(name: "beacon-eval --fleet-check", executable: Self.evaluator,
-                                       arguments: ["--flat-data", missing, "--fleet-check", directory.path], limit: HangGuard.processLimit)
-        #expect(try await recheck.waitForExit(within: .seconds(300)) == .exited(1))
-        #expect(recheck.stderrLines.contains { $0.contains("differs from the process: \(Self.kept[0]): locate printed \(printed.count - 1) lines") },
-                "\(recheck.stderrLines)")
+        // A line either locate did not print: the check names the difference and fails.
+        for (file, row) in [("locate-smoothing.jsonl", "beacon locate --smoothing 3s"), ("locate.jsonl", "beacon locate")] {
+            let located = directory.appendingPathComponent("\(Self.kept[0])/\(file)")
+            let printed = try String(contentsOf: located, encoding: .utf8).split(separator: "\n")
+            try (printed.dropLast().joined(separator: "\n") + "\n").write(to: located, atomically: true, encoding: .utf8)
+            let recheck = try ChildProcess(name: "beacon-eval --fleet-check", executable: Self.evaluator,
+                                           arguments: ["--flat-data", missing, "--fleet-check", directory.path], limit: HangGuard.processLimit)
+            #expect(try await recheck.waitForExit(within: .seconds(300)) == .exited(1))
+            #expect(recheck.stderrLines.contains { $0.contains("differs from the process: \(Self.kept[0]): \(row) printed \(printed.count - 1) lines") },
+                    "\(recheck.stderrLines)")
+        }
     }
 }

@@ -138,7 +138,11 @@ extension HostileProcessTests {
             // The pipe filled (beacon is blocked on it) before the run ended by itself.
             #expect(try await stdout.waitUntilFull(while: beacon) > 4000, "stdout never filled before beacon ended")
             #expect(try await beacon.waitForExit(within: HangGuard.step) == .exited(0), "\(beacon.failure("exit status"))")
-            #expect(beacon.stderrLines == ["beacon-exit=0"], "stderr: \(beacon.stderrLines)")
+            // A flood can outrun the 1 MiB held back while cleanup's commands await their answers: those
+            // reports are dropped and counted in one warning, on a slow machine as a matter of course.
+            let backlog = /Warning: dropped \d+ advertising reports that arrived while a command awaited its answer/
+            #expect(beacon.stderrLines.filter { $0.wholeMatch(of: backlog) == nil } == ["beacon-exit=0"],
+                    "stderr: \(beacon.stderrLines)")
             try Self.expectControllerOff(try await controller.finalLog())
         }
     }

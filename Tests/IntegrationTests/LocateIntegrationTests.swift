@@ -28,9 +28,10 @@ struct LocateIntegrationTests {
     }
 
     /// A `beacon locate` of the replays (until every gateway is offline), once it is subscribed.
-    private func startLocate(_ broker: MosquittoBroker, site: String, prefix: String = "site", shard: String? = nil) async throws -> ChildProcess {
+    private func startLocate(_ broker: MosquittoBroker, site: String, prefix: String = "site", shard: String? = nil,
+                             extra: [String] = []) async throws -> ChildProcess {
         let locate = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: prefix), "--site", site,
-                                              "--until-offline", "--max-lateness", "none"] + (shard.map { ["--shard", $0] } ?? []),
+                                              "--until-offline", "--max-lateness", "none"] + (shard.map { ["--shard", $0] } ?? []) + extra,
                                              limit: HangGuard.processLimit)
         let status = shard.map { "\(prefix)/locate/\($0.replacingOccurrences(of: "/", with: "-"))/status" } ?? "\(prefix)/locate/status"
         try await MQTTSubscriber.waitFor(port: broker.port, topic: status, payload: "online")
@@ -112,6 +113,43 @@ struct LocateIntegrationTests {
             #expect(warnings.contains { $0.contains("neither online nor offline") }, "\(warnings)")
             #expect(warnings.count { $0.contains("a readings message on site/gateways/gw1/readings") } >= 4, "\(warnings)")
             #expect(!locate.stdoutLines.contains { $0.contains("far") || $0.contains("9999") })
+        }
+    }
+
+    @Test("--survey: a survey that shows gw1 hearing 40 dB louder than the others everywhere moves the beacon gw1 hears loudest into the hall")
+    func surveyedSite() async throws {
+        try await withCapture("desk", "30s") { broker, capture, sitePath in
+            // The site's gateways, 1 m up as the beacon is: the survey as the distance model says, gw1 40 dB louder.
+            let gateways = [("gw1", 0.5, 0.5, 40.0), ("gw2", 7.5, 3.5, 0), ("gw3", 7.5, 0.5, 0)]
+            var lines: [String] = []
+            for x in stride(from: 1.0, through: 7, by: 2) {
+                for y in [1.0, 3] {
+                    for (name, gx, gy, louder) in gateways {
+                        let distance = ((x - gx) * (x - gx) + (y - gy) * (y - gy)).squareRoot()
+                        let rssi = (-59 - 25 * log10(distance) + louder).rounded()
+                        lines.append(#"{"x":\#(x),"y":\#(y),"gateway":"\#(name)","rssi":\#(rssi),"samples":30,"spread":1.5}"#)
+                    }
+                }
+            }
+            lines[0] = String(lines[0].dropLast()) + #","room":"office"}"#
+            let surveyPath = URL(fileURLWithPath: sitePath).deletingLastPathComponent().appendingPathComponent("survey.jsonl").path
+            try (lines.joined(separator: "\n") + "\n").write(toFile: surveyPath, atomically: true, encoding: .utf8)
+            var rooms: [[String?]] = []
+            for (prefix, extra) in [("plain", [String]()), ("surveyed", ["--survey", surveyPath])] {
+                let locate = try await startLocate(broker, site: sitePath, prefix: prefix, extra: extra)
+                // Live, gw1 hears the beacon 30 dB louder than gw2 and gw3: nearest without a survey, farthest with it.
+                try await replayGateways([("gw1", 30), ("gw2", 0), ("gw3", 0)], capture: capture, broker: broker, prefix: prefix)
+                #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
+                let located = try locate.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                    .filter { $0["event"] as? String == "location" }
+                #expect(located.count >= 25)
+                rooms.append(located.map { $0["room"] as? String })
+                let warnings = locate.stderrLines.filter { $0.hasPrefix("Warning") }
+                #expect(warnings == (extra.isEmpty ? [] : ["Warning: \(surveyPath): ignored members it does not know: \"room\" (1 line from line 1)"]))
+                try await expectValidOutput(locate.stdoutLines)
+            }
+            #expect(rooms[0].allSatisfy { $0 == "office" })
+            #expect(rooms[1].dropFirst(5).allSatisfy { $0 == "hall" }, "\(rooms[1])")
         }
     }
 

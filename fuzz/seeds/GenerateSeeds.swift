@@ -135,6 +135,27 @@ enum GenerateSeeds {
             write("readings_decoder", "message-\(i)", Array(text.utf8))
         }
 
+        let pathTexts = [
+            #"[{"x":0,"y":0,"t":0},{"x":3,"y":4,"t":5}]"#,
+            #"[{"x":3,"y":2.5,"t":0},{"x":3,"y":2.5,"t":59},{"x":3,"y":6,"t":62.5},{"x":8,"y":6,"t":67.5},{"x":8,"y":2.5,"t":71}]"#,
+            #"[{"x":-10000,"y":10000,"t":0},{"x":10000,"y":-10000,"t":604800}]"#,
+            #"[{"x":0,"y":0,"t":1},{"x":1,"y":0,"t":1}]"#,
+        ]
+        for (i, text) in pathTexts.enumerated() {
+            write("survey_path", "path-\(i)", Array(text.utf8))
+        }
+
+        let surveyTexts = [
+            #"{"x":3.2,"y":1.5,"gateway":"a","rssi":-71.5,"samples":3400}"#,
+            #"{"x":3.2,"y":1.5,"floor":0,"gateway":"b","rssi":null,"samples":0,"time":"2026-12-03T07:38:29.000Z"}"# + "\n"
+                + #"{"x":3.4,"y":1.6,"gateway":"a","rssi":-60,"samples":12,"spread":2.5,"note":{"room":"hall"}}"#,
+            #"{"x":1,"y":1,"gateway":"a","rssi":-40,"samples":1}"# + "\r\n" + #"{"x":1,"y":1,"gateway":"a","rssi":-90,"samples":1}"# + "\n\n"
+                + #"{"x":7,"y":5,"gateway":"b","rssi":-45,"samples":30,"spread":1}"#,
+        ]
+        for (i, text) in surveyTexts.enumerated() {
+            write("survey_file", "survey-\(i)", Array(text.utf8))
+        }
+
         let commandLines: [[String]] = [
             ["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "0x2", "--hci", "btsnoop:x", "--index", "1"],
             ["range", "--region", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1", "--interval=500ms", "--exit-after", "2.5s",
