@@ -48,7 +48,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case (.noInput, "simulate"): "the scene file or the --site file cannot be opened"
         case (.noInput, _): "the capture file (--hci btsnoop:FILE) cannot be opened"
         case (.unavailable, "range"): "no controller: no Bluetooth in the kernel, no such device, connection refused; --mqtt without libmosquitto; or --advertise-self on a controller that cannot advertise while it scans"
-        case (.unavailable, "scan"): meaning
+        case (.unavailable, "scan"): "no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"
         case (.unavailable, "locate"), (.unavailable, "survey"): "--mqtt without libmosquitto"
         case (.unavailable, _): "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case (.cantCreate, "simulate"): "--out or --truth cannot be created (missing directory, no permission, a FIFO with no reader)"
