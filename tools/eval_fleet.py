@@ -7,8 +7,8 @@ Kolakowski flat's captures), on one Debian mosquitto on a free loopback port:
      per gateway and the site (captures/site.json);
   2. a subscriber (mosquitto_sub, QoS 1) records every readings message that crosses the broker,
      `topic payload` a line, in readings.txt;
-  3. `beacon locate --site captures/site.json --until-offline --max-lateness none` starts, and beside it
-     the same with `--smoothing` (the run's smoothing file) and `--shard 1/1` (every beacon, under a
+  3. `beacon locate --site captures/site.json --until-offline --max-lateness none` starts (with
+     --calibrate when the run's directory holds a file `calibrate`), and beside it the same with `--smoothing` (the run's smoothing file) and `--shard 1/1` (every beacon, under a
      status topic and client id of its own); once both are online every gateway replays its capture at
      full speed, all at once:
      `beacon range --hci btsnoop:captures/NAME.btsnoop --uuid UUID --mqtt URL --gateway NAME`;
@@ -68,6 +68,9 @@ def run(beacon, port, directory):
         smoothing = file.read().strip()
     locate_command = [beacon, 'locate', '--mqtt', url, '--site', os.path.join(captures, 'site.json'),
                       '--until-offline', '--max-lateness', 'none']
+    # A run whose directory holds `calibrate` is fused with the gateways' self-calibration.
+    if os.path.exists(os.path.join(directory, 'calibrate')):
+        locate_command.append('--calibrate')
     with open(readings_path, 'w') as readings, open(os.path.join(directory, 'locate.jsonl'), 'w') as lines, \
             open(os.path.join(directory, 'locate.err'), 'w') as locate_err, \
             open(os.path.join(directory, 'locate-smoothing.jsonl'), 'w') as smoothed_lines, \

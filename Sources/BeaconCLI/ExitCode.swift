@@ -47,7 +47,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case (.noInput, "survey"): "the --site or --path file cannot be opened"
         case (.noInput, "simulate"): "the scene file or the --site file cannot be opened"
         case (.noInput, _): "the capture file (--hci btsnoop:FILE) cannot be opened"
-        case (.unavailable, "range"), (.unavailable, "scan"): meaning
+        case (.unavailable, "range"): "no controller: no Bluetooth in the kernel, no such device, connection refused; --mqtt without libmosquitto; or --advertise-self on a controller that cannot advertise while it scans"
+        case (.unavailable, "scan"): "no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"
         case (.unavailable, "locate"), (.unavailable, "survey"): "--mqtt without libmosquitto"
         case (.unavailable, _): "no controller: no Bluetooth in the kernel, no such device, connection refused"
         case (.cantCreate, "simulate"): "--out or --truth cannot be created (missing directory, no permission, a FIFO with no reader)"
@@ -67,7 +68,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .usage: "usage error: bad or missing arguments"
         case .dataError: "the capture file is not valid btsnoop, the scene file is not a valid scene, the site file (locate, simulate --site, survey) is not a valid site, the survey file (locate --survey) not a valid survey, survey's --path file not a valid path, or (calibrate, survey) the measurements cannot be trusted"
         case .noInput: "the capture, scene, site, survey or path file cannot be opened"
-        case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused; or --mqtt without libmosquitto"
+        case .unavailable: "no controller: no Bluetooth in the kernel, no such device, connection refused; --mqtt without libmosquitto; or (range --advertise-self) a controller that cannot advertise while it scans"
         case .software: "internal error"
         case .cantCreate: "the --record file, simulate's --out or --truth, or survey's --out cannot be created (missing directory, no permission, a FIFO with no reader)"
         case .ioError: "the connection to the controller failed or closed, or a file or stdout could not be written (a --record FIFO whose reader stopped reading included)"

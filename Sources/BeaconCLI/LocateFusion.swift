@@ -105,11 +105,24 @@ struct LocateFusion {
             let line = item.json
             output.write(line, time: item.time)
             var first = false
-            if announced.count < Locator.maximumBeacons, !announced.contains(item.beacon) {
-                announced.insert(item.beacon)
+            if let beacon = item.beacon, announced.count < Locator.maximumBeacons, !announced.contains(beacon.id) {
+                announced.insert(beacon.id)
                 first = true
             }
+            if case .calibration(let report) = item { warnOfChanges(report) }
             publish(topics.messages(for: item, line: line, firstSighting: first))
+        }
+    }
+
+    /// A gateway that hears differently from the fit it was held to: moved, or something new in the way.
+    private func warnOfChanges(_ report: CalibrationReport) {
+        for change in report.changes {
+            let (old, fresh, index) = (change.reference, change.fresh, change.fresh.gateway)
+            func dB(_ value: Double) -> String { (value >= 0 ? "+" : "") + String((value * 10).rounded() / 10) }
+            func plain(_ value: Double) -> String { String((value * 100).rounded() / 100) }
+            output.console.diagnose("Warning: \(DiagnosticEscaping.escaped(report.gatewayNames[index])) hears differently from its earlier "
+                                    + "calibration (offset \(dB(old.offset)) -> \(dB(fresh.offset)) dB, exponent \(plain(old.exponent)) -> "
+                                    + "\(plain(fresh.exponent))): moved, or something new in the way; the fresh fit is used")
         }
     }
 

@@ -52,6 +52,11 @@ struct LocateOptions {
             OptionSpec("shard", .value(placeholder: "K/N"),
                        "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
                        + "split the beacons, each located by exactly one; every fuser reads every gateway's readings."),
+            OptionSpec("calibrate", .flag,
+                       "Fit each gateway's RSSI offset and path-loss exponent from how the gateways hear each other's own "
+                       + "beacons (gateways[].beacon in the site file; `beacon range --advertise-self` or a `beacon advertise` "
+                       + "beside each gateway), print it as a gatewayCalibration line, publish it to PREFIX/calibration (retained) "
+                       + "and locate with it."),
             OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
         ],
         discussion: """
@@ -69,7 +74,17 @@ struct LocateOptions {
         wall does not flap; a gateway going offline is not evidence that a beacon left (a beacon it heard
         last is held for 60 s). SIGINT, SIGTERM, SIGHUP: what every gateway has reported is printed and
         published, then exit 0.
-        Output: one JSON object per line with "event" location, room or away (fields in beacon(1), OUTPUT).
+        A gateway's own beacon (the site's gateways[].beacon) is never located. With --calibrate, each pair of
+        gateways counts once one has heard the other's beacon in 20 ticks (its level the mean of the middle 80 %
+        of the latest 1,200); the first fit is made 30 s after the first pair counts, then every 60 s, each on
+        the readings' own times. Each gateway's offset and exponent are fitted robustly (a gateway behind a wall
+        the site does not have is set aside as an outlier, not followed), the transmitter's power pinned to what
+        its beacon advertises. A fit that moves the level a gateway reads by more than 3 dB or its exponent by
+        more than 0.5, beyond twice their uncertainty, from the fit the gateway is held to (its first, or the
+        last that changed) is warned about on stderr (the gateway moved, or something new is in the way) and
+        marked changed; the freshest fit is always the one used.
+        Output: one JSON object per line with "event" location, room, away or gatewayCalibration (fields in
+        beacon(1), OUTPUT).
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError]
     )
@@ -103,6 +118,7 @@ struct LocateOptions {
             try CommonOptions.positiveDuration(text, option: "duration")
         }
         untilOffline = parsed.has("until-offline")
+        if parsed.has("calibrate") { settings.calibration = SelfCalibration() }
         shard = try parsed.value("shard").map { text throws(UsageError) in
             guard let shard = BeaconShard(text) else {
                 throw UsageError("Invalid value '\(text)' for '--shard <K/N>': expected K/N with 1 <= K <= N <= \(BeaconShard.maximumCount), such as 1/2")

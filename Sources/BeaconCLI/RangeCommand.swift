@@ -6,6 +6,7 @@ struct RangeCommand: ControllerCommand {
     let options: RangeOptions
     let output: LineOutput
     private var scanning = Scanning()
+    private var selfAdvertising: SelfAdvertising?
 
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         var options = options
@@ -26,12 +27,22 @@ struct RangeCommand: ControllerCommand {
             return Failure.report(error, console: console)
         }
         var command = RangeCommand(options: options, output: LineOutput(console: console, sinks: sinks))
+        command.selfAdvertising = options.selfBeacon.map(SelfAdvertising.init)
         let code = ControllerConnection.run(&command, options.common, signals: signals, console: console)
         return command.output.finish(code)
     }
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
-        try scanning.start(host, options.scan)
+        let supported = try scanning.start(host, options.scan)
+        if var advertising = selfAdvertising, let supported, let commands = scanning.commands {
+            let refusal = try advertising.start(host, supported: supported, scanning: commands, active: options.scan.active)
+            selfAdvertising = advertising
+            if let refusal {
+                output.console.diagnose("Error: --advertise-self: \(refusal)")
+                return .unavailable
+            }
+            output.console.diagnose("Advertising this gateway's own beacon \(advertising.plan.beaconID ?? "") (the site file's gateways[].beacon)")
+        }
         var session = RangeSession(monitor: RegionMonitor(regions: options.regions, exitAfter: options.exitAfter,
                                                           interval: options.interval, estimator: options.estimator),
                                    duration: options.common.duration)
@@ -50,6 +61,14 @@ struct RangeCommand: ControllerCommand {
     }
 
     mutating func cleanUp(_ host: HCIHost, after failure: (any Error)?) throws(HostError) {
+        // Both are tried: the controller is left as found even when one of them fails.
+        var firstFailure: HostError?
+        do {
+            try selfAdvertising?.stop(host)
+        } catch {
+            firstFailure = error
+        }
         try scanning.stop(host)
+        if let firstFailure { throw firstFailure }
     }
 }

@@ -12,6 +12,8 @@ struct RangeOptions {
     var scan: ScanParameters
     /// A broker the lines are also published to.
     var mqtt: MQTTOptions?
+    /// `--advertise-self`: the gateway's own beacon, advertised while it scans.
+    var selfBeacon: AdvertisingPlan?
 
     static let defaultExitAfter = Micros.seconds(10)
     static let defaultInterval = Micros.seconds(1)
@@ -33,6 +35,11 @@ struct RangeOptions {
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
+            OptionSpec("advertise-self", .flag,
+                       "With --gateway: advertise this gateway's own iBeacon on the same controller while it scans (the "
+                       + "--uuid region's UUID, major and minor from the gateway's name, said on stderr), so the other "
+                       + "gateways hear it for `beacon locate --calibrate`; off again at exit. A controller whose LE supported "
+                       + "states do not allow both at once is refused (exit 69): run `beacon advertise` on a second one beside it."),
         ] + RangingEstimator.specs + CommonOptions.specs + [CommonOptions.replaySpeedSpec] + MQTTOptions.specs,
         discussion: """
         A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are
@@ -94,6 +101,13 @@ struct RangeOptions {
         siteFit = parsed.value("site-fit")
         scan = try ScanParameters(parsed)
         mqtt = try MQTTOptions.parse(parsed, environment: environment)
+        if parsed.has("advertise-self") {
+            guard let gateway = mqtt?.gateway else { throw UsageError("'--advertise-self' needs '--gateway <name>' (and '--mqtt')") }
+            guard let uuid = regions.first(where: { $0.format == .iBeacon })?.uuid else {
+                throw UsageError("'--advertise-self' needs an iBeacon region ('--uuid'): the gateway's beacon advertises its UUID")
+            }
+            selfBeacon = .gatewayBeacon(uuid: uuid, gateway: gateway)
+        }
     }
 
     static func uint16(_ text: String, option: String) throws(UsageError) -> UInt16 {

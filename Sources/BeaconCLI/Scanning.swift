@@ -4,13 +4,18 @@ import BeaconTransport
 /// Scanning on a live controller, for the commands that listen: turned on after bring-up, and off
 /// again at clean-up once it may have been turned on. A replay has nothing to turn on.
 struct Scanning {
-    private var commands: LECommandSet?
+    /// The scanning commands, once scanning may be on.
+    private(set) var commands: LECommandSet?
 
-    mutating func start(_ host: HCIHost, _ parameters: ScanParameters) throws(HostError) {
-        guard host.transport.isLive else { return }
-        let chosen = LECommandSet.forScanning(try ControllerSetup.prepare(host))
+    /// Returns what the controller supports; nil for a replay.
+    @discardableResult
+    mutating func start(_ host: HCIHost, _ parameters: ScanParameters) throws(HostError) -> SupportedCommands? {
+        guard host.transport.isLive else { return nil }
+        let supported = try ControllerSetup.prepare(host)
+        let chosen = LECommandSet.forScanning(supported)
         commands = chosen
         try ControllerSetup.startScanning(host, parameters, using: chosen)
+        return supported
     }
 
     func stop(_ host: HCIHost) throws(HostError) {

@@ -150,6 +150,11 @@ public struct HCICommand: Hashable, Sendable {
         HCICommand(opcode: .leReadAdvertisingPhysicalChannelTxPower)
     }
 
+    /// HCI_LE_Read_Supported_States, Core Vol 4 Part E 7.8.27.
+    public static var leReadSupportedStates: HCICommand {
+        HCICommand(opcode: .leReadSupportedStates)
+    }
+
     // MARK: Extended advertising
 
     /// HCI_LE_Set_Extended_Advertising_Parameters (v1), Core Vol 4 Part E 7.8.53. Intervals are 24-bit,

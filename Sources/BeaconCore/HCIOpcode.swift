@@ -56,6 +56,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let leSetScanParameters = HCIOpcode(ogf: 0x08, ocf: 0x000B)
     /// HCI_LE_Set_Scan_Enable, Core Vol 4 Part E 7.8.11
     public static let leSetScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x000C)
+    /// HCI_LE_Read_Supported_States, Core Vol 4 Part E 7.8.27
+    public static let leReadSupportedStates = HCIOpcode(ogf: 0x08, ocf: 0x001C)
     /// HCI_LE_Set_Advertising_Set_Random_Address, Core Vol 4 Part E 7.8.52
     public static let leSetAdvertisingSetRandomAddress = HCIOpcode(ogf: 0x08, ocf: 0x0035)
     /// HCI_LE_Set_Extended_Advertising_Parameters, Core Vol 4 Part E 7.8.53
@@ -87,7 +89,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         .readLocalSupportedFeatures, .readBDAddr, .leSetEventMask, .leReadBufferSize,
         .leReadLocalSupportedFeatures, .leSetRandomAddress, .leSetAdvertisingParameters,
         .leReadAdvertisingPhysicalChannelTxPower, .leSetAdvertisingData, .leSetScanResponseData,
-        .leSetAdvertisingEnable, .leSetScanParameters, .leSetScanEnable, .leSetAdvertisingSetRandomAddress,
+        .leSetAdvertisingEnable, .leSetScanParameters, .leSetScanEnable, .leReadSupportedStates, .leSetAdvertisingSetRandomAddress,
         .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData,
         .leSetExtendedAdvertisingEnable, .leReadMaximumAdvertisingDataLength, .leRemoveAdvertisingSet,
         .leClearAdvertisingSets, .leSetExtendedScanParameters, .leSetExtendedScanEnable,
@@ -114,6 +116,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .leSetAdvertisingEnable: "HCI_LE_Set_Advertising_Enable"
         case .leSetScanParameters: "HCI_LE_Set_Scan_Parameters"
         case .leSetScanEnable: "HCI_LE_Set_Scan_Enable"
+        case .leReadSupportedStates: "HCI_LE_Read_Supported_States"
         case .leSetAdvertisingSetRandomAddress: "HCI_LE_Set_Advertising_Set_Random_Address"
         case .leSetExtendedAdvertisingParameters: "HCI_LE_Set_Extended_Advertising_Parameters"
         case .leSetExtendedAdvertisingData: "HCI_LE_Set_Extended_Advertising_Data"

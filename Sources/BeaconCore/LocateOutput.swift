@@ -5,31 +5,29 @@ public enum LocateOutput: Sendable {
     case room(time: Timestamp, beacon: String, name: String, from: String?, to: String?)
     /// No gateway has heard the beacon for `--away-after`.
     case away(time: Timestamp, beacon: String, name: String, room: String?)
+    /// A fit of the gateways from how they hear each other (`--calibrate`): about no beacon.
+    case calibration(CalibrationReport)
 
     public var time: Timestamp {
         switch self {
         case .location(let located): located.time
         case let .room(time, _, _, _, _), let .away(time, _, _, _): time
+        case .calibration(let report): report.time
         }
     }
 
-    public var beacon: String {
+    /// The beacon's id and name (the site's, else its id); nil for a calibration.
+    public var beacon: (id: String, name: String)? {
         switch self {
-        case .location(let located): located.beacon
-        case let .room(_, beacon, _, _, _), let .away(_, beacon, _, _): beacon
-        }
-    }
-
-    /// The beacon's name (the site's, else its id).
-    public var name: String {
-        switch self {
-        case .location(let located): located.name
-        case let .room(_, _, name, _, _), let .away(_, _, name, _): name
+        case .location(let located): (located.beacon, located.name)
+        case let .room(_, beacon, name, _, _), let .away(_, beacon, name, _): (beacon, name)
+        case .calibration: nil
         }
     }
 
     /// The line, without its newline.
     public var json: String {
+        if case .calibration(let report) = self { return report.json }
         var w = JSONWriter()
         w.object { o in
             o.members { m in
@@ -57,6 +55,8 @@ public enum LocateOutput: Sendable {
                     m.field("beacon", beacon)
                     m.field("name", name)
                     if let room { m.field("room", room) } else { m.null("room") }
+                case .calibration:
+                    break
                 }
             }
             if case .location(let located) = self {

@@ -28,6 +28,9 @@ public struct Locator: Sendable {
         /// Room hysteresis (`RoomTracker`).
         public var roomMargin = RoomTracker.defaultMargin
         public var roomDwell = RoomTracker.defaultDwell
+        /// Fit each gateway's offset and exponent from their readings of each other's own beacons (the
+        /// site's gateways[].beacon), report it, and locate with it; nil: the signal model as it is.
+        public var calibration: SelfCalibration?
         /// How long after a window its lines are published, the window's estimate weighed by the readings
         /// of the windows up to then too (fixed-lag smoothing): hindsight places a walking beacon where it
         /// was, not where its readings so far suggest. A line's time is still the window it describes.
@@ -62,6 +65,9 @@ public struct Locator: Sendable {
     public let site: Site
     public let settings: Settings
     private var map: SiteMap
+    /// The signal model in use: the settings', with each gateway's fit once there is one.
+    public private(set) var signal: SignalModel
+    private var calibration: SelfCalibration?
     private var gateways: [GatewayState]
     /// Per gateway, how its readings fit the survey (empty without one).
     private var surveyFits: [SurveyFit]
@@ -85,6 +91,8 @@ public struct Locator: Sendable {
         self.site = site
         self.settings = settings
         map = SiteMap(site: site, radio: radio)
+        signal = settings.signal
+        calibration = settings.calibration
         gateways = site.gateways.map { _ in GatewayState() }
         surveyFits = radio == nil ? [] : site.gateways.map { _ in SurveyFit() }
     }
@@ -263,6 +271,12 @@ public struct Locator: Sendable {
         for message in pending[..<due] {
             guard let gateway = site.gatewayIndex(named: message.gateway) else { continue }
             for reading in message.readings {
+                // A gateway's own beacon is where the site says: heard only to calibrate the gateways.
+                if site.hasGatewayBeacons, let transmitter = site.gatewayIndex(ofBeacon: reading.id) {
+                    calibration?.heard(receiver: gateway, transmitter: transmitter, rssi: reading.rssi,
+                                       measuredPower: reading.measuredPower, at: message.time)
+                    continue
+                }
                 tracks[reading.id, default: BeaconTrack(id: reading.id, settings: settings)].heard(reading, by: gateway, at: message.time)
                 let sigma = (scatter + reading.spread * reading.spread / Double(max(1, reading.samples))).squareRoot()
                 heard[reading.id, default: []].append(SignalObservation(gateway: gateway, rssi: reading.rssi, sigma: sigma,
@@ -272,6 +286,13 @@ public struct Locator: Sendable {
         }
         pending.removeFirst(due)
         if tracks.count > Self.maximumBeacons { evictLeastRecent(emit: emit, at: tick) }
+        if let report = calibration?.fitIfDue(at: tick, site: site, exponentPrior: settings.signal.exponent) {
+            signal.receivers = site.gateways.indices.map { index in
+                report.calibration.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent) }
+                    ?? SignalModel.Receiver(offset: 0, exponent: settings.signal.exponent)
+            }
+            emit(.calibration(report))
+        }
 
         for id in tracks.keys.sorted() {
             guard var track = tracks[id] else { continue }
@@ -283,7 +304,7 @@ public struct Locator: Sendable {
             }
             let observations = heard[id] ?? []
             if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
-                track.filter.step(to: tick, observations, map: &map, model: settings.signal)
+                track.filter.step(to: tick, observations, map: &map, model: signal)
                 if !surveyFits.isEmpty, let estimate = track.filter.estimate(at: tick, map: map) {
                     judgeSurvey(observations, at: estimate)
                 }
@@ -352,7 +373,7 @@ public struct Locator: Sendable {
     /// distance the signal model gives its reading at the beacon's learned power.
     private func gatewaysHearing(_ track: BeaconTrack, at tick: Timestamp, power: Double) -> [(name: String, distance: Double, online: Bool)] {
         track.latest.filter { counts($0.value, from: $0.key, at: tick) }
-            .map { (gateway: $0.key, distance: settings.signal.distance(rssi: $0.value.rssi, power: power)) }
+            .map { (gateway: $0.key, distance: signal.distance(rssi: $0.value.rssi, power: power, gateway: $0.key)) }
             .sorted { ($0.distance, $0.gateway) < ($1.distance, $1.gateway) }
             .map { (site.gateways[$0.gateway].name, $0.distance, gateways[$0.gateway].isOnline(at: tick)) }
     }

@@ -43,13 +43,33 @@ public struct SignalModel: Equatable, Sendable {
     public var powerDrift = 0.5
     /// The beacon's height above its floor, metres (carried, or on a desk).
     public var beaconHeight = 1.0
+    /// How each gateway hears, by gateway index, as `beacon locate --calibrate` fitted it; a gateway
+    /// beyond the array hears as the model says (offset 0, `exponent`).
+    public var receivers: [Receiver] = []
+
+    /// One gateway's own offset (dB it reads above the model) and path-loss exponent.
+    public struct Receiver: Equatable, Sendable {
+        public var offset: Double
+        public var exponent: Double
+
+        public init(offset: Double, exponent: Double) {
+            self.offset = offset
+            self.exponent = exponent
+        }
+    }
 
     public init() {}
 
-    /// The distance (m) at which the model puts a reading of `rssi` from a beacon of power `power` at 1 m,
-    /// with no wall between.
-    public func distance(rssi: Double, power: Double) -> Double {
-        pow(10, (power - rssi) / (10 * exponent))
+    /// How gateway `index` hears.
+    public func receiver(_ index: Int) -> Receiver {
+        receivers.indices.contains(index) ? receivers[index] : Receiver(offset: 0, exponent: exponent)
+    }
+
+    /// The distance (m) at which the model puts a reading of `rssi` by gateway `gateway` from a beacon of
+    /// power `power` at 1 m, with no wall between.
+    public func distance(rssi: Double, power: Double, gateway: Int) -> Double {
+        let receiver = receiver(gateway)
+        return pow(10, (power + receiver.offset - rssi) / (10 * receiver.exponent))
     }
 }
 
@@ -197,7 +217,8 @@ public struct PositionFilter: Sendable {
                 }
                 let observation = observations[chosen]
                 let gateway = map.site.gateways[observation.gateway]
-                let radius = min(30, max(1, 1.5 * model.distance(rssi: observation.rssi, power: observation.measuredPower)))
+                let radius = min(30, max(1, 1.5 * model.distance(rssi: observation.rssi, power: observation.measuredPower,
+                                                                          gateway: observation.gateway)))
                 let r = radius * rng.unit().squareRoot(), angle = 2 * Double.pi * rng.unit()
                 point = Point2(x: gateway.x + r * cos(angle), y: gateway.y + r * sin(angle))
             }
@@ -259,7 +280,8 @@ public struct PositionFilter: Sendable {
         let precisions = observations.map { 1 / ($0.sigma * $0.sigma) }
         let totalPrecision = precisions.reduce(0, +) + 1 / belief.variance
         let priorTerm = belief.mean / belief.variance
-        let slope = 5 * model.exponent / log(10.0)  // 10 n log10(d) = slope · ln(d²)
+        let receivers = observations.map { model.receiver($0.gateway) }
+        let slopes = receivers.map { 5 * $0.exponent / log(10.0) }  // 10 n log10(d) = slope · ln(d²)
         let tails = model.tails
         let minimumSquare = Self.minimumDistance * Self.minimumDistance
         var logLikelihoods = [Double](repeating: 0, count: count)
@@ -286,7 +308,7 @@ public struct PositionFilter: Sendable {
                 let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[j]
                 let square = max(dx * dx + dy * dy + dz * dz, minimumSquare)
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
-                var estimate = observations[j].rssi + slope * Double(logf(Float(square)))
+                var estimate = observations[j].rssi - receivers[j].offset + slopes[j] * Double(logf(Float(square)))
                 if walls { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
                 if surveyed[j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction

@@ -89,14 +89,18 @@ public struct SiteGateway: Hashable, Sendable {
     /// The room it is in: as written, else the room containing its position, else nil.
     public var room: String?
     public var floor: Int
+    /// The id of the gateway's own beacon (`beacon range --advertise-self`), as the other gateways'
+    /// readings give it: how the gateways hear each other for `beacon locate --calibrate`.
+    public var beacon: String?
 
-    public init(name: String, x: Double, y: Double, z: Double = 1.0, room: String? = nil, floor: Int = 0) {
+    public init(name: String, x: Double, y: Double, z: Double = 1.0, room: String? = nil, floor: Int = 0, beacon: String? = nil) {
         self.name = name
         self.x = x
         self.y = y
         self.z = z
         self.room = room
         self.floor = floor
+        self.beacon = beacon
     }
 
     public var point: Point2 { Point2(x: x, y: y) }
@@ -155,6 +159,7 @@ public struct Site: Hashable, Sendable {
     public private(set) var beacons: [SiteBeacon]
     private var gatewayIndices: [String: Int]
     private var beaconNames: [String: String]
+    private var gatewayBeacons: [String: Int]
 
     public init(rooms: [Room], gateways: [SiteGateway], walls: [Wall] = [], floors: [Floor] = [], beacons: [SiteBeacon] = []) {
         self.rooms = rooms
@@ -165,6 +170,10 @@ public struct Site: Hashable, Sendable {
         gatewayIndices = [:]
         for (index, gateway) in gateways.enumerated() where gatewayIndices[gateway.name] == nil {
             gatewayIndices[gateway.name] = index
+        }
+        gatewayBeacons = [:]
+        for (index, gateway) in gateways.enumerated() {
+            if let beacon = gateway.beacon, gatewayBeacons[beacon] == nil { gatewayBeacons[beacon] = index }
         }
         beaconNames = [:]
         for beacon in beacons where beaconNames[beacon.id] == nil { beaconNames[beacon.id] = beacon.name }
@@ -190,6 +199,12 @@ public struct Site: Hashable, Sendable {
     }
 
     public func gatewayIndex(named name: String) -> Int? { gatewayIndices[name] }
+
+    /// The gateway whose own beacon has this id.
+    public func gatewayIndex(ofBeacon id: String) -> Int? { gatewayBeacons[id] }
+
+    /// Whether any gateway names its own beacon.
+    public var hasGatewayBeacons: Bool { !gatewayBeacons.isEmpty }
 
     /// Height in metres of floor `level` above floor 0: the floors between them stacked, each as high as
     /// `floors` says (3.0 m when it does not); negative below floor 0.

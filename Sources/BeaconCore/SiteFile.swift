@@ -38,6 +38,8 @@ extension Site {
             try gateway(field, in: roomsOnly)
         }
         try SiteField.requireUnique(gateways.map(\.name), of: top["gateways"], member: "name", what: "gateway name")
+        try SiteField.requireUnique(gateways.map { $0.beacon ?? "" }, of: top["gateways"], member: "beacon", what: "gateway beacon",
+                                    skipping: "")
         let walls = try top["walls"]?.elements(atMost: maximumWalls).map(wall) ?? []
         let beacons = try top["beacons"]?.elements(atMost: maximumBeacons).map(beacon) ?? []
         try SiteField.requireUnique(beacons.map(\.id), of: top["beacons"], member: "id", what: "beacon id")
@@ -67,7 +69,7 @@ extension Site {
     }
 
     private static func gateway(_ field: SiteField, in site: Site) throws(SiteError) -> SiteGateway {
-        let members = try field.members(required: ["name", "position"], optional: ["room", "floor"])
+        let members = try field.members(required: ["name", "position"], optional: ["room", "floor", "beacon"])
         let name = try members["name"]!.name()
         let (point, z) = try members["position"]!.point(dimensions: 2...3)
         var floor = try members["floor"]?.level()
@@ -85,7 +87,8 @@ extension Site {
             room = index.map { site.rooms[$0].name }
             floor = floor ?? index.map { site.rooms[$0].floor }
         }
-        return SiteGateway(name: name, x: point.x, y: point.y, z: z ?? 1.0, room: room, floor: floor ?? 0)
+        return SiteGateway(name: name, x: point.x, y: point.y, z: z ?? 1.0, room: room, floor: floor ?? 0,
+                           beacon: try members["beacon"]?.name())
     }
 
     private static func wall(_ field: SiteField) throws(SiteError) -> Wall {
@@ -111,7 +114,8 @@ extension Site {
         }
         let gateways = gateways.map { gateway -> JSONValue in
             .object([("name", .string(gateway.name)), ("position", .array([.number(gateway.x), .number(gateway.y), .number(gateway.z)]))]
-                + (gateway.room.map { [("room", .string($0))] } ?? []) + [("floor", .number(Double(gateway.floor)))])
+                + (gateway.room.map { [("room", .string($0))] } ?? []) + [("floor", .number(Double(gateway.floor)))]
+                + (gateway.beacon.map { [("beacon", .string($0))] } ?? []))
         }
         let walls = walls.map { wall -> JSONValue in
             .object([("from", point(wall.from)), ("to", point(wall.to)), ("attenuation", .number(wall.attenuation)),
@@ -201,10 +205,11 @@ private struct SiteField {
     }
 
     /// Refuses a name used twice in an array, naming the second and where the first is.
-    static func requireUnique(_ names: [String], of array: SiteField?, member: String, what: String) throws(SiteError) {
+    static func requireUnique(_ names: [String], of array: SiteField?, member: String, what: String,
+                              skipping absent: String? = nil) throws(SiteError) {
         guard let array else { return }
         var first: [String: Int] = [:]
-        for (index, name) in names.enumerated() {
+        for (index, name) in names.enumerated() where name != absent {
             if let earlier = first[name] {
                 throw SiteError(field: "\(array.path)[\(index)].\(member)",
                                 reason: "duplicate \(what) \(quoted(name)) (also \(array.path)[\(earlier)])")

@@ -42,6 +42,7 @@ public struct SupportedCommands: Hashable, Sendable {
         case .leSetAdvertisingEnable: (26, 1)
         case .leSetScanParameters: (26, 2)
         case .leSetScanEnable: (26, 3)
+        case .leReadSupportedStates: (28, 3)
         case .leSetAdvertisingSetRandomAddress: (36, 1)
         case .leSetExtendedAdvertisingParameters: (36, 2)
         case .leSetExtendedAdvertisingData: (36, 3)

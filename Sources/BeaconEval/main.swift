@@ -95,6 +95,7 @@ func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
         try EvalFiles.write(smoothing, to: "\(directory)/\(run.name)/smoothing")
         try EvalFiles.write(String(decoding: scene.json, as: UTF8.self), to: "\(directory)/\(run.name)/scene.json")
         try EvalFiles.write("\(run.seed)\n", to: "\(directory)/\(run.name)/seed")
+        if run.calibrate { try EvalFiles.write("", to: "\(directory)/\(run.name)/calibrate") }
     }
     guard let drive else { return }
     let captures = "\(directory)/\(FleetBrokerCheck.flatRun)/captures"

@@ -11,20 +11,26 @@ public enum FleetBrokerCheck {
         /// The scene and seed simulated; nil for the flat's drive.
         public var scene: Scene?
         public var seed: UInt64
+        /// Fused as `beacon locate --calibrate`.
+        public var calibrate: Bool
 
-        public init(name: String, scene: Scene?, seed: UInt64) {
+        public init(name: String, scene: Scene?, seed: UInt64, calibrate: Bool = false) {
             self.name = name
             self.scene = scene
             self.seed = seed
+            self.calibrate = calibrate
         }
     }
 
     /// The flat's drive's run.
     public static let flatRun = "kolakowski-flat"
 
-    /// Every run of the fleet scenes, one per scene and seed.
+    /// Every run of the fleet scenes, one per scene and seed, and the self-calibration scene's first seed
+    /// fused with `--calibrate`.
     public static var sceneRuns: [Run] {
-        FleetScenes.all.flatMap { fleet in fleet.seeds.map { Run(name: "\(fleet.name)-\($0)", scene: fleet.scene, seed: $0) } }
+        let calibration = SelfCalibrationEvaluation.scene
+        return FleetScenes.all.flatMap { fleet in fleet.seeds.map { Run(name: "\(fleet.name)-\($0)", scene: fleet.scene, seed: $0) } }
+            + calibration.seeds.prefix(1).map { Run(name: "\(calibration.name)-\($0)", scene: calibration.scene, seed: $0, calibrate: true) }
     }
 
     /// The broker run's outputs against the process's: the first difference, or nil when they agree.
@@ -64,7 +70,7 @@ public enum FleetBrokerCheck {
             }
         }
         for (smoothing, printed) in [(Micros(0), lines), (FleetEvaluation.smoothing, smoothedLines)] {
-            var rule = LocatorRule(site: site, smoothing: smoothing)
+            var rule = LocatorRule(site: site, smoothing: smoothing, calibrate: run.calibrate)
             for event in events { rule.add(event) }
             rule.finish()
             for (index, (a, b)) in zip(rule.lines, printed).enumerated() where a != b {

@@ -178,6 +178,6 @@ public enum FleetEvaluation {
 
     /// The tables as `beacon-eval --fleet` prints them.
     public static func report() throws(SceneError) -> String {
-        (["#### \(title)"] + (try tables()).map(ReportTable.render)).joined(separator: "\n\n")
+        (["#### \(title)"] + (try tables()).map(ReportTable.render) + [try SelfCalibrationEvaluation.report()]).joined(separator: "\n\n")
     }
 }

@@ -17,20 +17,25 @@ public struct LocatorRule: RoomRule {
     public private(set) var aways: [(beacon: String, time: Timestamp)] = []
     /// Every line, as `beacon locate` prints it.
     public private(set) var lines: [String] = []
+    /// Every calibration line's fit (`--calibrate`).
+    public private(set) var calibrations: [CalibrationReport] = []
+
     /// The gateways `beacon locate --survey` warned no longer fit the survey.
     public private(set) var misfits: [String] = []
 
     /// The fuser as `beacon locate [--smoothing SMOOTHING]` runs it; with `survey`, as `beacon locate --survey`
     /// (its radio map on the default signal model).
-    public init(site: Site, smoothing: Micros = Micros(0), survey: [SurveyPoint]? = nil, name: String? = nil) {
+    public init(site: Site, smoothing: Micros = Micros(0), survey: [SurveyPoint]? = nil, name: String? = nil,
+                calibrate: Bool = false) {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
         settings.smoothing = smoothing
+        if calibrate { settings.calibration = SelfCalibration() }
         locator = Locator(site: site, settings: settings,
                           radio: survey.map { RadioMap(site: site, survey: $0, model: settings.signal) })
         delay = smoothing
         isSurveyed = survey != nil
-        self.name = name ?? (smoothing.value > 0 ? "beacon locate --smoothing \(smoothing.value % 1_000_000 == 0 ? "\(smoothing.value / 1_000_000)s" : "\(smoothing.value / 1_000)ms")" : "beacon locate")
+        self.name = name ?? (calibrate ? "beacon locate --calibrate" : smoothing.value > 0 ? "beacon locate --smoothing \(smoothing.value % 1_000_000 == 0 ? "\(smoothing.value / 1_000_000)s" : "\(smoothing.value / 1_000)ms")" : "beacon locate")
     }
 
     public mutating func add(_ message: GatewayReadings) {
@@ -63,6 +68,8 @@ public struct LocatorRule: RoomRule {
                 aways.append((beacon, time))
             case .room:
                 break
+            case .calibration(let report):
+                calibrations.append(report)
             }
         }
     }

@@ -6,6 +6,7 @@ import BeaconCore
 ///                                            (PREFIX/locate/K-N/status for `--shard K/N`)
 ///   PREFIX/beacons/ID/room                   the beacon's room, or not_home (retained)
 ///   PREFIX/beacons/ID/location               the location line (retained)
+///   PREFIX/calibration                       the latest calibration line of `--calibrate` (retained)
 ///   homeassistant/device_tracker/…/config, homeassistant/sensor/…/config
 ///                                            Home Assistant MQTT discovery, once per beacon (retained)
 public struct LocateTopics: Sendable {
@@ -24,6 +25,9 @@ public struct LocateTopics: Sendable {
     public var subscriptions: [String] {
         ["\(prefix)/\(GatewayTopics.level)/+/readings", "\(prefix)/\(GatewayTopics.level)/+/status"]
     }
+
+    /// The gateways' self-calibration.
+    public var calibration: String { "\(prefix)/calibration" }
 
     /// Each shard has its own, so one shard's last will does not mark the others' beacons unavailable.
     public var status: String {
@@ -51,8 +55,9 @@ public struct LocateTopics: Sendable {
     /// The retained messages for one output line: the room and the location, and, the first time a
     /// beacon is seen, its Home Assistant discovery.
     public func messages(for output: LocateOutput, line: String, firstSighting: Bool) -> [MQTTMessage] {
-        let base = "\(prefix)/beacons/\(output.beacon)"
-        var messages = firstSighting ? discovery(of: output.beacon, name: output.name) : []
+        guard let beacon = output.beacon else { return [MQTTMessage(topic: calibration, payload: line, retain: true)] }
+        let base = "\(prefix)/beacons/\(beacon.id)"
+        var messages = firstSighting ? discovery(of: beacon.id, name: beacon.name) : []
         switch output {
         case .location(let located):
             messages.append(MQTTMessage(topic: "\(base)/location", payload: line, retain: true))
@@ -61,6 +66,8 @@ public struct LocateTopics: Sendable {
             break  // the location line of the same instant carries the room
         case .away:
             messages.append(MQTTMessage(topic: "\(base)/room", payload: Self.away, retain: true))
+        case .calibration:
+            break
         }
         return messages
     }

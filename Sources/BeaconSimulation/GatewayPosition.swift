@@ -18,6 +18,8 @@ struct GatewayPosition {
     /// hears through its floor, which the distance's height part stands for).
     let isOnBeaconsFloor: Bool
     let rssiOffset: Double
+    /// nil: the scene radio's.
+    let pathLossExponent: Double?
     let noise: Double
 
     init(_ gateway: SiteGateway, in site: Site, settings: SceneGateway) {
@@ -26,6 +28,7 @@ struct GatewayPosition {
         height = site.elevation(ofFloor: gateway.floor) + gateway.z
         isOnBeaconsFloor = gateway.floor == 0
         rssiOffset = settings.rssiOffset
+        pathLossExponent = settings.pathLossExponent
         noise = settings.noise
     }
 

@@ -54,13 +54,15 @@ struct ScanningReceiver {
 
     /// A beacon's distance from the receiver (metres) and the mean power the receiver hears from it (dBm),
     /// with nothing random in it: the path loss at that distance, less `wallLoss` (`wallLoss(from:)`),
-    /// plus a gateway's offset.
+    /// plus a gateway's offset, at the gateway's own path-loss exponent when it has one.
     func mean(measuredPower: Int8, at place: BeaconPlace, wallLoss: Double) -> (distance: Double, power: Double) {
         guard let gateway else {
             return (place.point.x, radio.meanRSSI(measuredPower: measuredPower, distance: place.point.x))
         }
         let distance = gateway.distance(to: place)
-        return (distance, radio.meanRSSI(measuredPower: measuredPower, distance: distance) - wallLoss + gateway.rssiOffset)
+        var model = radio
+        if let exponent = gateway.pathLossExponent { model.pathLossExponent = exponent }
+        return (distance, model.meanRSSI(measuredPower: measuredPower, distance: distance) - wallLoss + gateway.rssiOffset)
     }
 
     /// The random numbers of one packet. A gateway draws a dip and its noise for every packet; a plain

@@ -57,10 +57,11 @@ struct SiteInSceneError: Error {
 
 extension SceneGateway: Codable {
     public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder, members: ["name", "rssiOffset", "noise", "stop"])
+        let fields = try FieldReader(decoder, members: ["name", "rssiOffset", "pathLossExponent", "noise", "stop"])
         let defaults = SceneGateway(name: "")
         self.init(name: try fields.decode("name"),
                   rssiOffset: try fields.decodeIfPresent("rssiOffset") ?? defaults.rssiOffset,
+                  pathLossExponent: try fields.decodeIfPresent("pathLossExponent"),
                   noise: try fields.decodeIfPresent("noise") ?? defaults.noise,
                   stop: try fields.duration("stop"))
     }
@@ -69,6 +70,7 @@ extension SceneGateway: Codable {
         var fields = FieldWriter(encoder)
         try fields.encode(name, "name")
         try fields.encode(rssiOffset, "rssiOffset")
+        if let pathLossExponent { try fields.encode(pathLossExponent, "pathLossExponent") }
         try fields.encode(noise, "noise")
         if let stop { try fields.encode(stop, "stop") }
     }

@@ -160,6 +160,7 @@ extension Scene {
                       "the site has no gateway named '\(gateway.name)'")
             try check(named.insert(gateway.name).inserted, "gateways[\(i)].name", "'\(gateway.name)' is described twice")
             try check(gateway.rssiOffset, in: -50...50, "gateways[\(i)].rssiOffset")
+            if let exponent = gateway.pathLossExponent { try check(exponent, in: 0.5...6, "gateways[\(i)].pathLossExponent") }
             try check(gateway.noise, in: 0...30, "gateways[\(i)].noise")
             if let stop = gateway.stop {
                 try check(stop.value > 0 && stop <= duration, "gateways[\(i)].stop", "must be after the start and no later than the scene's duration")

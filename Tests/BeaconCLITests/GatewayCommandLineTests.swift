@@ -134,4 +134,16 @@ struct GatewayCommandLineTests {
         #expect(io.run(["range", "--uuid", appleUUID] + arguments) == 64)
         #expect(io.stderr.first?.contains(fragment) == true, "\(io.stderr)")
     }
+
+    @Test("--advertise-self needs --gateway and an iBeacon region", arguments: [
+        (["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--advertise-self"],
+         "Error: '--advertise-self' needs '--gateway <name>' (and '--mqtt')"),
+        (["range", "--region", "altbeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--mqtt", "mqtt://127.0.0.1/site", "--gateway", "gw1", "--advertise-self"],
+         "Error: '--advertise-self' needs an iBeacon region ('--uuid'): the gateway's beacon advertises its UUID"),
+    ])
+    func advertiseSelfUsage(arguments: [String], error: String) {
+        let io = CapturedConsole()
+        #expect(io.run(arguments) == 64)
+        #expect(io.stderr.first == error)
+    }
 }

@@ -83,4 +83,43 @@ struct LocateFusionTests {
         fusion.output.flush()
         #expect(try locations(console).last?["time"] as? String == Self.at(10).iso8601, "\(console.stdout)")
     }
+
+    @Test("--calibrate: the fit printed, published retained to PREFIX/calibration, and a gateway that starts reading 8 dB louder warned about once")
+    func calibration() throws {
+        let site = try Site.decode(Array("""
+            {"rooms":[{"name":"office","polygon":[[0,0],[8,0],[8,4],[0,4]]}],
+             "gateways":[{"name":"gw1","position":[0.5,0.5,1],"beacon":"g1"},{"name":"gw2","position":[7.5,3.5,1],"beacon":"g2"},
+                         {"name":"gw3","position":[7.5,0.5,1],"beacon":"g3"},{"name":"gw4","position":[3,3.5,1],"beacon":"g4"}]}
+            """.utf8))
+        var settings = Locator.Settings()
+        settings.calibration = SelfCalibration()
+        let published = Published()
+        let console = CapturedConsole()
+        var fusion = LocateFusion(site: site, settings: settings, shard: nil, topics: LocateTopics(prefix: "site"),
+                                  publish: { published.messages += $0 }, output: LineOutput(console: console.console))
+        for second in 1...800 {
+            let time = Double(second)
+            for (index, receiver) in site.gateways.enumerated() {
+                let beacons = site.gateways.enumerated().filter { $0.offset != index }.map { _, transmitter in
+                    let distance = receiver.point.distance(to: transmitter.point)
+                    let rssi = -59 - 20 * log10(distance) + (index == 2 && second >= 100 ? 8 : 0)
+                    return #"{"id":"\#(transmitter.beacon!)","rssi":\#(rssi),"filteredRssi":\#(rssi),"spread":1,"samples":10,"measuredPower":-59,"accuracy":1}"#
+                }
+                let payload = #"{"gateway":"\#(receiver.name)","time":"\#(Self.at(time).iso8601)","seq":\#(second),"beacons":[\#(beacons.joined(separator: ","))]}"#
+                fusion.receive(topic: "site/gateways/\(receiver.name)/readings", payload: Array(payload.utf8), arrival: Self.at(time + 0.1))
+            }
+            fusion.advance(arrival: Self.at(time + 0.1))
+        }
+        fusion.finish(everythingReceived: false)
+        fusion.output.flush()
+        let fits = console.stdout.filter { $0.hasPrefix(#"{"event":"gatewayCalibration""#) }
+        #expect(fits.count >= 12, "\(fits.count)")
+        #expect(!console.stdout.contains { $0.contains(#""event":"location""#) }, "gateways' own beacons are not located")
+        let retained = published.messages.filter { $0.topic == "site/calibration" }
+        #expect(retained.count == fits.count && retained.allSatisfy(\.retain))
+        #expect(retained.last?.payload == fits.last)
+        let warnings = console.stderr.filter { $0.contains("hears differently") }
+        #expect(warnings.count == 1, "\(console.stderr)")
+        #expect(warnings.first?.hasPrefix("Warning: gw3 hears differently from its earlier calibration (offset ") == true, "\(warnings)")
+    }
 }

@@ -41,6 +41,7 @@ import Testing
         try check(.readLocalSupportedCommands, ["0210", "00"]) // opcode 0x1002, no parameters
         try check(.readLocalVersionInformation, ["0110", "00"]) // opcode 0x1001, no parameters
         try check(.leReadAdvertisingPhysicalChannelTxPower, ["0720", "00"]) // opcode 0x2007, no parameters
+        try check(.leReadSupportedStates, ["1C20", "00"]) // opcode 0x201C, no parameters
     }
 
     @Test func leSetScanParameters() throws {

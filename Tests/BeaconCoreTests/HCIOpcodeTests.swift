@@ -21,6 +21,7 @@ import Testing
         (.leSetAdvertisingEnable, 0x08, 0x000A, "HCI_LE_Set_Advertising_Enable"),
         (.leSetScanParameters, 0x08, 0x000B, "HCI_LE_Set_Scan_Parameters"),
         (.leSetScanEnable, 0x08, 0x000C, "HCI_LE_Set_Scan_Enable"),
+        (.leReadSupportedStates, 0x08, 0x001C, "HCI_LE_Read_Supported_States"),
         (.leSetAdvertisingSetRandomAddress, 0x08, 0x0035, "HCI_LE_Set_Advertising_Set_Random_Address"),
         (.leSetExtendedAdvertisingParameters, 0x08, 0x0036, "HCI_LE_Set_Extended_Advertising_Parameters"),
         (.leSetExtendedAdvertisingData, 0x08, 0x0037, "HCI_LE_Set_Extended_Advertising_Data"),

@@ -93,6 +93,16 @@ import Testing
         #expect(site.gatewayIndex(named: "zz") == nil)
     }
 
+    @Test("a gateway's own beacon is found by its id, and written back")
+    func gatewayBeacon() throws {
+        let site = try decode(withGateways(#"[{"name":"a","position":[3,1],"beacon":"b1"},{"name":"b","position":[3,2]}]"#))
+        #expect(site.gateways.map(\.beacon) == ["b1", nil])
+        #expect(site.gatewayIndex(ofBeacon: "b1") == 0)
+        #expect(site.gatewayIndex(ofBeacon: "b") == nil)
+        #expect(site.hasGatewayBeacons)
+        #expect(try Site.decode(site.jsonValue) == site)
+    }
+
     @Test(arguments: [
         (#"{"rooms":[{"name":"hall","polgon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].polgon: unknown member (expected 'name', 'polygon', 'floor'); did you mean 'polygon'?"),
         (#"{"rooms":[],"gateways":[],"extra":1}"#, "extra: unknown member (expected 'rooms', 'gateways', 'walls', 'floors', 'beacons')"),
@@ -106,6 +116,8 @@ import Testing
         (#"{"rooms":[],"gateways":[{"name":"g","position":[1]}]}"#, "gateways[0].position: expected [x, y] or [x, y, z] in metres"),
         (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2]},{"name":"g","position":[1,2]}]}"#, "gateways[1].name: duplicate gateway name 'g' (also gateways[0])"),
         (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2],"room":"kitchen"}]}"#, "gateways[0].room: no room is named 'kitchen'"),
+        (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2],"beacon":"x"},{"name":"h","position":[1,2],"beacon":"x"}]}"#, "gateways[1].beacon: duplicate gateway beacon 'x' (also gateways[0])"),
+        (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2],"beacon":""}]}"#, "gateways[0].beacon: a name may not be empty"),
         (#"{"rooms":[],"gateways":[],"walls":[{"from":[0,0],"to":[1,1],"attenuation":-1}]}"#, "walls[0].attenuation: -1.0 is outside 0.0...100.0"),
         (#"{"rooms":[],"gateways":[],"floors":[{"level":0.5}]}"#, "floors[0].level: a floor level is a whole number, found 0.5"),
         (#"{"rooms":[],"gateways":[],"floors":[{"level":1},{"level":1}]}"#, "floors[1].level: duplicate floor level '1' (also floors[0])"),

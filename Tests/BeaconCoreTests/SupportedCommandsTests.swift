@@ -20,6 +20,7 @@ import Testing
         (.leSetAdvertisingEnable, 26, 1),
         (.leSetScanParameters, 26, 2),
         (.leSetScanEnable, 26, 3),
+        (.leReadSupportedStates, 28, 3),
         (.leSetAdvertisingSetRandomAddress, 36, 1),
         (.leSetExtendedAdvertisingParameters, 36, 2),
         (.leSetExtendedAdvertisingData, 36, 3),

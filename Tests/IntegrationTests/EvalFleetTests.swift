@@ -10,10 +10,11 @@ import Testing
        .timeLimit(.minutes(10)))
 struct EvalFleetTests {
     static var evaluator: String { ProjectPaths.root.appendingPathComponent(".build/debug/beacon-eval").path }
-    /// The runs kept: a walk across two rooms, and a gateway going offline half-way.
-    static let kept = ["companion-diagonal-2026", "gateway-offline-2026"]
+    /// The runs kept: a walk across two rooms, a gateway going offline half-way, and gateways that
+    /// calibrate each other from their own beacons (`beacon locate --calibrate`).
+    static let kept = ["companion-diagonal-2026", "gateway-offline-2026", "self-calibration-2026"]
 
-    @Test("two runs through the broker: every readings message and every locate line are the process's")
+    @Test("three runs through the broker, one fused with --calibrate: every readings message and every locate line are the process's")
     func brokerPathEqualsProcess() async throws {
         let directory = try ProjectPaths.makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -30,16 +31,19 @@ struct EvalFleetTests {
                                       arguments: [ProjectPaths.tool("eval_fleet.py"), "--beacon", BeaconProcess.binaryPath, directory.path],
                                       limit: HangGuard.processLimit)
         #expect(try await driver.waitForExit(within: .seconds(300)) == .exited(0), "\(driver.failure("exit status"))")
-        #expect(driver.stdoutLines.contains { $0.hasPrefix("eval-fleet: 2 runs in ") }, "\(driver.stdoutLines)")
+        #expect(driver.stdoutLines.contains { $0.hasPrefix("eval-fleet: 3 runs in ") }, "\(driver.stdoutLines)")
         for run in Self.kept {
             let lines = try String(contentsOf: directory.appendingPathComponent("\(run)/locate.jsonl"), encoding: .utf8)
             #expect(lines.split(separator: "\n").count > 50, "\(run)")
+            // Only the calibrated run fits the gateways: a fit a minute from 50 s into its 1200 s.
+            let fits = lines.split(separator: "\n").filter { $0.hasPrefix(#"{"event":"gatewayCalibration""#) }
+            #expect(fits.count == (run.hasPrefix("self-calibration") ? 20 : 0), "\(run): \(fits.count) fits")
         }
         let check = try ChildProcess(name: "beacon-eval --fleet-check", executable: Self.evaluator,
                                      arguments: ["--flat-data", missing, "--fleet-check", directory.path],
                                      limit: HangGuard.processLimit)
         #expect(try await check.waitForExit(within: .seconds(300)) == .exited(0), "\(check.failure("exit status"))")
-        #expect(check.stdoutLines.first?.contains("in all 2 runs, every readings message that crossed the broker") == true,
+        #expect(check.stdoutLines.first?.contains("in all 3 runs, every readings message that crossed the broker") == true,
                 "\(check.stdoutLines.prefix(2)) \(check.stderrLines)")
 
         // A line either locate did not print: the check names the difference and fails.
