@@ -60,14 +60,7 @@ enum SimulateCommand {
         case .named(let named), .flags(let named):
             scene = named
         case .file(let path):
-            let bytes: [UInt8]
-            do {
-                // One byte past the limit tells a file that is too large.
-                bytes = try InputFile.read(path, atMost: Scene.maximumFileSize + 1)
-            } catch {
-                console.diagnose("Error: cannot read the --scene file: \(error)")
-                throw ReportedFailure(exit: .noInput)
-            }
+            let bytes = try OptionFile.bytes(path, option: "--scene", atMost: Scene.maximumFileSize, console: console)
             guard bytes.count <= Scene.maximumFileSize else {
                 console.diagnose("Error: \(path): the scene file is larger than \(Scene.maximumFileSizeText), the limit for a scene")
                 throw ReportedFailure(exit: .dataError)

@@ -1,5 +1,4 @@
 import BeaconCore
-import BeaconTransport
 
 /// A survey file named on the command line (`locate --survey`), read, checked and made the site's radio map.
 enum SurveyFileInput {
@@ -8,14 +7,7 @@ enum SurveyFileInput {
     /// cannot use or finds odd (members it does not know, gateways the site lacks, points that contradict
     /// their neighbours) is a warning each.
     static func radioMap(_ path: String, site: Site, model: SignalModel, console: Console) throws(ReportedFailure) -> RadioMap {
-        let bytes: [UInt8]
-        do {
-            // One byte past the limit tells a file that is too large.
-            bytes = try InputFile.read(path, atMost: SurveyFile.maximumFileBytes + 1)
-        } catch {
-            console.diagnose("Error: cannot read the --survey file: \(error)")
-            throw ReportedFailure(exit: .noInput)
-        }
+        let bytes = try OptionFile.bytes(path, option: "--survey", atMost: SurveyFile.maximumFileBytes, console: console)
         let file: SurveyFile
         do {
             file = try SurveyFile.decode(bytes)
