@@ -96,13 +96,7 @@ enum SurveyCommand {
 
     /// The walk in the path file: exit 66 when it cannot be read, 65 when it is not a valid path.
     static func readPath(_ path: String, console: Console) throws(ReportedFailure) -> SurveyPath {
-        let bytes: [UInt8]
-        do {
-            bytes = try InputFile.read(path, atMost: SurveyPath.maximumFileBytes + 1)
-        } catch {
-            console.diagnose("Error: cannot read the --path file: \(error)")
-            throw ReportedFailure(exit: .noInput)
-        }
+        let bytes = try OptionFile.bytes(path, option: "--path", atMost: SurveyPath.maximumFileBytes, console: console)
         do {
             return try SurveyPath.decode(bytes)
         } catch {
@@ -189,62 +183,35 @@ enum SurveyCommand {
 /// warned about a few times.
 struct Survey {
     var recorder: SurveyRecorder
-    let topics: LocateTopics
-    let console: Console
-    private var malformed = RepeatedWarning { "Warning: \($0) malformed messages from the gateways in all" }
-    private var unknown = RepeatedWarning { "Warning: messages from \($0.counted("gateway")) the site does not have, in all" }
-    private var unknownNames: Set<String> = []
+    private var messages: GatewayMessages
     private var repeated = RepeatedWarning { "Warning: \($0.counted("readings message")) repeated or out of order, in all" }
     private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) beyond the ticks a survey keeps, in all" }
 
     init(recorder: SurveyRecorder, topics: LocateTopics, console: Console) {
         self.recorder = recorder
-        self.topics = topics
-        self.console = console
+        messages = GatewayMessages(topics: topics, console: console)
     }
 
     mutating func receive(topic: String, payload: [UInt8], arrival: Timestamp) {
-        switch topics.received(on: topic) {
-        case .readings(let gateway):
-            let readings: GatewayReadings
-            do {
-                readings = try GatewayReadings.decode(payload, gateway: gateway)
-            } catch {
-                Self.warn(&malformed, console, "Warning: a readings message on \(DiagnosticEscaping.escaped(topic)): \(error)")
-                return
-            }
+        switch messages.decode(topic: topic, payload: payload) {
+        case .readings(let readings):
+            let gateway = readings.gateway
             switch recorder.receive(readings, arrival: arrival) {
             case .accepted: break
-            case .unknownGateway: unknownGateway(gateway)
+            case .unknownGateway: messages.unknownGateway(gateway)
             case .repeated:
-                Self.warn(&repeated, console, "Warning: readings of \(gateway) at \(readings.time) are not later than its previous ones; dropped")
+                messages.warn(&repeated, "Warning: readings of \(gateway) at \(readings.time) are not later than its previous ones; dropped")
             case .overflow:
-                Self.warn(&overflow, console, "Warning: readings of \(gateway) dropped: the survey keeps at most \(SurveyRecorder.maximumTicks) ticks")
+                messages.warn(&overflow, "Warning: readings of \(gateway) dropped: the survey keeps at most \(SurveyRecorder.maximumTicks) ticks")
             }
-        case .status(let gateway):
-            let text = String(decoding: payload, as: UTF8.self)
-            guard text == "online" || text == "offline" else {
-                Self.warn(&malformed, console, "Warning: the status of \(DiagnosticEscaping.escaped(gateway)) is neither online nor offline; ignored")
-                return
-            }
-            if !recorder.status(gateway: gateway, online: text == "online") { unknownGateway(gateway) }
+        case .status(let gateway, let online):
+            if !recorder.status(gateway: gateway, online: online) { messages.unknownGateway(gateway) }
         case nil:
-            Self.warn(&malformed, console, "Warning: a message on \(DiagnosticEscaping.escaped(topic)), which is no gateway's readings or status; ignored")
+            break
         }
     }
 
     func summarizeWarnings() {
-        for warning in [malformed, unknown, repeated, overflow] {
-            if let summary = warning.summary { console.diagnose(summary) }
-        }
-    }
-
-    private mutating func unknownGateway(_ gateway: String) {
-        guard unknownNames.count < 1_000, unknownNames.insert(gateway).inserted else { return }
-        Self.warn(&unknown, console, "Warning: messages from '\(DiagnosticEscaping.escaped(gateway))', which is not a gateway of the site; ignored")
-    }
-
-    private static func warn(_ warning: inout RepeatedWarning, _ console: Console, _ message: @autoclosure () -> String) {
-        if let line = warning.occurred(message()) { console.diagnose(line) }
+        for summary in messages.summaries + [repeated, overflow].compactMap(\.summary) { messages.console.diagnose(summary) }
     }
 }
