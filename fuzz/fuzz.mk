@@ -19,7 +19,7 @@ FUZZ_OPTIONS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=5 -max_len=4096 
 FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=64
 
 FUZZ_SWIFTFLAGS := -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
-FUZZ_CORE_SOURCES := $(wildcard Sources/BeaconCore/*.swift)
+FUZZ_CORE_SOURCES := $(sort $(wildcard Sources/BeaconCore/*/*.swift))
 FUZZ_CLI_SOURCES := $(addprefix Sources/BeaconCLI/,ArgumentParser.swift CommandHelp.swift CommonOptions.swift \
 	RangeOptions.swift ScanOptions.swift AdvertiseOptions.swift ExitCode.swift EstimatorOptions.swift MQTTOptions.swift \
 	BrokerOptions.swift TextWrapping.swift)
