@@ -1,7 +1,7 @@
 /// One gateway's ranging tick for a fuser of several receivers, published on `PREFIX/gateways/NAME/readings`:
 /// the gateway's name, the tick's time on the gateway's own clock (as its range lines print it), a
 /// sequence number that counts the gateway's readings messages from 1 (a gap is a lost message, a
-/// restart starts again), and one reading per beacon heard in the tick (the README's MQTT section).
+/// restart starts again), and one reading per beacon heard in the tick (docs/recipes.md, Gateways).
 public struct GatewayReadings: Equatable, Sendable {
     public var gateway: String
     public var time: Timestamp
