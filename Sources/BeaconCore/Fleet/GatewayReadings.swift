@@ -19,23 +19,19 @@ public struct GatewayReadings: Equatable, Sendable {
     public var json: String {
         var w = JSONWriter(capacity: 64 + readings.count * 160)
         w.object { o in
-            o.members { m in
-                m.field("gateway", gateway)
-                m.field("time", time)
-                m.field("seq", sequence)
-            }
+            o.field("gateway", gateway)
+            o.field("time", time)
+            o.field("seq", sequence)
             o.field("beacons", array: { list in
                 for reading in readings {
                     list.object { o in
-                        o.members { m in
-                            m.field("id", reading.id)
-                            m.field("rssi", reading.rssi, decimals: OutputLine.rssiDecimals)
-                            m.field("filteredRssi", reading.filteredRSSI, decimals: OutputLine.rssiDecimals)
-                            m.field("spread", reading.spread, decimals: OutputLine.spreadDecimals)
-                            m.field("samples", reading.samples)
-                            m.field("measuredPower", reading.measuredPower)
-                            m.field("accuracy", reading.accuracy, decimals: OutputLine.metresDecimals)
-                        }
+                        o.field("id", reading.id)
+                        o.field("rssi", reading.rssi, decimals: OutputLine.rssiDecimals)
+                        o.field("filteredRssi", reading.filteredRSSI, decimals: OutputLine.rssiDecimals)
+                        o.field("spread", reading.spread, decimals: OutputLine.spreadDecimals)
+                        o.field("samples", reading.samples)
+                        o.field("measuredPower", reading.measuredPower)
+                        o.field("accuracy", reading.accuracy, decimals: OutputLine.metresDecimals)
                     }
                 }
             })
