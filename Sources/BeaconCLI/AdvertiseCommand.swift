@@ -12,6 +12,9 @@ struct AdvertiseCommand: ControllerCommand {
     private var cause = StopCause.signal
 
     static func run(_ options: AdvertiseOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
+        if case .kernelManagement(let index) = options.common.transport {
+            return ManagementAdvertising.run(options, controller: index, console: console, signals: signals)
+        }
         var command = AdvertiseCommand(options: options, output: LineOutput(console: console))
         let code = ControllerConnection.run(&command, options.common, signals: signals, console: console)
         return command.output.finish(code)
