@@ -42,7 +42,7 @@ bluetoothctl_session ctl1 $HCI1 "scan on"
 ctl1=$!
 timeout -s KILL $GUARD beacon range --hci monitor:1 --uuid $UUID --major 1 > mon-range.out 2> mon-range.err &
 monitor_ranger=$!
-timeout -s KILL $GUARD beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2 --interval 100ms \
+timeout -s KILL $GUARD beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2 --interval 100ms $ADVERTISE_MODE \
     > mgmt-adv.out 2> mgmt-adv.err &
 mgmt_advertiser=$!
 check "mgmt-adv: advertising line with the kernel's instance" wait_for mgmt-adv.out '"event":"advertising".*"major":1,"minor":2.*"advertisingInstance":'
@@ -77,7 +77,7 @@ heard on-air-after
 check "mgmt-adv: gone after exit (monitor:1 hears no 1/2 while bluetoothd still discovers)" sh -c '! grep -q "\"major\":1,\"minor\":2" on-air-after.out'
 
 echo "# hci0 while bluetoothd holds it: beacon advertise takes the management interface by itself, and says so"
-timeout -s KILL $GUARD beacon advertise --hci hci0 --uuid $UUID --major 1 --minor 3 > auto-adv.out 2> auto-adv.err &
+timeout -s KILL $GUARD beacon advertise --hci hci0 --uuid $UUID --major 1 --minor 3 $ADVERTISE_MODE > auto-adv.out 2> auto-adv.err &
 auto_advertiser=$!
 check "auto-adv: advertising through the kernel's instance" wait_for auto-adv.out '"event":"advertising".*"minor":3.*"advertisingInstance":'
 check "auto-adv: says which path and why" has auto-adv.err '^Note: advertising through the kernel.s management interface (mgmt:0), not the raw channel: bluetoothd runs and hci0 is up'
