@@ -40,7 +40,8 @@ check "bluetoothd: running, hci1 powered through mgmt" has info1.out 'current se
 echo "# mgmt:0 advertises while bluetoothctl scans on hci1 and beacon ranges through monitor:1"
 bluetoothctl_session ctl1 $HCI1 "scan on"
 ctl1=$!
-timeout -s KILL $GUARD beacon range --hci monitor:1 --uuid $UUID --major 1 > mon-range.out 2> mon-range.err &
+timeout -s KILL $GUARD beacon range --hci monitor:1 --uuid $UUID --major 1 --record /tmp/monitor1.btsnoop \
+    > mon-range.out 2> mon-range.err &
 monitor_ranger=$!
 timeout -s KILL $GUARD beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2 --interval 100ms $ADVERTISE_MODE \
     > mgmt-adv.out 2> mgmt-adv.err &
@@ -93,13 +94,17 @@ echo "# expectation recorded: raw range on hci1 beside bluetoothd's discovery ex
 
 stop mon-range "$monitor_ranger"
 check "mon-range: enter" has mon-range.out '"event":"enter".*"major":1'
-# bluetoothctl waits for its input (the sleeping feeder) rather than exit on SIGTERM.
-kill -KILL "$ctl0" "$ctl1" 2> /dev/null
-kill "$bluetoothd_pid" "$dbus_pid" 2> /dev/null
-sleep 1
+run mon-replay 0 beacon range --hci btsnoop:/tmp/monitor1.btsnoop --uuid $UUID --major 1
+check "mon-replay: what monitor:1 recorded ranges 1/2 again" has mon-replay.out '"event":"range".*"major":1,"minor":2'
 
-echo "# mgmt:N without CAP_NET_ADMIN, monitor:N without CAP_NET_RAW"
+echo "# mgmt:N without CAP_NET_ADMIN (hci0 still on), monitor:N without CAP_NET_RAW"
 run nobody-mgmt 77 $AS_NOBODY "exec /rig/beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2"
 check "nobody-mgmt: names CAP_NET_ADMIN" has nobody-mgmt.err 'Permission Denied (0x14); the management interface needs CAP_NET_ADMIN'
 run nobody-monitor 77 $AS_NOBODY "exec /rig/beacon range --hci monitor:1 --uuid $UUID"
 check "nobody-monitor: names CAP_NET_RAW" has nobody-monitor.err '^Error: monitor:1: the monitor channel needs CAP_NET_RAW'
+
+# bluetoothctl waits for its input (the sleeping feeder) rather than exit on SIGTERM.
+kill -KILL "$ctl0" "$ctl1" 2> /dev/null
+kill "$bluetoothd_pid" "$dbus_pid" 2> /dev/null
+# bluetoothd powers the controllers off as it exits.
+sleep 1
