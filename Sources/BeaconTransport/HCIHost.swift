@@ -110,9 +110,9 @@ public final class HCIHost {
     private var captureClockSteps = RepeatedWarning { "Warning: the capture's clock stepped \($0.counted("time")) in all" }
     var stalls = RepeatedWarning { "Warning: beacon was stopped with reports waiting \($0.counted("time")) in all" }
     private var withheldCredits = RepeatedWarning { "Warning: the controller gave no command credit \($0.counted("time")) in all" }
-    /// Stamps every replayed packet, and every printed time (`wallTime`) reads it, from the handler too;
-    /// no access outlasts the call that makes it, so none can overlap another. Unchecked: the runtime's
-    /// check of each access cost a replay about 3% more instructions per report (`make bench`).
+    /// Changed for every replayed packet, and read for every printed time (`wallTime`), from handlers too;
+    /// no access outlasts the call that makes it, so none overlaps another. Unchecked: the runtime's check
+    /// costs about 77 instructions an access (callgrind), 5 to 9% of a replayed report's (`make bench`).
     @exclusivity(unchecked) var timeline: Timeline
     /// Set once a signal arrived; interruptible commands then fail at once, cleanup commands still run.
     var receivedSignal: Int32?
@@ -124,9 +124,6 @@ public final class HCIHost {
     private var backlog: [(kind: HCIPacketKind, direction: PacketDirection, time: Timestamp, length: Int)] = []
     private var backlogStart = 0
     private var backlogBytes = ReadBuffer()
-    /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
-    /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
-    public internal(set) var firstUnprintableCaptureTime: Timestamp?
     /// The timeline's offset changes the recording has been told of (`Timeline.changeCount`).
     private var notedChanges = 0
     /// Offset changes not yet in the recording, each with why it changed: written just before the next
@@ -172,6 +169,12 @@ public final class HCIHost {
     /// Schedule time now: the monotonic clock (live), the latest capture time (replay).
     public func now() -> Timestamp {
         loop.now(self)
+    }
+
+    /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
+    /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
+    public var firstUnprintableCaptureTime: Timestamp? {
+        loop.firstUnprintableCaptureTime
     }
 
     /// For the end of the run: one line per repeated warning whose later occurrences were only counted.

@@ -6,6 +6,8 @@ import BeaconCore
 protocol HostLoop: AnyObject {
     /// Schedule time now.
     func now(_ host: HCIHost) -> Timestamp
+    /// A replay's first capture time that cannot be printed (`HCIHost.firstUnprintableCaptureTime`).
+    var firstUnprintableCaptureTime: Timestamp? { get }
     /// As `HCIHost.forEachPacket`, for the packets the transport reads.
     func forEachPacket(_ host: HCIHost, until deadline: Timestamp?, _ handle: PacketHandler) throws(HostError) -> HostEvent
 }

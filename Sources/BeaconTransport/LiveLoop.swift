@@ -5,6 +5,9 @@ import BeaconCore
 /// the signal descriptor and the output, until the deadline (and at least once per flush interval of a
 /// recording).
 final class LiveLoop: HostLoop {
+    /// Only a capture's times are checked; a live run's are read from the clock.
+    var firstUnprintableCaptureTime: Timestamp? { nil }
+
     /// The monotonic clock, with a step of the wall clock told once.
     func now(_ host: HCIHost) -> Timestamp {
         let reading = host.clock()
@@ -16,29 +19,7 @@ final class LiveLoop: HostLoop {
     func forEachPacket(_ host: HCIHost, until deadline: Timestamp?, _ handle: PacketHandler) throws(HostError) -> HostEvent {
         var deadline = deadline
         while true {
-            // What the last read brought, in one call to the transport.
-            var outcome: Result<HostEvent?, HostError> = .success(nil)
-            do {
-                try host.transport.forEachPacket { next in
-                    do throws(HostError) {
-                        let (packet, direction, time) = try host.received(next)
-                        _ = try host.controllerEvent(packet, direction)
-                        switch handle(packet, direction, time) {
-                        case .proceed(let due):
-                            deadline = due
-                            return true
-                        case .stop:
-                            outcome = .success(.stopped)
-                        }
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    return false
-                }
-            } catch {
-                throw .transport(error)
-            }
-            if let event = try outcome.get() { return event }
+            if let event = try handOnRead(host, until: &deadline, handle) { return event }
             let current = host.now()
             if let deadline, deadline <= current { return .deadline(current) }
             try host.flushRecording()
@@ -55,6 +36,33 @@ final class LiveLoop: HostLoop {
                 if let timeout { resumeIfStalled(host, waitedFrom: current, for: timeout) }
             }
         }
+    }
+
+    /// Hands on what the last read brought, in one call to the transport: `.stopped` when the handler
+    /// stopped, nil once they are all handed on.
+    private func handOnRead(_ host: HCIHost, until deadline: inout Timestamp?, _ handle: PacketHandler) throws(HostError) -> HostEvent? {
+        var outcome: Result<HostEvent?, HostError> = .success(nil)
+        do {
+            try host.transport.forEachPacket { next in
+                do throws(HostError) {
+                    let (packet, direction, time) = try host.received(next)
+                    _ = try host.controllerEvent(packet, direction)
+                    switch handle(packet, direction, time) {
+                    case .proceed(let due):
+                        deadline = due
+                        return true
+                    case .stop:
+                        outcome = .success(.stopped)
+                    }
+                } catch {
+                    outcome = .failure(error)
+                }
+                return false
+            }
+        } catch {
+            throw .transport(error)
+        }
+        return try outcome.get()
     }
 
     /// A wait (and the read after it) that ended well past its timeout with packets to read: the process

@@ -14,6 +14,7 @@ final class ReplayLoop: HostLoop {
     private var heldBack: (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)?
     /// The latest schedule time.
     private var time: Timestamp?
+    private(set) var firstUnprintableCaptureTime: Timestamp?
 
     init(_ transport: PacketTransport, pacing: ReplayPacing?) {
         self.transport = transport
@@ -28,8 +29,29 @@ final class ReplayLoop: HostLoop {
 
     func forEachPacket(_ host: HCIHost, until deadline: Timestamp?, _ handle: PacketHandler) throws(HostError) -> HostEvent {
         var deadline = deadline
-        /// Hands on one packet: the event that ends the call, nil to go on.
-        @inline(__always)
+        while true {
+            if let event = try handOnRead(host, until: &deadline, handle) { return event }
+            var signal = try signalWithoutWaiting(host)
+            if signal == nil, let stream { signal = try waitForStream(stream, host) }
+            if let signal {
+                host.receivedSignal = signal
+                return .signal(signal)
+            }
+            let more: Bool
+            do {
+                more = try transport.read()
+            } catch {
+                throw .transport(error)
+            }
+            if !more { return .endOfCapture }
+        }
+    }
+
+    /// Hands on the packet held back, then the packets already read, in one call to the transport: the
+    /// event that ends the call, or nil once they are all handed on. (`deadline` is a parameter, not a
+    /// variable the closures capture, so its accesses need no runtime check.)
+    private func handOnRead(_ host: HCIHost, until deadline: inout Timestamp?, _ handle: PacketHandler) throws(HostError) -> HostEvent? {
+        /// One packet's event, nil to go on.
         func offer(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) -> HostEvent? {
             if let due = deadline, time > due {
                 heldBack = (packet, direction, time)
@@ -47,40 +69,24 @@ final class ReplayLoop: HostLoop {
                 return .stopped
             }
         }
-        while true {
-            if let (packet, direction, time) = heldBack.take(), let event = try offer(packet, direction, time) { return event }
-            // What the last read brought, in one call to the transport.
-            var outcome: Result<HostEvent?, HostError> = .success(nil)
-            do {
-                try transport.forEachPacket { next in
-                    do throws(HostError) {
-                        if takeNote(next, host) { return true }
-                        let (packet, direction, time) = try stamped(next, host)
-                        guard let event = try offer(packet, direction, time) else { return true }
-                        outcome = .success(event)
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    return false
+        if let (packet, direction, time) = heldBack.take(), let event = try offer(packet, direction, time) { return event }
+        var outcome: Result<HostEvent?, HostError> = .success(nil)
+        do {
+            try transport.forEachPacket { next in
+                do throws(HostError) {
+                    if takeNote(next, host) { return true }
+                    let (packet, direction, time) = try stamped(next, host)
+                    guard let event = try offer(packet, direction, time) else { return true }
+                    outcome = .success(event)
+                } catch {
+                    outcome = .failure(error)
                 }
-            } catch {
-                throw .transport(error)
+                return false
             }
-            if let event = try outcome.get() { return event }
-            var signal = try signalWithoutWaiting(host)
-            if signal == nil, let stream { signal = try waitForStream(stream, host) }
-            if let signal {
-                host.receivedSignal = signal
-                return .signal(signal)
-            }
-            let more: Bool
-            do {
-                more = try transport.read()
-            } catch {
-                throw .transport(error)
-            }
-            if !more { return .endOfCapture }
+        } catch {
+            throw .transport(error)
         }
+        return try outcome.get()
     }
 
     /// Applies a recording's note of its wall clock; false for a packet.
@@ -93,7 +99,7 @@ final class ReplayLoop: HostLoop {
 
     @inline(never)
     private func applyNote(_ offset: Micros, at time: Timestamp, _ host: HCIHost) {
-        if host.firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(time) { host.firstUnprintableCaptureTime = time }
+        if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(time) { firstUnprintableCaptureTime = time }
         let (schedule, step) = host.timeline.note(recordedOffset: offset, at: time)
         if let step { host.captureClockStepped(step) }
         host.offsetChanged(because: "noted in the replayed recording")
@@ -105,7 +111,7 @@ final class ReplayLoop: HostLoop {
     private func stamped(_ next: TransportPacket, _ host: HCIHost) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
         let stamp: Timestamp
         if let captured = next.captureTime {
-            if host.firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { host.firstUnprintableCaptureTime = captured }
+            if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { firstUnprintableCaptureTime = captured }
             let (schedule, step) = host.timeline.capture(captured)
             if let step {
                 host.captureClockStepped(step)
