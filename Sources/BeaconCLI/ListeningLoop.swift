@@ -23,9 +23,9 @@ extension ScanSession: ListeningSession {
 }
 
 /// The one loop over the host's packets for the commands that listen: it runs until the session's end
-/// (`--duration`), a signal, the end of a replayed capture or stdout going away. Malformed packets are warned about and
-/// skipped; beacons evicted from a full table are counted in a warning at the end; a replay shows its
-/// progress.
+/// (`--duration`), a signal, the end of a replayed capture or stdout going away. Malformed packets are
+/// warned about and skipped; beacons evicted from a full table are counted in a warning at the end; a
+/// replay shows its progress.
 enum ListeningLoop {
     /// `heard` sees every sighting (see the sessions' `packet`) until it returns false, and `idle` each
     /// deadline, with the packet's or deadline's time. True when the session finished (its end passed).

@@ -230,17 +230,6 @@ public final class HCIHost {
         return try loop.forEachPacket(self, until: deadline, handle)
     }
 
-    /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
-    private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
-        let next: TransportPacket?
-        do {
-            next = try transport.nextPacket()
-        } catch {
-            throw .transport(error)
-        }
-        return try next.map { next throws(HostError) in try received(next) }
-    }
-
     /// A packet from a live transport, stamped with the schedule time of the read that brought it, recorded.
     @inline(__always)
     func received(_ next: TransportPacket) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
@@ -351,6 +340,17 @@ public final class HCIHost {
             try fill()
         }
         return try drain()
+    }
+
+    /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
+    private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
+        let next: TransportPacket?
+        do {
+            next = try transport.nextPacket()
+        } catch {
+            throw .transport(error)
+        }
+        return try next.map { next throws(HostError) in try received(next) }
     }
 
     /// Takes every packet already read until one answers the pending command.
