@@ -164,6 +164,8 @@ public final class HCIHost {
     private var replayTime: Timestamp?
     /// A replay at `--speed`: each packet and deadline waits for its time; nil replays as fast as it reads.
     private var pacing: ReplayPacing?
+    /// Whether `pacing` is set (it is for the whole run or not at all).
+    private let isPaced: Bool
     /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
     /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
     public private(set) var firstUnprintableCaptureTime: Timestamp?
@@ -209,6 +211,7 @@ public final class HCIHost {
         self.warn = warn
         self.timeline = Timeline()
         self.pacing = transport.isLive ? nil : pacing
+        isPaced = self.pacing != nil
     }
 
     /// Schedule time now: the monotonic clock (live), the latest capture time (replay).
@@ -441,7 +444,8 @@ public final class HCIHost {
     private func stamped(_ next: TransportPacket) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
         let time: Timestamp
         if let captured = next.captureTime {
-            if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { firstUnprintableCaptureTime = captured }
+            // The range first: the property is touched only for the rare time outside it, not per packet.
+            if !Timestamp.printableRange.contains(captured), firstUnprintableCaptureTime == nil { firstUnprintableCaptureTime = captured }
             let (schedule, step) = timeline.capture(captured)
             if let step {
                 warnCaptureStep(step)
@@ -655,8 +659,16 @@ public final class HCIHost {
     }
 
     /// A paced replay waits until schedule time `time` is due on the monotonic clock: nil then, or what
-    /// came first, a signal or the reader of the output going away.
+    /// came first, a signal or the reader of the output going away. Inlined into the per-packet path,
+    /// where a replay as fast as it reads tests a constant rather than `pacing` (whose accesses are
+    /// checked for exclusivity at run time).
+    @inline(__always)
     private func pace(to time: Timestamp) throws(HostError) -> PaceInterruption? {
+        guard isPaced else { return nil }
+        return try waitForPace(to: time)
+    }
+
+    private func waitForPace(to time: Timestamp) throws(HostError) -> PaceInterruption? {
         while let wait = pacing?.wait(for: time, now: clock().monotonic), wait.value > 0 {
             let ready: Poller.Ready
             do {
@@ -700,9 +712,16 @@ public final class HCIHost {
 
     /// Adds a packet to the recording, stamped with its schedule time, after a note of each change of
     /// the wall clock's offset since the last record. A recording that fails stops and throws once; the
-    /// conversation with the controller goes on so it can be left as found.
+    /// conversation with the controller goes on so it can be left as found. Inlined into the per-packet
+    /// path, which most runs take without recording.
+    @inline(__always)
     private func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
         guard recording, let recorder else { return }
+        try record(packet, direction, time, to: recorder)
+    }
+
+    private func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp,
+                        to recorder: BtsnoopRecorder) throws(HostError) {
         do {
             if !unrecordedChanges.isEmpty {
                 for (change, cause) in unrecordedChanges {
