@@ -19,6 +19,13 @@ struct AdvertiseCommand: ControllerCommand {
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
         let supported = try ControllerSetup.prepare(host)
+        if options.plan.phy != .le1M {
+            let support = PHYSupport(commands: supported, features: try ControllerSetup.leFeatures(host, supported))
+            if let refusal = support.advertisingRefusal(options.plan.phy) {
+                output.console.diagnose("Error: \(refusal)")
+                return .unavailable
+            }
+        }
         let commands: LECommandSet = options.forceLegacy || !supported.hasExtendedAdvertising ? .legacy : .extended
         if commands == .legacy {
             let version = try AdvertiserSetup.hciVersion(host)

@@ -14,6 +14,7 @@ public enum ScanLine {
                 o.field("samples", beacon.samples)
                 o.field("address", beacon.address)
                 o.field("addressType", beacon.addressType.name)
+                o.field("phy", beacon.phy.name)
                 o.field("firstSeen", beacon.firstSeen)
                 o.field("lastSeen", beacon.lastSeen)
                 if let telemetry = beacon.telemetry { OutputLine.write(telemetry, to: &o) }
@@ -26,6 +27,7 @@ public enum ScanLine {
                 if let rssi = sighting.rssi { o.integer(rssi) } else { o.null() }
                 o.field("address", sighting.address)
                 o.field("addressType", sighting.addressType.name)
+                o.field("phy", sighting.phy.name)
                 if sighting.isScanResponse { o.field("scanResponse", true) }
             }
         }
