@@ -57,7 +57,7 @@ struct CodedPHYIntegrationTests {
             // Handle 0, extended non-connectable non-scannable PDUs, 100 ms, channels 37-39, public, no peer, no
             // filter, no Tx power preference, LE Coded primary, skip 0, LE Coded secondary, SID 0, no notifications.
             #expect(try Self.sent(.leSetExtendedAdvertisingParameters, in: advertised)
-                    == ["000000A00000A0000007000000000000000000007F0300030000"])
+                    == ["00" + "0000" + "A00000" + "A00000" + "07" + "00" + "00" + "000000000000" + "00" + "7F" + "03" + "00" + "03" + "00" + "00"])
             // Default and asked alike: Scanning_PHYs 0x05, passive 100 ms / 100 ms on LE 1M, then on LE Coded.
             let bothPHYs = "000005" + "00A000A000" + "00A000A000"
             #expect(try Self.sent(.leSetExtendedScanParameters, in: scanned) == [bothPHYs])
