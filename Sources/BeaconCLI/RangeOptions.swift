@@ -53,7 +53,8 @@ struct RangeOptions {
         outside), and a region not heard within --exit-after of the start becomes outside. While a region is
         inside, a "range" line every --interval lists its beacons, nearest first: those heard in the interval,
         and for --tracking-age those just lost (proximity unknown). "rssi" is the interval's mean reading;
-        "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis; "phy" is the PHY of the beacon's latest advertisement (1m or coded).
+        "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis.
+        "phy": the PHY the beacon's latest advertisement arrived on, 1m or coded.
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
         Output: one JSON object per line with "event" state, enter, exit or range (fields in beacon(1), OUTPUT).
         """,

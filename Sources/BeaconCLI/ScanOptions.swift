@@ -39,8 +39,8 @@ struct ScanOptions {
         Every --interval, one "beacon" line per beacon heard in it: its format and identity (iBeacon uuid,
         major, minor; AltBeacon id1, id2, id3; Eddystone-UID namespace and instance; Eddystone-URL url;
         Eddystone-EID eid), measured power at 1 m (Eddystone: txPower at 0 m, and measuredPower 41 dB less),
-        the mean RSSI and the number of advertisements, address and address type, the PHY it arrived on
-        (1m or coded; the latest advertisement's), firstSeen and lastSeen.
+        the mean RSSI and the number of advertisements, address and address type, firstSeen and lastSeen.
+        "phy": the PHY the (latest) advertisement arrived on, 1m or coded.
         An Eddystone-TLM's telemetry (battery mV, temperature °C, advertising count, uptime s) rides on the
         Eddystone frames of its address, or is a line of its own. With --uuid or --namespace, only beacons
         matching one of the prefixes are listed. Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
