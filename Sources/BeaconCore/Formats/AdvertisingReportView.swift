@@ -1,85 +1,121 @@
-/// One report of an LE Advertising Report or LE Extended Advertising Report event, read in place: the
-/// fields a sighting needs, and its advertising data as a view of the event's bytes. Every
-/// advertisement a scan hears is read this way; `AdvertisingReport` is the whole report, decoded with
-/// every check named.
+/// One report of an LE Advertising Report (Core Vol 4 Part E 7.7.65.2) or LE Extended Advertising
+/// Report (7.7.65.13) event, read in place: its fields, and its advertising data as a view of the
+/// event's bytes. `walk` is the one reader of the report layouts: scans read every advertisement
+/// through it, and `HCIEvent` decodes reports (and names the fault of a malformed event) through it.
 struct AdvertisingReportView {
     let eventType: UInt16
     let isExtended: Bool
     let addressType: UInt8
     let address: UInt64
+    let primaryPHY: UInt8
+    let secondaryPHY: UInt8
     /// 0xFF for legacy reports (no ADI).
     let sid: UInt8
+    let txPower: Int8
     let rssi: Int8
+    let periodicInterval: UInt16
+    let directAddressType: UInt8
+    let directAddress: UInt64
     let data: UnsafeRawBufferPointer
+    /// Where `data` lies, as offsets from the start of the bytes walked.
+    let dataSpan: Range<Int>
 
     var dataStatus: AdvertisingReport.DataStatus {
-        guard isExtended else { return .complete }
-        return AdvertisingReport.DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> 5) & 0x03)) ?? .reserved
+        AdvertisingReport.dataStatus(eventType: eventType, isExtended: isExtended)
     }
 
-    /// How a walk over an event's reports ended.
-    enum Walk {
-        /// The event is no advertising report: nothing was visited.
-        case notReports
-        /// Every report was visited and the event's lengths add up.
-        case whole
-        /// A length does not add up: the reports before the fault were visited. `HCIEvent`'s checked
-        /// decoder names the fault.
-        case malformed
-    }
-
-    /// Event code and parameter length, then the subevent code and Num_Reports.
-    private static let eventHeaderLength = 4
-    private static let legacyFixedLength = AdvertisingReport.legacyFixedLength
-    private static let extendedFixedLength = AdvertisingReport.extendedFixedLength
+    /// Event type, address type, address and data length: the fixed part of a legacy report.
+    static let legacyFixedLength = 9
+    /// Event type to data length: the fixed part of an extended report.
+    static let extendedFixedLength = 24
 
     /// Visits the reports of `payload` (an event from its code on) in order, each as soon as its own
-    /// lengths are checked: the same reports, and the same faults, as
-    /// `HCIEvent.forEachAdvertisingReport` finds. Bytes after the declared parameters are left out.
-    @inline(__always)
-    static func walk(inEvent payload: UnsafeRawBufferPointer, _ body: (AdvertisingReportView) -> Void) -> Walk {
-        guard let header = FixedLayout(payload, length: 3), header.u8(0) == HCIEventCode.leMeta.rawValue else {
-            return .notReports
-        }
+    /// lengths are checked. Returns false, visiting nothing, for an event that carries no advertising
+    /// reports. A malformed event throws after the reports before the fault were visited, naming the
+    /// field that does not fit and its offset from the event code. Bytes after the declared parameters
+    /// are left out; `dataSpan`s count from the event code.
+    @inline(__always) @discardableResult
+    static func walk(inEvent payload: UnsafeRawBufferPointer, _ body: (AdvertisingReportView) -> Void) throws(DecodeError) -> Bool {
+        // Cheap checks first: most packets on a busy link are advertising reports, the rest are skipped.
+        guard payload.count >= 3, payload[0] == HCIEventCode.leMeta.rawValue else { return false }
         let extended: Bool
-        switch header.u8(2) {
+        switch payload[2] {
         case LESubeventCode.advertisingReport.rawValue: extended = false
         case LESubeventCode.extendedAdvertisingReport.rawValue: extended = true
-        default: return .notReports
+        default: return false
         }
-        // The declared parameters: the subevent code, Num_Reports and the reports.
-        let end = 2 + Int(header.u8(1))
-        guard end >= eventHeaderLength, payload.count >= end else { return .malformed }
-        let count = Int(payload[3])
-        var at = eventHeaderLength
-        for _ in 0..<count {
-            let rest = UnsafeRawBufferPointer(rebasing: payload[at..<end])
-            if extended {
-                guard let layout = FixedLayout(rest, length: extendedFixedLength) else { return .malformed }
-                let f = AdvertisingReport.ExtendedFixedPart(layout)
-                let length = Int(f.length)
-                guard rest.count - extendedFixedLength >= length else { return .malformed }
-                body(AdvertisingReportView(eventType: f.eventType, isExtended: true, addressType: f.addressType, address: f.address,
-                                           sid: f.sid, rssi: Int8(bitPattern: f.rssi),
-                                           data: UnsafeRawBufferPointer(rebasing: rest[extendedFixedLength..<extendedFixedLength + length])))
-                at += extendedFixedLength + length
-            } else {
-                guard let layout = FixedLayout(rest, length: legacyFixedLength) else { return .malformed }
-                let f = AdvertisingReport.LegacyFixedPart(layout)
-                let length = Int(f.dataLength)
-                // The data, then the RSSI.
-                guard rest.count - legacyFixedLength > length else { return .malformed }
-                body(AdvertisingReportView(eventType: UInt16(f.eventType), isExtended: false, addressType: f.addressType, address: f.address,
-                                           sid: 0xFF, rssi: Int8(bitPattern: rest[legacyFixedLength + length]),
-                                           data: UnsafeRawBufferPointer(rebasing: rest[legacyFixedLength..<legacyFixedLength + length])))
-                at += legacyFixedLength + length + 1
-            }
+        var header = ByteReader(payload)
+        try header.skip(1, "HCI event code")
+        let parameters = try header.span(Int(try header.u8("HCI event parameter length")), "HCI event parameters")
+        // The reports follow the subevent code, inside the declared parameters.
+        var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[..<parameters.upperBound]))
+        if parameters.count > 0 {
+            try r.skip(3, "LE Meta subevent code")
+        } else {
+            r = ByteReader(UnsafeRawBufferPointer(start: nil, count: 0), baseOffset: 3)
         }
-        return at == end ? .whole : .malformed
+        try walk(&r, extended: extended, body)
+        return true
     }
 
-    /// The sighting of `frame` in this report, as `SightingDecoder.sighting(from:at:)` makes it from the
-    /// decoded report.
+    /// Visits the reports `r` holds from Num_Reports on, and checks that they fill it.
+    @inline(__always)
+    static func walk(_ r: inout ByteReader, extended: Bool, _ body: (AdvertisingReportView) -> Void) throws(DecodeError) {
+        let count = try r.u8(extended ? "LE Extended Advertising Report Num_Reports" : "LE Advertising Report Num_Reports")
+        for _ in 0..<count {
+            body(extended ? try readExtended(&r) : try readLegacy(&r))
+        }
+        guard r.isAtEnd else {
+            throw r.invalid(extended ? "LE Extended Advertising Report" : "LE Advertising Report",
+                            "\(r.remaining.counted("byte")) after the last of \(count.counted("report"))")
+        }
+    }
+
+    /// Event type, address type, address, data length, data, RSSI (each report's fields together, as
+    /// controllers and the Linux host lay them out).
+    @inline(__always)
+    private static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReportView {
+        let (eventType, addressType, address, length) = try r.fixed(legacyFixedLength, "LE Advertising Report") { f throws(DecodeError) in
+            (try f.u8("LE Advertising Report event type"), try f.u8("LE Advertising Report address type"),
+             try f.u48("LE Advertising Report address"), try f.u8("LE Advertising Report data length"))
+        }
+        let dataSpan = try r.span(Int(length), "LE Advertising Report data")
+        let rssi = try r.i8("LE Advertising Report RSSI")
+        return AdvertisingReportView(eventType: UInt16(eventType), isExtended: false, addressType: addressType, address: address,
+                                     primaryPHY: 0x01, secondaryPHY: 0x00, sid: 0xFF, txPower: AdvertisingReport.notAvailable,
+                                     rssi: rssi, periodicInterval: 0, directAddressType: 0x00, directAddress: 0,
+                                     data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]), dataSpan: dataSpan)
+    }
+
+    /// Event type, address type, address, primary and secondary PHY, SID, Tx power, RSSI, periodic
+    /// interval, direct address type and address, data length, data.
+    @inline(__always)
+    private static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReportView {
+        let report = try r.fixed(extendedFixedLength, "LE Extended Advertising Report") { f throws(DecodeError) in
+            let eventType = try f.u16("LE Extended Advertising Report event type")
+            let addressType = try f.u8("LE Extended Advertising Report address type")
+            let address = try f.u48("LE Extended Advertising Report address")
+            let primaryPHY = try f.u8("LE Extended Advertising Report primary PHY")
+            let secondaryPHY = try f.u8("LE Extended Advertising Report secondary PHY")
+            let sid = try f.u8("LE Extended Advertising Report SID")
+            let txPower = try f.i8("LE Extended Advertising Report Tx power")
+            let rssi = try f.i8("LE Extended Advertising Report RSSI")
+            let interval = try f.u16("LE Extended Advertising Report periodic interval")
+            let directAddressType = try f.u8("LE Extended Advertising Report direct address type")
+            let directAddress = try f.u48("LE Extended Advertising Report direct address")
+            let length = try f.u8("LE Extended Advertising Report data length")
+            return (eventType, addressType, address, primaryPHY, secondaryPHY, sid, txPower, rssi, interval,
+                    directAddressType, directAddress, length)
+        }
+        let dataSpan = try r.span(Int(report.11), "LE Extended Advertising Report data")
+        return AdvertisingReportView(eventType: report.0, isExtended: true, addressType: report.1, address: report.2,
+                                     primaryPHY: report.3, secondaryPHY: report.4, sid: report.5, txPower: report.6,
+                                     rssi: report.7, periodicInterval: report.8, directAddressType: report.9,
+                                     directAddress: report.10, data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]),
+                                     dataSpan: dataSpan)
+    }
+
+    /// The sighting of `frame` in this report.
     @inline(__always)
     func sighting(_ frame: BeaconFrame, at time: Timestamp) -> Sighting {
         Sighting(frame: frame, rssi: AdvertisingReport.rssiValue(rssi), address: DeviceAddress(value: address),

@@ -54,7 +54,7 @@ public enum BeaconFrame: Hashable, Sendable {
             case .manufacturerSpecificData:
                 frame = manufacturerFrame(bytes)
             case .serviceData16BitUUID:
-                frame = EddystoneFrame(serviceData: bytes).map(BeaconFrame.eddystone)
+                frame = eddystoneFrame(bytes)
             default:
                 frame = nil
             }
@@ -74,6 +74,18 @@ public enum BeaconFrame: Hashable, Sendable {
         case .serviceData16BitUUID:
             return try EddystoneFrame.decode(serviceData: structure.value).map(BeaconFrame.eddystone)
         default:
+            return nil
+        }
+    }
+
+    /// Service data as an Eddystone frame; nil also for a malformed one, which the search skips
+    /// (`decode` names its fault).
+    @inline(__always)
+    private static func eddystoneFrame(_ value: UnsafeRawBufferPointer) -> BeaconFrame? {
+        var r = ByteReader(value)
+        do throws(DecodeError) {
+            return try EddystoneFrame.decode(serviceData: &r).map(BeaconFrame.eddystone)
+        } catch {
             return nil
         }
     }

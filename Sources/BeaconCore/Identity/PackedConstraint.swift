@@ -1,7 +1,7 @@
 /// A region's identity constraint as masked words over `PackedIdentity`: the first identifier
 /// compared whole, the format and the optional identifiers under a mask that leaves out the absent
 /// ones. Matching an advertisement is then three comparisons of integers.
-struct IdentityPattern: Sendable {
+struct PackedConstraint: Sendable {
     private let first: UInt64
     private let second: UInt64
     private let thirdMask: UInt64
@@ -27,6 +27,15 @@ struct IdentityPattern: Sendable {
         }
         thirdMask = mask
         thirdValue = value
+    }
+
+    /// The constraint's format and first identifier alone.
+    init(firstIdentifierOf constraint: IdentityConstraint) {
+        switch constraint {
+        case let .iBeacon(uuid, _, _): self.init(.iBeacon(uuid: uuid, major: nil, minor: nil))
+        case let .altBeacon(id1, _, _): self.init(.altBeacon(id1: id1, id2: nil, id3: nil))
+        case let .eddystoneUID(namespace, _): self.init(.eddystoneUID(namespace: namespace, instance: nil))
+        }
     }
 
     @inline(__always)
