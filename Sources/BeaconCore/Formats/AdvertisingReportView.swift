@@ -61,7 +61,11 @@ struct AdvertisingReportView {
     /// Visits the reports `r` holds from Num_Reports on, and checks that they fill it.
     @inline(__always)
     static func walk(_ r: inout ByteReader, extended: Bool, _ body: (AdvertisingReportView) -> Void) throws(DecodeError) {
-        let count = try r.u8(extended ? "LE Extended Advertising Report Num_Reports" : "LE Advertising Report Num_Reports")
+        // The field named only where it is missing: a name chosen at run time is a string the hot path would release.
+        guard !r.isAtEnd else {
+            throw r.error(extended ? "LE Extended Advertising Report Num_Reports" : "LE Advertising Report Num_Reports", needed: 1)
+        }
+        let count = try r.u8("Num_Reports")
         for _ in 0..<count {
             body(extended ? try readExtended(&r) : try readLegacy(&r))
         }
@@ -79,8 +83,12 @@ struct AdvertisingReportView {
             (try f.u8("LE Advertising Report event type"), try f.u8("LE Advertising Report address type"),
              try f.u48("LE Advertising Report address"), try f.u8("LE Advertising Report data length"))
         }
-        let dataSpan = try r.span(Int(length), "LE Advertising Report data")
-        let rssi = try r.i8("LE Advertising Report RSSI")
+        // The data and the RSSI after it, checked at once.
+        let start = r.position
+        let (data, rssi) = try r.fixed(Int(length) + 1, "LE Advertising Report data") { f throws(DecodeError) in
+            (try f.span(Int(length), "LE Advertising Report data"), try f.i8("LE Advertising Report RSSI"))
+        }
+        let dataSpan = start + data.lowerBound..<start + data.upperBound
         return AdvertisingReportView(eventType: UInt16(eventType), isExtended: false, addressType: addressType, address: address,
                                      primaryPHY: 0x01, secondaryPHY: 0x00, sid: 0xFF, txPower: AdvertisingReport.notAvailable,
                                      rssi: rssi, periodicInterval: 0, directAddressType: 0x00, directAddress: 0,
@@ -89,29 +97,27 @@ struct AdvertisingReportView {
 
     /// Event type, address type, address, primary and secondary PHY, SID, Tx power, RSSI, periodic
     /// interval, direct address type and address, data length, data.
-    @inline(__always)
+    @inline(never) // Kept out of the legacy reports' loop, which most advertisements take.
     private static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReportView {
-        let report = try r.fixed(extendedFixedLength, "LE Extended Advertising Report") { f throws(DecodeError) in
-            let eventType = try f.u16("LE Extended Advertising Report event type")
-            let addressType = try f.u8("LE Extended Advertising Report address type")
-            let address = try f.u48("LE Extended Advertising Report address")
-            let primaryPHY = try f.u8("LE Extended Advertising Report primary PHY")
-            let secondaryPHY = try f.u8("LE Extended Advertising Report secondary PHY")
-            let sid = try f.u8("LE Extended Advertising Report SID")
-            let txPower = try f.i8("LE Extended Advertising Report Tx power")
-            let rssi = try f.i8("LE Extended Advertising Report RSSI")
-            let interval = try f.u16("LE Extended Advertising Report periodic interval")
-            let directAddressType = try f.u8("LE Extended Advertising Report direct address type")
-            let directAddress = try f.u48("LE Extended Advertising Report direct address")
-            let length = try f.u8("LE Extended Advertising Report data length")
-            return (eventType, addressType, address, primaryPHY, secondaryPHY, sid, txPower, rssi, interval,
-                    directAddressType, directAddress, length)
-        }
-        let dataSpan = try r.span(Int(report.11), "LE Extended Advertising Report data")
-        return AdvertisingReportView(eventType: report.0, isExtended: true, addressType: report.1, address: report.2,
-                                     primaryPHY: report.3, secondaryPHY: report.4, sid: report.5, txPower: report.6,
-                                     rssi: report.7, periodicInterval: report.8, directAddressType: report.9,
-                                     directAddress: report.10, data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]),
+        // Field by field: read through `fixed`, the twelve fields went through a closure the compiler
+        // does not inline, at several times the instructions.
+        let eventType = try r.u16("LE Extended Advertising Report event type")
+        let addressType = try r.u8("LE Extended Advertising Report address type")
+        let address = try r.u48("LE Extended Advertising Report address")
+        let primaryPHY = try r.u8("LE Extended Advertising Report primary PHY")
+        let secondaryPHY = try r.u8("LE Extended Advertising Report secondary PHY")
+        let sid = try r.u8("LE Extended Advertising Report SID")
+        let txPower = try r.i8("LE Extended Advertising Report Tx power")
+        let rssi = try r.i8("LE Extended Advertising Report RSSI")
+        let interval = try r.u16("LE Extended Advertising Report periodic interval")
+        let directAddressType = try r.u8("LE Extended Advertising Report direct address type")
+        let directAddress = try r.u48("LE Extended Advertising Report direct address")
+        let length = try r.u8("LE Extended Advertising Report data length")
+        let dataSpan = try r.span(Int(length), "LE Extended Advertising Report data")
+        return AdvertisingReportView(eventType: eventType, isExtended: true, addressType: addressType, address: address,
+                                     primaryPHY: primaryPHY, secondaryPHY: secondaryPHY, sid: sid, txPower: txPower,
+                                     rssi: rssi, periodicInterval: interval, directAddressType: directAddressType,
+                                     directAddress: directAddress, data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]),
                                      dataSpan: dataSpan)
     }
 

@@ -79,8 +79,9 @@ public enum BeaconFrame: Hashable, Sendable {
     }
 
     /// Service data as an Eddystone frame; nil also for a malformed one, which the search skips
-    /// (`decode` names its fault).
-    @inline(__always)
+    /// (`decode` names its fault). Out of line: inlined, the Eddystone decoder would keep the search
+    /// from being inlined into the scan, for advertisements that are mostly not Eddystone.
+    @inline(never)
     private static func eddystoneFrame(_ value: UnsafeRawBufferPointer) -> BeaconFrame? {
         var r = ByteReader(value)
         do throws(DecodeError) {
@@ -91,6 +92,7 @@ public enum BeaconFrame: Hashable, Sendable {
     }
 
     /// Manufacturer Specific Data as iBeacon, then AltBeacon.
+    @inline(__always)
     private static func manufacturerFrame(_ value: UnsafeRawBufferPointer) -> BeaconFrame? {
         if let beacon = IBeacon(manufacturerData: value) { return .iBeacon(beacon) }
         if let beacon = AltBeacon(manufacturerData: value) { return .altBeacon(beacon) }

@@ -168,7 +168,6 @@ public enum EddystoneFrame: Hashable, Sendable {
     }
 
     /// The same in place: the search that runs per advertisement decodes Eddystone frames with this.
-    @inline(__always)
     static func decode(serviceData r: inout ByteReader) throws(DecodeError) -> EddystoneFrame? {
         guard r.remaining >= 3, try r.u16("service UUID") == serviceUUID else { return nil }
         switch try r.u8("Eddystone frame type") {

@@ -29,15 +29,6 @@ struct PackedConstraint: Sendable {
         thirdValue = value
     }
 
-    /// The constraint's format and first identifier alone.
-    init(firstIdentifierOf constraint: IdentityConstraint) {
-        switch constraint {
-        case let .iBeacon(uuid, _, _): self.init(.iBeacon(uuid: uuid, major: nil, minor: nil))
-        case let .altBeacon(id1, _, _): self.init(.altBeacon(id1: id1, id2: nil, id3: nil))
-        case let .eddystoneUID(namespace, _): self.init(.eddystoneUID(namespace: namespace, instance: nil))
-        }
-    }
-
     @inline(__always)
     func matches(_ identity: PackedIdentity) -> Bool {
         identity.first == first && identity.second == second && identity.third & thirdMask == thirdValue
