@@ -99,26 +99,44 @@ struct AdvertisingReportView {
     /// interval, direct address type and address, data length, data.
     @inline(never) // Kept out of the legacy reports' loop, which most advertisements take.
     private static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReportView {
-        // Field by field: read through `fixed`, the twelve fields went through a closure the compiler
-        // does not inline, at several times the instructions.
-        let eventType = try r.u16("LE Extended Advertising Report event type")
-        let addressType = try r.u8("LE Extended Advertising Report address type")
-        let address = try r.u48("LE Extended Advertising Report address")
-        let primaryPHY = try r.u8("LE Extended Advertising Report primary PHY")
-        let secondaryPHY = try r.u8("LE Extended Advertising Report secondary PHY")
-        let sid = try r.u8("LE Extended Advertising Report SID")
-        let txPower = try r.i8("LE Extended Advertising Report Tx power")
-        let rssi = try r.i8("LE Extended Advertising Report RSSI")
-        let interval = try r.u16("LE Extended Advertising Report periodic interval")
-        let directAddressType = try r.u8("LE Extended Advertising Report direct address type")
-        let directAddress = try r.u48("LE Extended Advertising Report direct address")
-        let length = try r.u8("LE Extended Advertising Report data length")
-        let dataSpan = try r.span(Int(length), "LE Extended Advertising Report data")
-        return AdvertisingReportView(eventType: eventType, isExtended: true, addressType: addressType, address: address,
-                                     primaryPHY: primaryPHY, secondaryPHY: secondaryPHY, sid: sid, txPower: txPower,
-                                     rssi: rssi, periodicInterval: interval, directAddressType: directAddressType,
-                                     directAddress: directAddress, data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]),
+        // Checked once where the fixed part is all there; read from what there is where it is not, so
+        // that the read that runs out names its field. (Through `fixed`, the twelve fields went through
+        // a closure the compiler does not inline, at several times the instructions.)
+        let f: ExtendedFixedPart
+        if var layout = r.prefix(extendedFixedLength) {
+            f = try ExtendedFixedPart(&layout)
+            try r.skip(extendedFixedLength, "LE Extended Advertising Report")
+        } else {
+            f = try ExtendedFixedPart(&r)
+        }
+        let dataSpan = try r.span(Int(f.length), "LE Extended Advertising Report data")
+        return AdvertisingReportView(eventType: f.eventType, isExtended: true, addressType: f.addressType, address: f.address,
+                                     primaryPHY: f.primaryPHY, secondaryPHY: f.secondaryPHY, sid: f.sid, txPower: f.txPower,
+                                     rssi: f.rssi, periodicInterval: f.interval, directAddressType: f.directAddressType,
+                                     directAddress: f.directAddress, data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]),
                                      dataSpan: dataSpan)
+    }
+
+    /// Event type to data length: the fixed part of an extended report.
+    private struct ExtendedFixedPart {
+        let eventType: UInt16, addressType: UInt8, address: UInt64, primaryPHY: UInt8, secondaryPHY: UInt8, sid: UInt8
+        let txPower: Int8, rssi: Int8, interval: UInt16, directAddressType: UInt8, directAddress: UInt64, length: UInt8
+
+        @inline(__always)
+        init(_ r: inout ByteReader) throws(DecodeError) {
+            eventType = try r.u16("LE Extended Advertising Report event type")
+            addressType = try r.u8("LE Extended Advertising Report address type")
+            address = try r.u48("LE Extended Advertising Report address")
+            primaryPHY = try r.u8("LE Extended Advertising Report primary PHY")
+            secondaryPHY = try r.u8("LE Extended Advertising Report secondary PHY")
+            sid = try r.u8("LE Extended Advertising Report SID")
+            txPower = try r.i8("LE Extended Advertising Report Tx power")
+            rssi = try r.i8("LE Extended Advertising Report RSSI")
+            interval = try r.u16("LE Extended Advertising Report periodic interval")
+            directAddressType = try r.u8("LE Extended Advertising Report direct address type")
+            directAddress = try r.u48("LE Extended Advertising Report direct address")
+            length = try r.u8("LE Extended Advertising Report data length")
+        }
     }
 
     /// The sighting of `frame` in this report.
