@@ -38,11 +38,14 @@ public struct ByteReader {
     public private(set) var position = 0
     /// Offset reported in errors for the first byte, so nested readers report positions in the outer input.
     public let baseOffset: Int
+    /// Where reading stops: the end of `bytes`, or of a `prefix`.
+    private var end: Int
 
     @inline(__always)
     public init(_ bytes: UnsafeRawBufferPointer, baseOffset: Int = 0) {
         self.bytes = bytes
         self.baseOffset = baseOffset
+        end = bytes.count
     }
 
     /// Runs `body` with a reader over `bytes`; slices of `bytes` it keeps are taken with `span`.
@@ -62,9 +65,11 @@ public struct ByteReader {
     }
 
     /// Offset of the cursor relative to the start of the input, as used in errors.
-    public var offset: Int { baseOffset + position }
-    public var remaining: Int { bytes.count - position }
-    public var isAtEnd: Bool { position >= bytes.count }
+    public var offset: Int { baseOffset &+ position }
+    // Wrapping arithmetic on positions: 0 <= position <= end <= bytes.count always holds, and the
+    // overflow checks would cost an instruction per read.
+    public var remaining: Int { end &- position }
+    public var isAtEnd: Bool { position >= end }
 
     public func error(_ field: String, needed: Int) -> DecodeError {
         DecodeError(offset: offset, field: field, needed: needed, available: remaining)
@@ -90,7 +95,7 @@ public struct ByteReader {
     @inline(__always)
     private mutating func load<T: FixedWidthInteger>(_ field: String, as: T.Type) throws(DecodeError) -> T {
         try require(MemoryLayout<T>.size, field)
-        defer { position += MemoryLayout<T>.size }
+        defer { position &+= MemoryLayout<T>.size }
         return bytes.loadUnaligned(fromByteOffset: position, as: T.self)
     }
 
@@ -118,8 +123,8 @@ public struct ByteReader {
     public mutating func u24(_ field: String) throws(DecodeError) -> UInt32 {
         try require(3, field)
         let low = UInt32(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
-        defer { position += 3 }
-        return low | UInt32(bytes[position + 2]) << 16
+        defer { position &+= 3 }
+        return low | UInt32(bytes[position &+ 2]) << 16
     }
 
     @inline(__always)
@@ -136,9 +141,9 @@ public struct ByteReader {
     @inline(__always)
     public mutating func u48(_ field: String) throws(DecodeError) -> UInt64 {
         try require(6, field)
-        defer { position += 6 }
+        defer { position &+= 6 }
         return UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-            | UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 4, as: UInt16.self))) << 32
+            | UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position &+ 4, as: UInt16.self))) << 32
     }
 
     @inline(__always)
@@ -162,20 +167,20 @@ public struct ByteReader {
     @inline(__always)
     public mutating func span(_ count: Int, _ field: String) throws(DecodeError) -> Range<Int> {
         try require(count, field)
-        defer { position += count }
-        return position..<position + count
+        defer { position &+= count }
+        return Range(uncheckedBounds: (position, position &+ count))
     }
 
     /// Where everything not read yet lies, as `span`.
     public mutating func restSpan() -> Range<Int> {
-        defer { position = bytes.count }
-        return position..<bytes.count
+        defer { position = end }
+        return Range(uncheckedBounds: (position, end))
     }
 
     @inline(__always)
     public mutating func skip(_ count: Int, _ field: String) throws(DecodeError) {
         try require(count, field)
-        position += count
+        position &+= count
     }
 
     /// Reads the fixed layout of the next `length` bytes with `body` and moves past them. The reads in
@@ -186,7 +191,7 @@ public struct ByteReader {
                                   _ body: (inout ByteReader) throws(DecodeError) -> T) throws(DecodeError) -> T {
         guard var layout = prefix(length) else { try explainShort(length, field, body) }
         let value = try body(&layout)
-        position += length
+        position &+= length
         return value
     }
 
@@ -198,14 +203,16 @@ public struct ByteReader {
         throw error(field, needed: length)
     }
 
-    /// A reader over the first `count` bytes only, when that many remain: its reads past them throw.
+    /// A reader of the next `count` bytes only, when that many remain: its reads past them throw. Its
+    /// positions and offsets are those of this reader.
     /// Reads from a prefix of a known length are checked where the compiler can see they pass, so a
     /// fixed layout checked once costs no more than one compare.
     @inline(__always)
     public func prefix(_ count: Int) -> ByteReader? {
         guard count >= 0, remaining >= count else { return nil }
-        return ByteReader(UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + position }, count: count),
-                          baseOffset: offset)
+        var prefix = self
+        prefix.end = position &+ count
+        return prefix
     }
 }
 

@@ -84,11 +84,9 @@ struct AdvertisingReportView {
              try f.u48("LE Advertising Report address"), try f.u8("LE Advertising Report data length"))
         }
         // The data and the RSSI after it, checked at once.
-        let start = r.position
-        let (data, rssi) = try r.fixed(Int(length) + 1, "LE Advertising Report data") { f throws(DecodeError) in
+        let (dataSpan, rssi) = try r.fixed(Int(length) + 1, "LE Advertising Report data") { f throws(DecodeError) in
             (try f.span(Int(length), "LE Advertising Report data"), try f.i8("LE Advertising Report RSSI"))
         }
-        let dataSpan = start + data.lowerBound..<start + data.upperBound
         return AdvertisingReportView(eventType: UInt16(eventType), isExtended: false, addressType: addressType, address: address,
                                      primaryPHY: 0x01, secondaryPHY: 0x00, sid: 0xFF, txPower: AdvertisingReport.notAvailable,
                                      rssi: rssi, periodicInterval: 0, directAddressType: 0x00, directAddress: 0,
