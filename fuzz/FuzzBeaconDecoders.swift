@@ -1,20 +1,25 @@
 import BeaconCore
 
-// Beacon decoders: IBeacon.find agrees with a walk of the AD structures, a decoded beacon re-encodes
-// to the manufacturer data it came from, and sightings agree with the decoded whole reports.
+// Beacon decoders: the search for beacon frames agrees with a walk of the AD structures, a decoded
+// iBeacon re-encodes to the manufacturer data it came from, and sightings agree with the decoded whole
+// reports.
 
-/// The first iBeacon found by walking the structures, stopping at the first malformed one.
-func firstBeaconByWalking(_ data: ArraySlice<UInt8>) -> IBeacon? {
-    var found: IBeacon?
+/// The first beacon frame found by walking the structures, skipping malformed Eddystone frames and
+/// stopping at the first malformed structure.
+func firstFrameByWalking(_ data: ArraySlice<UInt8>) -> BeaconFrame? {
     var walker = ADWalker(data)
     do {
         while let structure = try walker.next() {
-            if found == nil, structure.type == .manufacturerSpecificData { found = IBeacon(manufacturerData: structure.value) }
+            do {
+                if let frame = try BeaconFrame.decode(structure) { return frame }
+            } catch {
+                // A malformed Eddystone frame is no frame; the walk goes on.
+            }
         }
     } catch {
-        // Structures before the malformed one count; `found` holds what they gave.
+        // Structures before the malformed one count.
     }
-    return found
+    return nil
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -22,14 +27,14 @@ public func fuzzBeaconDecoders(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     let bytes = fuzzInput(data, size)
 
     // As advertising data.
-    let found = IBeacon.find(inAdvertisingData: bytes[...])
-    require(found == firstBeaconByWalking(bytes[...]), "find \(String(describing: found)) disagrees with the walk")
+    let found = BeaconFrame.find(inAdvertisingData: bytes[...])
+    require(found == firstFrameByWalking(bytes[...]), "find \(String(describing: found)) disagrees with the walk")
 
     // As manufacturer data.
     if let beacon = IBeacon(manufacturerData: bytes[...]) {
         require(beacon.manufacturerData.elementsEqual(bytes.prefix(IBeacon.manufacturerDataLength)),
                 "manufacturer data does not re-encode")
-        require(IBeacon.find(inAdvertisingData: beacon.advertisingData[...]) == beacon, "advertising data does not re-decode")
+        require(BeaconFrame.find(inAdvertisingData: beacon.advertisingData[...]) == .iBeacon(beacon), "advertising data does not re-decode")
     }
 
     // As an event: every sighting comes from a decoded report carrying an iBeacon.
@@ -47,7 +52,7 @@ public func fuzzBeaconDecoders(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
         case .leMeta(.advertisingReport(let reports)), .leMeta(.extendedAdvertisingReport(let reports)):
             // Fragments of an extended advertisement, and the reports that end their chains, carry no sighting.
             var chains = FragmentChains()
-            let expected = reports.filter { chains.isWhole($0) }.compactMap { SightingDecoder.sighting(from: $0, at: time) }
+            let expected = reports.filter { chains.isWhole($0) }.compactMap { sighting(of: $0, at: time) }
             require(sightingError == nil && sightings == expected, "sightings \(sightings) != \(expected)")
         default:
             require(sightings.isEmpty && sightingError == nil, "sightings from a non-report event")

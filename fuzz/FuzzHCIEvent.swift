@@ -40,7 +40,7 @@ public func fuzzHCIEvent(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         require(isReport && walked == reports, "walk \(walked) != decoded \(reports)")
         var chains = FragmentChains()
         let expected = reports.compactMap { report in
-            chains.isWhole(report) ? SightingDecoder.sighting(from: report, at: Timestamp(microseconds: 0)) : nil
+            chains.isWhole(report) ? sighting(of: report, at: Timestamp(microseconds: 0)) : nil
         }
         var sightings: [Sighting] = []
         do {

@@ -18,7 +18,7 @@ func advertisingData(format: UInt8, who: UInt8, power: UInt8) -> [UInt8] {
     var w = ByteWriter()
     switch format {
     case 0:
-        return IBeacon(identity: BeaconIdentity(uuid: uuid, major: id2, minor: id3), measuredPower: Int8(bitPattern: power)).advertisingData
+        return IBeacon(identity: IBeaconID(uuid: uuid, major: id2, minor: id3), measuredPower: Int8(bitPattern: power)).advertisingData
     case 1:
         w.u16(0x0118)
         w.u16BigEndian(AltBeacon.beaconCode)

@@ -1,4 +1,5 @@
 // Shared by every fuzz target: compiled into each target's binary next to the target file.
+import BeaconCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,4 +47,13 @@ struct FuzzCursor {
     }
 
     mutating func rest() -> ArraySlice<UInt8> { bytes(bytes.count - position) }
+}
+
+/// The sighting one decoded report carries, nil when it holds no beacon frame: what the sighting
+/// decoder must give for it.
+func sighting(of report: AdvertisingReport, at time: Timestamp) -> Sighting? {
+    BeaconFrame.find(inAdvertisingData: report.data).map {
+        Sighting(frame: $0, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
+                 time: time, isScanResponse: report.isScanResponse)
+    }
 }

@@ -151,7 +151,7 @@ struct AdvertiseOptions {
         let uuid = try uuid(parsed, option: "uuid", placeholder: "uuid")
         let major = try RangeOptions.uint16(try required(parsed, "major", placeholder: "major"), option: "major")
         let minor = try RangeOptions.uint16(try required(parsed, "minor", placeholder: "minor"), option: "minor")
-        return IBeacon(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: try measuredPower(parsed))
+        return IBeacon(identity: IBeaconID(uuid: uuid, major: major, minor: minor), measuredPower: try measuredPower(parsed))
     }
 
     private static func altBeacon(_ parsed: ParsedOptions) throws(UsageError) -> AltBeacon {

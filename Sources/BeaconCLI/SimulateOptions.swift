@@ -175,7 +175,7 @@ struct SimulateOptions {
         }
         guard let majorText = parsed.value("major") else { throw UsageError("Missing expected argument '--major <major>'") }
         guard let minorText = parsed.value("minor") else { throw UsageError("Missing expected argument '--minor <minor>'") }
-        let identity = BeaconIdentity(uuid: uuid, major: try RangeOptions.uint16(majorText, option: "major"),
+        let identity = IBeaconID(uuid: uuid, major: try RangeOptions.uint16(majorText, option: "major"),
                                       minor: try RangeOptions.uint16(minorText, option: "minor"))
         let power = try parsed.value("measured-power").map { text throws(UsageError) in
             try AdvertiseOptions.dBm(text, option: "measured-power")

@@ -19,7 +19,7 @@ public struct FlatDrive: Sendable {
 
     /// The tag, as the captures carry it: an iBeacon with the project's default measured power (the dataset
     /// records none, and a deployment in an unseen building has only the default).
-    public static let tag = IBeacon(identity: BeaconIdentity(uuid: FleetScenes.uuid, major: 1, minor: 1), measuredPower: -59)
+    public static let tag = IBeacon(identity: IBeaconID(uuid: FleetScenes.uuid, major: 1, minor: 1), measuredPower: -59)
     /// The tag's id in the readings (mqtt_room's).
     public static let tagID = BeaconID.iBeacon(tag.identity).deviceID
     public static let tagAddress = DeviceAddress(value: 0xC0_00_00_00_00_01)

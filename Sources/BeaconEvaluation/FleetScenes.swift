@@ -97,7 +97,7 @@ public enum FleetScenes {
 
     /// One beacon of `path` on the companion floor with its radio, advertising once a second.
     static func companion(_ name: String, _ summary: String, duration: Micros, path: BeaconPath) -> Scene {
-        var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: 1), measuredPower: -59)),
+        var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: uuid, major: 1, minor: 1), measuredPower: -59)),
                                  address: SceneBeacon.defaultAddress(index: 0), interval: .seconds(1), path: path)
         beacon.height = beaconHeight
         return Scene(name: name, summary: summary, duration: duration, radio: companionRadio, regions: [], beacons: [beacon],

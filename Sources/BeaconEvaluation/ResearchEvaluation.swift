@@ -13,7 +13,7 @@ import BeaconCore
 /// tool's defaults (`--exit-after 10s`, `--interval 1s`). Every ranging tick at which the beacon was
 /// heard is scored against the distance of the latest reading at or before the tick.
 public enum ResearchEvaluation {
-    static let identity = BeaconIdentity(uuid: BeaconUUID(high: 0x4845_5241_4C44_4544, low: 0x4953_4F4E_0000_0001),
+    static let identity = IBeaconID(uuid: BeaconUUID(high: 0x4845_5241_4C44_4544, low: 0x4953_4F4E_0000_0001),
                                          major: 1, minor: 1)
     static let address = DeviceAddress(value: 0xC0_00_00_00_00_01)
 

@@ -32,8 +32,8 @@ public enum SelfCalibrationEvaluation {
     public static let offsetTarget = 2.0
     public static let exponentTarget = 0.3
 
-    static func ownBeacon(_ index: Int) -> BeaconIdentity {
-        BeaconIdentity(uuid: FleetScenes.uuid, major: 100, minor: UInt16(index + 1))
+    static func ownBeacon(_ index: Int) -> IBeaconID {
+        IBeaconID(uuid: FleetScenes.uuid, major: 100, minor: UInt16(index + 1))
     }
 
     public static let site: Site = {
@@ -58,7 +58,7 @@ public enum SelfCalibrationEvaluation {
         }
         let stops: [(Double, Double)] = [(2, 2), (10, 2), (11, 7), (3, 7), (5, 3), (12, 5)]
         let walk = Route((stops + stops + stops + stops).map { Route.Stop(at: Point2(x: $0.0, y: $0.1), pause: .seconds(30)) }, speed: 1)
-        beacons.insert(SceneBeacon(beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: FleetScenes.uuid, major: 1, minor: 1), measuredPower: -59)),
+        beacons.insert(SceneBeacon(beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: FleetScenes.uuid, major: 1, minor: 1), measuredPower: -59)),
                                    address: SceneBeacon.defaultAddress(index: 0), interval: .milliseconds(500), path: .route(walk),
                                    height: 1), at: 0)
         let scene = Scene(name: "self-calibration", summary: "eight gateways with their own offsets and exponents hearing each other's beacons, "

@@ -28,7 +28,7 @@ public enum SimulatedSurvey {
         survey.duration = hold
         survey.beacons = places.enumerated().map { index, place in
             var beacon = template
-            let identity = BeaconIdentity(uuid: tag.identity.uuid, major: 9_999, minor: UInt16(index + 1))
+            let identity = IBeaconID(uuid: tag.identity.uuid, major: 9_999, minor: UInt16(index + 1))
             beacon.beacon = .iBeacon(IBeacon(identity: identity, measuredPower: tag.measuredPower))
             beacon.address = SceneBeacon.defaultAddress(index: index)
             beacon.path = .at(place.point)
@@ -51,7 +51,7 @@ public enum SimulatedSurvey {
         }
         var points: [SurveyPoint] = []
         for (index, place) in places.enumerated() {
-            let id = BeaconID.iBeacon(BeaconIdentity(uuid: tag.identity.uuid, major: 9_999, minor: UInt16(index + 1))).deviceID
+            let id = BeaconID.iBeacon(IBeaconID(uuid: tag.identity.uuid, major: 9_999, minor: UInt16(index + 1))).deviceID
             for gateway in site.gateways {
                 guard let values = heard[id]?[gateway.name]?.sorted(), !values.isEmpty else {
                     points.append(SurveyPoint(point: place.point, floor: place.floor, gateway: gateway.name, rssi: nil, samples: 0))

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// The legacy advertising PDUs a simulated beacon sends (Core Vol 6 Part B 2.3), with the Event_Type
 /// each report layout gives them.
 public enum AdvertisingPDU: Hashable, Sendable {
@@ -14,7 +16,7 @@ public enum AdvertisingPDU: Hashable, Sendable {
         switch self {
         case .nonConnectable: 0x03
         case .scannable: 0x02
-        case .scanResponse: 0x04
+        case .scanResponse: AdvertisingReport.EventType.legacyScanResponse
         }
     }
 
@@ -22,13 +24,11 @@ public enum AdvertisingPDU: Hashable, Sendable {
     /// bit 3 scan response, bit 1 scannable; data complete.
     public var extendedEventType: UInt16 {
         switch self {
-        case .nonConnectable: Self.legacyBit
-        case .scannable: Self.legacyBit | Self.scannableBit
-        case .scanResponse: Self.legacyBit | Self.scanResponseBit | Self.scannableBit
+        case .nonConnectable: Bits.legacyPDU
+        case .scannable: Bits.legacyPDU | Bits.scannable
+        case .scanResponse: Bits.legacyPDU | Bits.scanResponse | Bits.scannable
         }
     }
 
-    static let scannableBit: UInt16 = 0x0002
-    static let scanResponseBit: UInt16 = 0x0008
-    static let legacyBit: UInt16 = 0x0010
+    private typealias Bits = AdvertisingReport.EventType
 }

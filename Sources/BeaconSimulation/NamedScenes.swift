@@ -17,7 +17,7 @@ extension Scene {
 
     static func beacon(_ index: Int, uuid: BeaconUUID = sceneUUID, major: UInt16, minor: UInt16, measuredPower: Int8 = -59,
                        path: BeaconPath) -> SceneBeacon {
-        SceneBeacon(beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: measuredPower)),
+        SceneBeacon(beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: uuid, major: major, minor: minor), measuredPower: measuredPower)),
                     address: SceneBeacon.defaultAddress(index: index), path: path)
     }
 

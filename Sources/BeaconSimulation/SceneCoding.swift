@@ -306,7 +306,7 @@ extension SceneBeacon: Codable {
             }
             return try eddystone(.url(url))
         default:
-            return .iBeacon(IBeacon(identity: BeaconIdentity(uuid: try uuid("uuid"), major: UInt16(try fields.integer("major", in: 0...65535) ?? 0),
+            return .iBeacon(IBeacon(identity: IBeaconID(uuid: try uuid("uuid"), major: UInt16(try fields.integer("major", in: 0...65535) ?? 0),
                                                              minor: UInt16(try fields.integer("minor", in: 0...65535) ?? 0)),
                                     measuredPower: power))
         }

@@ -44,7 +44,7 @@ public enum SimulatedAir {
 
     /// A deterministic beacon population: identity `i` has major i / 65536 … so every index is distinct.
     public static func beacon(_ index: Int, uuid: BeaconUUID, measuredPower: Int8 = -59) -> SimulatedBeacon {
-        let identity = BeaconIdentity(uuid: uuid, major: UInt16(truncatingIfNeeded: index >> 16), minor: UInt16(truncatingIfNeeded: index))
+        let identity = IBeaconID(uuid: uuid, major: UInt16(truncatingIfNeeded: index >> 16), minor: UInt16(truncatingIfNeeded: index))
         return SimulatedBeacon(beacon: IBeacon(identity: identity, measuredPower: measuredPower),
                                address: DeviceAddress(value: 0xC0_00_00_00_00_00 | UInt64(index)))
     }

@@ -9,7 +9,7 @@ public struct SiteTruth: Hashable, Sendable {
     public var elapsed: Micros
     /// The beacon's place in `Scene.beacons`.
     public var beaconIndex: Int
-    public var identity: BeaconIdentity
+    public var identity: IBeaconID
     public var address: DeviceAddress
     /// Between the beacon's start and stop.
     public var isAdvertising: Bool
@@ -37,7 +37,7 @@ public struct SiteTruth: Hashable, Sendable {
         }
     }
 
-    public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, identity: BeaconIdentity, address: DeviceAddress,
+    public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, identity: IBeaconID, address: DeviceAddress,
                 isAdvertising: Bool, point: Point2, room: String?, gateways: [Gateway]) {
         self.time = time
         self.elapsed = elapsed

@@ -37,7 +37,7 @@ struct LineOutputTests {
     /// A range line of `count` beacons (about 290 bytes each).
     static func range(_ count: Int) -> MonitorOutput {
         let beacons = (0..<count).map { n in
-            RangedBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(n)), rssi: -60, filteredRSSI: -60.5,
+            RangedBeacon(identity: IBeaconID(uuid: uuid, major: 1, minor: UInt16(n)), rssi: -60, filteredRSSI: -60.5,
                          measuredPower: -59, accuracy: 1.25, proximity: .near, address: DeviceAddress(value: 0xF0F1_F2F3_0000 + UInt64(n)),
                          addressType: .publicDevice, samples: 3, lastSeen: t0)
         }

@@ -82,13 +82,13 @@ struct SimulateCommandTests {
         let namespace = try #require(EddystoneNamespace("00010203040506070809"))
         let beacons = [
             beacon(.altBeacon(AltBeacon(id1: uuid, id2: 1, id3: 2, referenceRSSI: -59))),
-            beacon(.iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 4, minor: 1), measuredPower: -59))),
+            beacon(.iBeacon(IBeacon(identity: IBeaconID(uuid: uuid, major: 4, minor: 1), measuredPower: -59))),
             beacon(.eddystone(EddystonePayload(frame: .uid(EddystoneUID(namespace: namespace, instance: EddystoneInstance(value: 0xA1))),
                                                txPowerAt0m: -20))),
             beacon(.eddystone(EddystonePayload(frame: .uid(EddystoneUID(namespace: namespace, instance: EddystoneInstance(value: 0xA2))),
                                                txPowerAt0m: -20))),
             beacon(.eddystone(EddystonePayload(frame: .url(try EddystoneURL("https://example.com/")), txPowerAt0m: -20))),
-            beacon(.iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 7, minor: 2), measuredPower: -59))),
+            beacon(.iBeacon(IBeacon(identity: IBeaconID(uuid: uuid, major: 7, minor: 2), measuredPower: -59))),
         ]
         #expect(SceneListing.identities(beacons) == [
             "altbeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 id2 1 id3 2",

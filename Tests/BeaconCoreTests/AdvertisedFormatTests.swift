@@ -189,7 +189,7 @@ import Testing
     @Test("the AD walker finds each format's structures, and they rebuild the same bytes")
     func structures() throws {
         let beacons: [(AdvertisedBeacon, [ADType])] = [
-            (.iBeacon(IBeacon(identity: BeaconIdentity(uuid: try uuid("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"), major: 1, minor: 2),
+            (.iBeacon(IBeacon(identity: IBeaconID(uuid: try uuid("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"), major: 1, minor: 2),
                               measuredPower: -59)), [.flags, .manufacturerSpecificData]),
             (.altBeacon(AltBeacon(id1: try uuid("2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6"), id2: 1, id3: 2, referenceRSSI: -59)),
              [.flags, .manufacturerSpecificData]),
@@ -201,7 +201,7 @@ import Testing
         for (beacon, types) in beacons {
             let data = beacon.advertisingData
             #expect(data.count <= 31, "\(beacon.format)")
-            let parsed = try AdvertisingData.parse(data[...])
+            let parsed = try adStructures(data[...])
             #expect(parsed.map(\.type) == types, "\(beacon.format)")
             #expect(AdvertisingData.build(parsed.map { ($0.type, Array($0.value)) }) == data)
             #expect(parsed.first?.value.first == ADFlags.generalDiscoverableLEOnly)
@@ -211,10 +211,10 @@ import Testing
 
     @Test("an iBeacon plan round-trips through the core's iBeacon decoder")
     func iBeaconRoundTrip() throws {
-        let beacon = IBeacon(identity: BeaconIdentity(uuid: try uuid("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"), major: 0, minor: 65535),
+        let beacon = IBeacon(identity: IBeaconID(uuid: try uuid("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"), major: 0, minor: 65535),
                              measuredPower: -70)
         let plan = AdvertisingPlan(beacon: .iBeacon(beacon))
-        #expect(IBeacon.find(inAdvertisingData: plan.advertisingData[...]) == beacon)
+        #expect(findIBeacon(inAdvertisingData: plan.advertisingData[...]) == beacon)
         #expect(plan.advertisingData == beacon.advertisingData)
     }
 }

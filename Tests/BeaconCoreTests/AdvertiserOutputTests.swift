@@ -5,7 +5,7 @@ import Testing
 @Suite("Advertiser output lines")
 struct AdvertiserOutputTests {
     let plan = AdvertisingPlan(
-        beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!, major: 1, minor: 2),
+        beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!, major: 1, minor: 2),
                                  measuredPower: -59)))
     let t0 = Timestamp(microseconds: 1_800_000_000_000_000)
 
@@ -63,7 +63,7 @@ struct AdvertiserOutputTests {
 extension OutputSchemaTests {
     @Test("advertiser lines validate against the schema")
     func advertiserLinesValidate() throws {
-        let plan = AdvertisingPlan(beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 65535, minor: 0), measuredPower: -127)),
+        let plan = AdvertisingPlan(beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: Fixture.uuid, major: 65535, minor: 0), measuredPower: -127)),
                                    intervalSlots: 0x4000, connectable: true, txPower: 20)
         try expectValid([
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .legacy, txPower: nil, time: Fixture.t0))),

@@ -18,7 +18,7 @@ import Testing
 
     @Test func parsesEveryStructure() throws {
         let data = try bytes(Self.sample)
-        let structures = try AdvertisingData.parse(data[...])
+        let structures = try adStructures(data[...])
         #expect(structures.map(\.type) == [.flags, .completeLocalName, .txPowerLevel, ADType(0x42), .manufacturerSpecificData])
         #expect(structures.map { Array($0.value) } == [[0x06], Array("BEAC".utf8), [0xF4], [0xAA, 0xBB, 0xCC], [0x4C, 0x00]])
         #expect(AdvertisingData.build(structures.map { ($0.type, Array($0.value)) }) == data)
@@ -35,22 +35,22 @@ import Testing
             "020862", // Shortened Local Name "b"
             "0199",   // AD type 0x99, empty value
         ])))
-        #expect(try AdvertisingData.parse(built[...]).last == ADStructure(type: ADType(0x99), value: [][...]))
+        #expect(try adStructures(built[...]).last == ADStructure(type: ADType(0x99), value: [][...]))
     }
 
     @Test func zeroLengthEndsTheSignificantPart() throws {
         // Legacy advertising data is padded with zeros to 31 bytes; what follows is not parsed.
         let data = try bytes(["020106", "00", "FFFFFF"])
-        let structures = try AdvertisingData.parse(data[...])
+        let structures = try adStructures(data[...])
         #expect(structures == [ADStructure(type: .flags, value: [0x06][...])])
-        #expect(try AdvertisingData.parse([][...]).isEmpty)
+        #expect(try adStructures([][...]).isEmpty)
     }
 
     @Test func structureRunningPastTheDataThrows() throws {
         // Second structure declares 5 bytes (type + 4) where only type + 2 remain.
         let data = try bytes(["020106", "05FF", "4C00"])
         #expect(throws: DecodeError(offset: 5, field: "AD structure value", needed: 4, available: 2)) {
-            try AdvertisingData.parse(data[...])
+            try adStructures(data[...])
         }
         // The walker hands out the structures before the malformed one.
         var walker = ADWalker(data[...])
@@ -58,20 +58,20 @@ import Testing
         #expect(throws: DecodeError.self) { try walker.next() }
         // A length byte with no type after it.
         #expect(throws: DecodeError(offset: 4, field: "AD structure type", needed: 1, available: 0)) {
-            try AdvertisingData.parse(try bytes(["020106", "01"])[...])
+            try adStructures(try bytes(["020106", "01"])[...])
         }
     }
 
     @Test func errorOffsetsCountFromTheStartOfTheSlice() throws {
         let padded = try bytes(["EEEE", "0509AA"])
         #expect(throws: DecodeError(offset: 2, field: "AD structure value", needed: 4, available: 1)) {
-            try AdvertisingData.parse(padded[2...])
+            try adStructures(padded[2...])
         }
     }
 
     @Test func valuesAreViews() throws {
         let data = try bytes(Self.sample)
-        #expect(try AdvertisingData.parse(data[...]).map(\.value.startIndex) == [2, 5, 11, 14, 19])
+        #expect(try adStructures(data[...]).map(\.value.startIndex) == [2, 5, 11, 14, 19])
     }
 
     @Test func names() {
@@ -86,4 +86,12 @@ import Testing
         #expect(ADType(0x42).name == "AD type 0x42")
         #expect(ADFlags.generalDiscoverableLEOnly == 0x06)
     }
+}
+
+/// Every AD structure of the significant part of `data`, as the walker hands them out.
+func adStructures(_ data: ArraySlice<UInt8>) throws(DecodeError) -> [ADStructure] {
+    var walker = ADWalker(data)
+    var structures: [ADStructure] = []
+    while let structure = try walker.next() { structures.append(structure) }
+    return structures
 }

@@ -50,7 +50,7 @@ import Testing
         #expect(AltBeacon(manufacturerData: otherCode[...]) == nil)
         #expect(AltBeacon(manufacturerData: full.dropLast()) == nil)
         for cut in 0..<full.count { #expect(AltBeacon(manufacturerData: full.prefix(cut)) == nil) }
-        let iBeacon = IBeacon(identity: BeaconIdentity(uuid: BeaconUUID(high: 1, low: 2), major: 3, minor: 4), measuredPower: -59)
+        let iBeacon = IBeacon(identity: IBeaconID(uuid: BeaconUUID(high: 1, low: 2), major: 3, minor: 4), measuredPower: -59)
         #expect(AltBeacon(manufacturerData: iBeacon.manufacturerData[...]) == nil)
         #expect(BeaconFrame.find(inAdvertisingData: iBeacon.advertisingData[...]) == .iBeacon(iBeacon))
     }

@@ -23,7 +23,7 @@ struct BeaconIDOrderTests {
             let uuid = BeaconUUID(high: pick(words), low: pick(words))
             let (a, b) = (UInt16(pick([0, 1, 0xFFFF])), UInt16(pick([0, 1, 0xFFFF])))
             switch generator.next() % 3 {
-            case 0: return .iBeacon(BeaconIdentity(uuid: uuid, major: a, minor: b))
+            case 0: return .iBeacon(IBeaconID(uuid: uuid, major: a, minor: b))
             case 1: return .altBeacon(AltBeaconID(id1: uuid, id2: a, id3: b))
             default:
                 return .eddystoneUID(EddystoneUID(namespace: EddystoneNamespace(high: a, low: pick(words)),

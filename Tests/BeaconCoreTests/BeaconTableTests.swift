@@ -41,8 +41,8 @@ struct BeaconTableTests {
         }
     }
 
-    static func key(_ minor: Int, address: UInt64 = 0xC0_0000_0000_00) -> BeaconKey {
-        BeaconKey(identity: .iBeacon(BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: UInt16(minor))),
+    static func key(_ minor: Int, address: UInt64 = 0xC0_0000_0000_00) -> IdentityAtAddress {
+        IdentityAtAddress(identity: .iBeacon(IBeaconID(uuid: Fixture.uuid, major: 0, minor: UInt16(minor))),
                   address: DeviceAddress(value: address))
     }
 

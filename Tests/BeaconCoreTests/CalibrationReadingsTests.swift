@@ -4,12 +4,12 @@ import Testing
 @Suite("Calibration readings")
 struct CalibrationReadingsTests {
     static let uuid = BeaconUUID(high: 1, low: 2)
-    static let identity = BeaconIdentity(uuid: uuid, major: 1, minor: 2)
+    static let identity = IBeaconID(uuid: uuid, major: 1, minor: 2)
     static let region = BeaconRegion(uuid: uuid)
     static let start = Timestamp(microseconds: 1_800_000_000_000_000)
 
     static func sighting(_ milliseconds: Int64, rssi: Int8? = -60, address: UInt64 = 0xC0_01, scanResponse: Bool = false,
-                         identity: BeaconIdentity = identity) -> Sighting {
+                         identity: IBeaconID = identity) -> Sighting {
         Sighting(identity: identity, measuredPower: -59, rssi: rssi, address: DeviceAddress(value: address), addressType: .randomDevice,
                  time: start + Micros.milliseconds(milliseconds), isScanResponse: scanResponse)
     }
@@ -64,7 +64,7 @@ struct CalibrationReadingsTests {
         guard case .failure(let none) = readings.measured() else { Issue.record("nothing heard was measured"); return }
         #expect(none.description.hasPrefix("no beacon matching"), "\(none)")
         readings.add(Self.sighting(0))
-        readings.add(Self.sighting(50, address: 0xC0_02, identity: BeaconIdentity(uuid: Self.uuid, major: 1, minor: 3)))
+        readings.add(Self.sighting(50, address: 0xC0_02, identity: IBeaconID(uuid: Self.uuid, major: 1, minor: 3)))
         guard case .failure(let two) = readings.measured() else { Issue.record("two identities were measured as one"); return }
         #expect(two.description.hasPrefix("2 beacons match"), "\(two)")
     }

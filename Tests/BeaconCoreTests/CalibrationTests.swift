@@ -74,7 +74,7 @@ struct CalibrationTests {
 
     @Test("the median of whole-dBm readings prints exactly with the one decimal of every RSSI")
     func medianPrintsExactly() throws {
-        let identity = BeaconIdentity(uuid: BeaconUUID(high: 1, low: 2), major: 0, minor: 7)
+        let identity = IBeaconID(uuid: BeaconUUID(high: 1, low: 2), major: 0, minor: 7)
         for count in 20...27 {
             let readings = (0..<count).map { Double(-55 - ($0 * 5) % 11) }
             let sample = try CalibrationSample.measure(readings, at: 2).get()
@@ -87,7 +87,7 @@ struct CalibrationTests {
 
     @Test func linesCarryTheFlagsToUse() {
         let t = Timestamp(microseconds: 1_800_000_000_000_000)
-        let identity = BeaconIdentity(uuid: BeaconUUID(high: 1, low: 2), major: 0, minor: 7)
+        let identity = IBeaconID(uuid: BeaconUUID(high: 1, low: 2), major: 0, minor: 7)
         let atOneMetre = OutputLine.encode(.calibration(time: t, identity: identity, address: DeviceAddress(value: 0xC0FFEE),
                                                         advertisedPower: -59, sample: CalibrationSample(distance: 1, count: 300, median: -62.5, spread: 3)))
         #expect(atOneMetre == #"{"event":"calibration","time":"2027-01-15T08:00:00.000Z","uuid":"00000000-0000-0001-0000-000000000002","major":0,"minor":7,"address":"00:00:00:C0:FF:EE","distance":1.00,"samples":300,"rssi":-62.5,"spread":3.00,"advertisedMeasuredPower":-59,"measuredPower":-63,"flags":"--measured-power -63"}"#)

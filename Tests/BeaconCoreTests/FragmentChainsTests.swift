@@ -4,7 +4,7 @@ import Testing
 @Suite("fragmented extended advertisements")
 struct FragmentChainsTests {
     static let time = Timestamp(microseconds: 1_700_000_000_000_000)
-    static let beaconData = IBeacon(identity: BeaconIdentity(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!, major: 1, minor: 2),
+    static let beaconData = IBeacon(identity: IBeaconID(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!, major: 1, minor: 2),
                                     measuredPower: -59).advertisingData
 
     /// An LE Extended Advertising Report event with one report; `status` is Data_Status (bits 5-6).

@@ -5,7 +5,7 @@ import Testing
     static let sampleUUID = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
 
     func sample() throws -> IBeacon {
-        IBeacon(identity: BeaconIdentity(uuid: try #require(Self.sampleUUID), major: 1, minor: 2), measuredPower: -59)
+        IBeacon(identity: IBeaconID(uuid: try #require(Self.sampleUUID), major: 1, minor: 2), measuredPower: -59)
     }
 
     static let golden = [
@@ -35,9 +35,9 @@ import Testing
     @Test func decodesItsOwnEncoding() throws {
         let beacon = try sample()
         #expect(IBeacon(manufacturerData: beacon.manufacturerData[...]) == beacon)
-        #expect(IBeacon.find(inAdvertisingData: beacon.advertisingData[...]) == beacon)
+        #expect(findIBeacon(inAdvertisingData: beacon.advertisingData[...]) == beacon)
         let data = try #require(Hex.decode(Self.golden.joined()))
-        let found = try #require(IBeacon.find(inAdvertisingData: data[...]))
+        let found = try #require(findIBeacon(inAdvertisingData: data[...]))
         #expect(found.identity.uuid.description == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
         #expect(found.identity.major == 1)
         #expect(found.identity.minor == 2)
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func bigEndianFieldsAndSignedPower() throws {
-        let beacon = IBeacon(identity: BeaconIdentity(uuid: BeaconUUID(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10),
+        let beacon = IBeacon(identity: IBeaconID(uuid: BeaconUUID(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10),
                                                       major: 0xABCD, minor: 0x1234), measuredPower: 4)
         #expect(Hex.encode(beacon.manufacturerData) == "4C000215" + "0102030405060708090A0B0C0D0E0F10" + "ABCD" + "1234" + "04")
         #expect(IBeacon(manufacturerData: beacon.manufacturerData[...])?.measuredPower == 4)
@@ -59,10 +59,10 @@ import Testing
             (.manufacturerSpecificData, [0x59, 0x00, 0x01]), // another company
             (.manufacturerSpecificData, beacon.manufacturerData),
         ])
-        #expect(IBeacon.find(inAdvertisingData: data[...]) == beacon)
+        #expect(findIBeacon(inAdvertisingData: data[...]) == beacon)
         // Inside a larger buffer (a slice that does not start at 0).
         let padded = [0xEE, 0xEE] + data
-        #expect(IBeacon.find(inAdvertisingData: padded[2...]) == beacon)
+        #expect(findIBeacon(inAdvertisingData: padded[2...]) == beacon)
     }
 
     @Test func rejectsOtherPayloads() throws {
@@ -81,18 +81,25 @@ import Testing
         #expect(IBeacon(manufacturerData: (beacon.manufacturerData + [0x64])[...]) == beacon)
         // The iBeacon layout in another AD type is not an iBeacon.
         let asServiceData = AdvertisingData.build([(.serviceData16BitUUID, beacon.manufacturerData)])
-        #expect(IBeacon.find(inAdvertisingData: asServiceData[...]) == nil)
+        #expect(findIBeacon(inAdvertisingData: asServiceData[...]) == nil)
     }
 
     @Test func malformedAdvertisingDataGivesNil() throws {
         let beacon = try sample()
         var data = beacon.advertisingData
         data[0] = 0x30 // flags length runs past the data
-        #expect(IBeacon.find(inAdvertisingData: data[...]) == nil)
-        #expect(IBeacon.find(inAdvertisingData: beacon.advertisingData.dropLast()) == nil)
-        #expect(IBeacon.find(inAdvertisingData: [][...]) == nil)
-        #expect(IBeacon.find(inAdvertisingData: [0x00, 0x1A, 0xFF][...]) == nil)
+        #expect(findIBeacon(inAdvertisingData: data[...]) == nil)
+        #expect(findIBeacon(inAdvertisingData: beacon.advertisingData.dropLast()) == nil)
+        #expect(findIBeacon(inAdvertisingData: [][...]) == nil)
+        #expect(findIBeacon(inAdvertisingData: [0x00, 0x1A, 0xFF][...]) == nil)
         // A zero length byte ends the significant part: a beacon after it is padding.
-        #expect(IBeacon.find(inAdvertisingData: ([0x00] + beacon.advertisingData)[...]) == nil)
+        #expect(findIBeacon(inAdvertisingData: ([0x00] + beacon.advertisingData)[...]) == nil)
     }
+}
+
+/// The iBeacon the search for beacon frames finds first in advertising data, nil when it finds none
+/// or a frame of another format.
+func findIBeacon(inAdvertisingData data: ArraySlice<UInt8>) -> IBeacon? {
+    guard case .iBeacon(let beacon)? = BeaconFrame.find(inAdvertisingData: data) else { return nil }
+    return beacon
 }

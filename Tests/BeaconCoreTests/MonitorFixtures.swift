@@ -14,12 +14,12 @@ enum Fixture {
     static func sighting(uuid: BeaconUUID = uuid, major: UInt16 = 1, minor: UInt16 = 2, rssi: Int8? = -59,
                          measuredPower: Int8 = -59, address: DeviceAddress = address1,
                          addressType: AddressType = .publicDevice, ms: Int64) -> Sighting {
-        Sighting(identity: BeaconIdentity(uuid: uuid, major: major, minor: minor), measuredPower: measuredPower,
+        Sighting(identity: IBeaconID(uuid: uuid, major: major, minor: minor), measuredPower: measuredPower,
                  rssi: rssi, address: address, addressType: addressType, time: at(ms: ms))
     }
 
     /// The beacon heard all through `flood`.
-    static let steadyIdentity = BeaconID.iBeacon(BeaconIdentity(uuid: uuid, major: 9_999, minor: 1))
+    static let steadyIdentity = BeaconID.iBeacon(IBeaconID(uuid: uuid, major: 9_999, minor: 1))
 
     /// A new identity every millisecond for `count` ms, and the steady beacon every 10 ms among them:
     /// `count + count / 10` sightings of `count + 1` beacons.

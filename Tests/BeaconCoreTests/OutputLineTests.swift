@@ -31,10 +31,10 @@ struct OutputLineTests {
 
     @Test func rangeLineWithBeacons() {
         let region = BeaconRegion(uuid: Fixture.uuid, major: 1)
-        let near = RangedBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 1, minor: 2), rssi: -50,
+        let near = RangedBeacon(identity: IBeaconID(uuid: Fixture.uuid, major: 1, minor: 2), rssi: -50,
                                 filteredRSSI: -49.96, measuredPower: -59, accuracy: 0.3548133892335755, proximity: .immediate,
                                 address: Fixture.address1, addressType: .publicDevice, samples: 6, lastSeen: Fixture.at(ms: 950))
-        let silent = RangedBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 1, minor: 3), rssi: nil,
+        let silent = RangedBeacon(identity: IBeaconID(uuid: Fixture.uuid, major: 1, minor: 3), rssi: nil,
                                   measuredPower: 0, measuredPowerValid: false, accuracy: -1, proximity: .unknown,
                                   address: Fixture.address2, addressType: .randomDevice, samples: 1, lastSeen: Fixture.at(ms: 10))
         #expect(OutputLine.encode(.range(region, Fixture.at(ms: 1_000), [near, silent]))

@@ -31,7 +31,7 @@ struct OutputSchemaTests {
         let named = BeaconRegion(name: "kitchen-door", uuid: Fixture.uuid, major: 7)
         func beacon(_ minor: UInt16, rssi: Double?, filtered: Double?, accuracy: Double, _ proximity: Proximity,
                     _ type: AddressType, valid: Bool = true) -> RangedBeacon {
-            RangedBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: minor), rssi: rssi,
+            RangedBeacon(identity: IBeaconID(uuid: Fixture.uuid, major: 0, minor: minor), rssi: rssi,
                          filteredRSSI: filtered, measuredPower: -128, measuredPowerValid: valid,
                          accuracy: accuracy, proximity: proximity,
                          address: DeviceAddress(value: 0xFFFF_FFFF_FFFF), addressType: type, samples: 1,
@@ -68,10 +68,9 @@ struct OutputSchemaTests {
                                        advertisementCount: UInt32.max, uptimeTenths: UInt32.max)
         var urlData: [UInt8] = [0x10, 0x80, 0x01]
         urlData += Array("example".utf8) + [0x07]
-        var reader = ByteReader([0xAA, 0xFE] + urlData)
-        let url = try! EddystoneFrame.decode(serviceData: reader.rest())!
+        let url = try! EddystoneFrame.decode(serviceData: ([0xAA, 0xFE] + urlData)[...])!
         let frames: [BeaconFrame] = [
-            .iBeacon(IBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: 65535), measuredPower: -128)),
+            .iBeacon(IBeacon(identity: IBeaconID(uuid: Fixture.uuid, major: 0, minor: 65535), measuredPower: -128)),
             .altBeacon(AltBeacon(identity: AltBeaconID(id1: Fixture.otherUUID, id2: 0, id3: 1), companyID: 0xFFFF, referenceRSSI: 127, reserved: 255)),
             .eddystone(.uid(txPower: -128, uid)), .eddystone(url), .eddystone(.tlm(tlm)), .eddystone(.tlm(unsupported)),
             .eddystone(.encryptedTLM(EncryptedTLM(high: 1, low: 2))), .eddystone(.eid(txPower: 127, 0xFFFF_0000_FFFF_0000)),

@@ -208,7 +208,7 @@ struct RegionMonitorRangingTests {
         #expect(abs(b.accuracy - 0.3981071705534972) < 1e-12) // 10^((-61 - -53) / (10 * 2)) = 10^-0.4
         #expect(b.proximity == .immediate)
         #expect(b.address == Fixture.address1)
-        #expect(b.identity == .iBeacon(BeaconIdentity(uuid: Fixture.uuid, major: 1, minor: 2)))
+        #expect(b.identity == .iBeacon(IBeaconID(uuid: Fixture.uuid, major: 1, minor: 2)))
     }
 
     @Test func nearestFirstThenUnknownThenByIdentityAndAddress() throws {

@@ -212,7 +212,7 @@ import Testing
         #expect(!BeaconRegion(.altBeacon(id1: id1, id2: 0, id3: 0)).matches(alt))
         #expect(!BeaconRegion(.altBeacon(id1: id1, id2: 1, id3: nil)).matches(alt))
         #expect(!BeaconRegion(uuid: id1).matches(alt))
-        #expect(!BeaconRegion(.altBeacon(id1: id1, id2: nil, id3: nil)).matches(.iBeacon(BeaconIdentity(uuid: id1, major: 0, minor: 7))))
+        #expect(!BeaconRegion(.altBeacon(id1: id1, id2: nil, id3: nil)).matches(.iBeacon(IBeaconID(uuid: id1, major: 0, minor: 7))))
         let uid = ScanAggregatorTests.uid
         #expect(BeaconRegion(.eddystoneUID(namespace: uid.namespace, instance: nil)).matches(.eddystoneUID(uid)))
         #expect(BeaconRegion(.eddystoneUID(namespace: uid.namespace, instance: uid.instance)).matches(.eddystoneUID(uid)))

@@ -8,8 +8,8 @@ import Testing
 
     let time = Timestamp(microseconds: 1_700_000_000_000_000)
 
-    func identity(minor: UInt16) throws -> BeaconIdentity {
-        BeaconIdentity(uuid: try #require(BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")), major: 1, minor: minor)
+    func identity(minor: UInt16) throws -> IBeaconID {
+        IBeaconID(uuid: try #require(BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")), major: 1, minor: minor)
     }
 
     func sightings(_ payload: [UInt8]) throws -> [Sighting] {
@@ -83,10 +83,21 @@ import Testing
         }
     }
 
+    /// How a walk over an event's reports ended.
+    enum WalkEnd {
+        case notReports, whole, malformed
+    }
+
     /// The reports `AdvertisingReportView.walk` reads in place, and how the walk ended.
-    func walkInPlace(_ event: [UInt8]) -> (reports: [ReportFields], walk: AdvertisingReportView.Walk) {
+    func walkInPlace(_ event: [UInt8]) -> (reports: [ReportFields], walk: WalkEnd) {
         var reports: [ReportFields] = []
-        let walk = event.withUnsafeBytes { raw in AdvertisingReportView.walk(inEvent: raw) { reports.append(ReportFields($0)) } }
+        let walk = event.withUnsafeBytes { raw -> WalkEnd in
+            do throws(DecodeError) {
+                return try AdvertisingReportView.walk(inEvent: raw) { reports.append(ReportFields($0)) } ? .whole : .notReports
+            } catch {
+                return .malformed
+            }
+        }
         return (reports, walk)
     }
 
@@ -157,7 +168,12 @@ import Testing
             Issue.record("not an advertising report")
             return
         }
-        #expect(found == walked.compactMap { SightingDecoder.sighting(from: $0, at: time) })
+        #expect(found == walked.compactMap { report in
+            BeaconFrame.find(inAdvertisingData: report.data).map {
+                Sighting(frame: $0, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
+                         time: time, isScanResponse: report.isScanResponse)
+            }
+        })
         #expect(found.map { $0.identity?.description } == ["eddystone:00112233445566778899:AABBCCDDEEFF"])
     }
 

@@ -12,7 +12,7 @@ struct SceneEvaluationTests {
     static let logModel = RangingEstimator(filter: .intervalMean, distance: .logDistance(exponent: 2))
 
     static func scene(_ path: BeaconPath, stop: Micros? = nil, seconds: Int64 = 60) -> Scene {
-        var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: 1), measuredPower: -59)),
+        var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: uuid, major: 1, minor: 1), measuredPower: -59)),
                                  address: SceneBeacon.defaultAddress(index: 0), path: path)
         beacon.stop = stop
         return Scene(name: "test", duration: .seconds(seconds), radio: quietRadio,

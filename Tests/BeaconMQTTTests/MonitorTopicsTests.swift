@@ -8,7 +8,7 @@ struct MonitorTopicsTests {
     let time = Timestamp(microseconds: 1_000_000)
 
     func beacon(minor: UInt16, accuracy: Double) -> RangedBeacon {
-        RangedBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), rssi: -60, measuredPower: -59,
+        RangedBeacon(identity: IBeaconID(uuid: uuid, major: 1, minor: minor), rssi: -60, measuredPower: -59,
                      accuracy: accuracy, proximity: .near, address: DeviceAddress(value: 1), addressType: .publicDevice,
                      samples: 3, lastSeen: time)
     }

@@ -16,7 +16,7 @@ struct ScanTopicsTests {
     @Test("a beacon with an identity goes to PREFIX/devices/ its mqtt_room id, not retained")
     func identityTopics() {
         let topics = ScanTopics(prefix: "site")
-        let iBeacon = BeaconFrame.iBeacon(IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: 2), measuredPower: -59))
+        let iBeacon = BeaconFrame.iBeacon(IBeacon(identity: IBeaconID(uuid: uuid, major: 1, minor: 2), measuredPower: -59))
         #expect(topics.message(for: line(iBeacon), line: "L")
                 == MQTTMessage(topic: "site/devices/e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-2", payload: "L"))
         let altBeacon = BeaconFrame.altBeacon(AltBeacon(id1: uuid, id2: 3, id3: 4, referenceRSSI: -59))

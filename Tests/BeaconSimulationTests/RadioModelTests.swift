@@ -103,7 +103,7 @@ struct RadioModelTests {
     @Test("RSSI is rounded and clamped to -127...20 dBm")
     func clamped() throws {
         let loud = try simulate(oneBeaconScene(.standing(distance: 0.01), duration: .seconds(2)) {
-            $0.beacon = .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 1), measuredPower: 20))
+            $0.beacon = .iBeacon(IBeacon(identity: IBeaconID(uuid: sceneUUID, major: 1, minor: 1), measuredPower: 20))
         })
         #expect(Set(try loud.rssiValues) == [20])
     }

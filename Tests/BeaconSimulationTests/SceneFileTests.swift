@@ -29,7 +29,7 @@ struct SceneFileTests {
         #expect(scene.receiver == ReceiverModel())
         #expect(scene.regions == [NamedRegion(name: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", region: BeaconRegion(uuid: sceneUUID))])
         let beacon = scene.beacons[0]
-        #expect(beacon.beacon == .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 0, minor: 0), measuredPower: -59)))
+        #expect(beacon.beacon == .iBeacon(IBeacon(identity: IBeaconID(uuid: sceneUUID, major: 0, minor: 0), measuredPower: -59)))
         #expect(beacon.address == DeviceAddress("C0:00:00:00:00:01"))
         #expect(scene.beacons[1].address == DeviceAddress("C0:00:00:00:00:02"))
         #expect(beacon.addressType == .randomDevice)

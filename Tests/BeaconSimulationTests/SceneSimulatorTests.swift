@@ -39,7 +39,7 @@ struct SceneSimulatorTests {
         let one = oneBeaconScene(radio: RadioModel(loss: 0.2))
         var two = one
         var second = two.beacons[0]
-        second.beacon = .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59))
+        second.beacon = .iBeacon(IBeacon(identity: IBeaconID(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59))
         second.address = SceneBeacon.defaultAddress(index: 1)
         two.beacons.append(second)
         let alone = try simulate(one).reports.map { "\($0.time) \($0.report.rssi)" }
@@ -166,7 +166,11 @@ struct SceneSimulatorTests {
             #expect(answer.report.isExtended == advertisement.report.isExtended)
             #expect(answer.report.address == advertisement.report.address)
         }
-        let sightings = responses.compactMap { SightingDecoder.sighting(from: $0.report, at: $0.time) }
+        var sightings: [Sighting] = []
+        for (time, report) in responses {
+            let event = HCIEvent.leMeta(report.isExtended ? .extendedAdvertisingReport([report]) : .advertisingReport([report]))
+            try SightingDecoder.forEachSighting(inEvent: event.encode()[...], at: time) { sightings.append($0) }
+        }
         #expect(sightings.count == (response == .beacon ? responses.count : 0))
 
         let passive = try simulate(oneBeaconScene(duration: .seconds(10)) { $0.scanResponse = response }).reports
@@ -305,7 +309,7 @@ struct GroundTruthTests {
     @Test("the JSON line has every member, in the documented order")
     func jsonLine() throws {
         let row = GroundTruth(time: SceneSimulator.defaultStart + .seconds(3), elapsed: .seconds(3), beaconIndex: 1,
-                              beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59)),
+                              beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59)),
                               address: DeviceAddress(value: 0xC000_0000_0002), distance: 2.5, isAdvertising: true,
                               meanRSSI: -66.958, isAudible: true, regionsInside: [true, false])
         let regions = [NamedRegion(name: "a", region: BeaconRegion(uuid: sceneUUID)),
@@ -340,7 +344,7 @@ struct GroundTruthTests {
             .altBeacon(AltBeacon(id1: sceneUUID, id2: 1, id3: 2, referenceRSSI: -59)),
             .eddystone(EddystonePayload(frame: .uid(uid), txPowerAt0m: -20)),
             .eddystone(EddystonePayload(frame: .url(try EddystoneURL("https://example.com/")), txPowerAt0m: -20)),
-            .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59)),
+            .iBeacon(IBeacon(identity: IBeaconID(uuid: sceneUUID, major: 1, minor: 2), measuredPower: -59)),
         ]
         var scene = oneBeaconScene(duration: .seconds(3))
         scene.beacons = advertised.enumerated().map { index, beacon in

@@ -78,7 +78,7 @@ let quietRadio = RadioModel(shadowing: .init(sigma: 0), channelOffsets: [0, 0, 0
 func oneBeaconScene(_ path: BeaconPath = .standing(distance: 1), duration: Micros = .seconds(60),
                     radio: RadioModel = quietRadio, receiver: ReceiverModel = ReceiverModel(),
                     configure: (inout SceneBeacon) -> Void = { _ in }) -> Scene {
-    var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: BeaconIdentity(uuid: sceneUUID, major: 1, minor: 1), measuredPower: -59)),
+    var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: IBeaconID(uuid: sceneUUID, major: 1, minor: 1), measuredPower: -59)),
                              address: SceneBeacon.defaultAddress(index: 0), path: path)
     configure(&beacon)
     return Scene(name: "test", duration: duration, radio: radio, receiver: receiver,

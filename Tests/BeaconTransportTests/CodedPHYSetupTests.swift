@@ -54,7 +54,7 @@ struct CodedPHYSetupTests {
 
     @Test func codedAdvertisingSetsBothPHYsToCoded() throws {
         let controller = try Recording()
-        let beacon = AdvertisedBeacon.iBeacon(IBeacon(identity: BeaconIdentity(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!,
+        let beacon = AdvertisedBeacon.iBeacon(IBeacon(identity: IBeaconID(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!,
                                                                                major: 1, minor: 2), measuredPower: -59))
         _ = try AdvertiserSetup.start(controller.host, AdvertisingPlan(beacon: beacon, phy: .leCoded), using: .extended)
         // Handle 0, properties 0x0000 (extended, non-connectable, non-scannable), 100 ms, channels 37-39, public,

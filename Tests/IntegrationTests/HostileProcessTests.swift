@@ -209,7 +209,7 @@ extension HostileProcessTests {
         let uuid = try #require(BeaconUUID(StreamedCaptureTests.uuid))
         var records: [UInt8] = []
         func heard(minor: UInt16, at microseconds: Int64) {
-            let data = IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), measuredPower: -59).advertisingData
+            let data = IBeacon(identity: IBeaconID(uuid: uuid, major: 1, minor: minor), measuredPower: -59).advertisingData
             let report = AdvertisingReport(eventType: 0x0010, isExtended: true, addressType: .publicDevice,
                                            address: DeviceAddress(value: 0xF0F1_F2F3_0000 + UInt64(minor)), rssi: -60, data: data[...])
             writer.appendRecord(HCIEvent.leMeta(.extendedAdvertisingReport([report])).packet, direction: .received,

@@ -15,7 +15,7 @@ struct SelfAdvertiseIntegrationTests {
     static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
 
     /// The gateway's beacon, as beacon derives it from its name.
-    static func identity(of gateway: String) throws -> BeaconIdentity {
+    static func identity(of gateway: String) throws -> IBeaconID {
         let plan = AdvertisingPlan.gatewayBeacon(uuid: try #require(BeaconUUID(uuid)), gateway: gateway)
         guard case .iBeacon(let beacon) = plan.beacon else { throw ChildProcessError(description: "not an iBeacon") }
         return beacon.identity

@@ -14,7 +14,7 @@ struct StreamedCaptureTests {
     /// Header and 3 s of one iBeacon heard every 100 ms.
     static func capture() throws -> (header: [UInt8], records: [UInt8]) {
         let writer = BtsnoopWriter(datalink: .h4)
-        let identity = BeaconIdentity(uuid: try #require(BeaconUUID(uuid)), major: 1, minor: 2)
+        let identity = IBeaconID(uuid: try #require(BeaconUUID(uuid)), major: 1, minor: 2)
         let data = IBeacon(identity: identity, measuredPower: -59).advertisingData
         let report = AdvertisingReport(eventType: 0x0010, isExtended: true, addressType: .publicDevice,
                                        address: DeviceAddress(value: 0xF0F1F2F3F401), rssi: -60, data: data[...])

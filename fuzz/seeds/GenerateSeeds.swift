@@ -10,7 +10,7 @@ enum GenerateSeeds {
     static let time = Timestamp(microseconds: 1_800_000_000_000_000)
 
     static func beacon(_ minor: UInt16) -> IBeacon {
-        IBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), measuredPower: -59)
+        IBeacon(identity: IBeaconID(uuid: uuid, major: 1, minor: minor), measuredPower: -59)
     }
 
     static func report(_ data: [UInt8], extended: Bool, rssi: Int8 = -60) -> AdvertisingReport {

@@ -8,7 +8,7 @@ extension AdvertisingPlan {
     /// 64-bit FNV-1a hash), so each gateway's is its own without configuration.
     public static func gatewayBeacon(uuid: BeaconUUID, gateway: String) -> AdvertisingPlan {
         let hash = StableHash.fnv1a(gateway)
-        let identity = BeaconIdentity(uuid: uuid, major: UInt16(truncatingIfNeeded: hash >> 48),
+        let identity = IBeaconID(uuid: uuid, major: UInt16(truncatingIfNeeded: hash >> 48),
                                       minor: UInt16(truncatingIfNeeded: hash >> 32))
         return AdvertisingPlan(beacon: .iBeacon(IBeacon(identity: identity, measuredPower: gatewayBeaconPower)))
     }

@@ -56,26 +56,27 @@ public struct BtsnoopHeader: Hashable, Sendable {
 
     /// Decodes the header at the start of `bytes`; errors name the field and its offset in the file.
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> BtsnoopHeader {
-        var reader = ByteReader(bytes)
-        let magic = try reader.bytes(8, "btsnoop header")
-        guard magic.elementsEqual(Btsnoop.magic) else {
-            let reason = CaptureLookalike.of(bytes).advice.map { "not a btsnoop file: \($0)" }
-                ?? "not a btsnoop file (magic is \(Hex.encode(magic)), expected 6274736E6F6F7000)"
-            throw DecodeError(offset: 0, field: "btsnoop magic", needed: 8, available: bytes.count, reason: reason)
+        try ByteReader.read(bytes) { reader throws(DecodeError) in
+            let magic = try reader.bytes(8, "btsnoop header")
+            guard magic.elementsEqual(Btsnoop.magic) else {
+                let reason = CaptureLookalike.of(bytes).advice.map { "not a btsnoop file: \($0)" }
+                    ?? "not a btsnoop file (magic is \(Hex.encode(Array(magic))), expected 6274736E6F6F7000)"
+                throw DecodeError(offset: 0, field: "btsnoop magic", needed: 8, available: bytes.count, reason: reason)
+            }
+            let versionOffset = reader.offset
+            let version = try reader.u32BigEndian("btsnoop version")
+            guard version == Btsnoop.version else {
+                throw DecodeError(offset: versionOffset, field: "btsnoop version", needed: 4, available: 4,
+                                  reason: "unsupported version \(version) (only version 1 exists)")
+            }
+            let datalinkOffset = reader.offset
+            let raw = try reader.u32BigEndian("btsnoop datalink")
+            guard let datalink = BtsnoopDatalink(rawValue: raw) else {
+                throw DecodeError(offset: datalinkOffset, field: "btsnoop datalink", needed: 4, available: 4,
+                                  reason: "unknown datalink \(raw) (supported: 1001 HCI, 1002 H4 UART, 2001 Linux monitor)")
+            }
+            return BtsnoopHeader(datalink: datalink)
         }
-        let versionOffset = reader.offset
-        let version = try reader.u32BigEndian("btsnoop version")
-        guard version == Btsnoop.version else {
-            throw DecodeError(offset: versionOffset, field: "btsnoop version", needed: 4, available: 4,
-                              reason: "unsupported version \(version) (only version 1 exists)")
-        }
-        let datalinkOffset = reader.offset
-        let raw = try reader.u32BigEndian("btsnoop datalink")
-        guard let datalink = BtsnoopDatalink(rawValue: raw) else {
-            throw DecodeError(offset: datalinkOffset, field: "btsnoop datalink", needed: 4, available: 4,
-                              reason: "unknown datalink \(raw) (supported: 1001 HCI, 1002 H4 UART, 2001 Linux monitor)")
-        }
-        return BtsnoopHeader(datalink: datalink)
     }
 
     /// The header as bytes.

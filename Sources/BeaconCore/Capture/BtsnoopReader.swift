@@ -94,10 +94,12 @@ public struct BtsnoopReader {
         }
         let recordOffset = fileOffset
         let unconsumed = buffer.unconsumedBytes
-        // The header's fields are read in place: this runs once per record.
-        guard let f = FixedLayout(unconsumed, length: Btsnoop.recordHeaderLength) else { return nil }
-        let h = (originalLength: f.u32BigEndian(0), includedLength: f.u32BigEndian(4), flags: f.u32BigEndian(8),
-                 drops: f.u32BigEndian(12), timestamp: Int64(bitPattern: f.u64BigEndian(16)))
+        // The header's fields are read in place, checked once against its length: this runs once per record.
+        guard var f = ByteReader(unconsumed, baseOffset: recordOffset).prefix(Btsnoop.recordHeaderLength) else { return nil }
+        let h = (originalLength: try f.u32BigEndian("btsnoop record original length"),
+                 includedLength: try f.u32BigEndian("btsnoop record included length"),
+                 flags: try f.u32BigEndian("btsnoop record flags"), drops: try f.u32BigEndian("btsnoop record drops"),
+                 timestamp: Int64(bitPattern: try f.u64BigEndian("btsnoop record timestamp")))
         guard h.includedLength <= h.originalLength else {
             throw DecodeError(offset: recordOffset + 4, field: "btsnoop record included length", needed: 4, available: 4,
                               reason: "included length \(h.includedLength) is larger than original length \(h.originalLength)")
@@ -128,9 +130,10 @@ public struct BtsnoopReader {
         guard leftover > 0 else { return }
         var needed = Btsnoop.recordHeaderLength
         if leftover >= Btsnoop.recordHeaderLength {
-            var reader = ByteReader(buffer.unconsumed, baseOffset: fileOffset)
-            try reader.skip(4, "btsnoop record original length")
-            needed += Int(try reader.u32BigEndian("btsnoop record included length"))
+            needed += Int(try ByteReader.read(buffer.unconsumed, baseOffset: fileOffset) { reader throws(DecodeError) in
+                try reader.skip(4, "btsnoop record original length")
+                return try reader.u32BigEndian("btsnoop record included length")
+            })
         }
         throw DecodeError(offset: fileOffset, field: "btsnoop record", needed: needed, available: leftover,
                           reason: "truncated record at end of file: needs \(needed) bytes, \(leftover) present")

@@ -167,14 +167,6 @@ public struct ADWalker {
 
 /// Advertising and scan response data as a whole.
 public enum AdvertisingData {
-    /// All AD structures of the significant part.
-    public static func parse(_ data: ArraySlice<UInt8>) throws(DecodeError) -> [ADStructure] {
-        var walker = ADWalker(data)
-        var structures: [ADStructure] = []
-        while let structure = try walker.next() { structures.append(structure) }
-        return structures
-    }
-
     /// A beacon's advertising data: the Flags structure every beacon format starts with (LE General
     /// Discoverable, BR/EDR Not Supported), then the format's own structures.
     public static func beacon(_ structures: [(ADType, [UInt8])]) -> [UInt8] {

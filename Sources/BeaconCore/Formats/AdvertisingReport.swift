@@ -60,6 +60,19 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// `rssi` in dBm, nil for 127 (not available) and other values outside `rssiRange`.
     static func rssiValue(_ rssi: Int8) -> Int8? { rssiRange.contains(rssi) ? rssi : nil }
 
+    /// Event_Type values and bits the decoders and the simulation read and write (Core Vol 4 Part E
+    /// 7.7.65.2 for legacy reports, 7.7.65.13 for extended ones).
+    public enum EventType {
+        /// Legacy Event_Type of a scan response (SCAN_RSP).
+        public static let legacyScanResponse: UInt16 = 0x04
+        /// Extended Event_Type bits: the advertisement is scannable, a scan response, a legacy PDU.
+        public static let scannable: UInt16 = 0x0002
+        public static let scanResponse: UInt16 = 0x0008
+        public static let legacyPDU: UInt16 = 0x0010
+        /// Extended Event_Type bits 5-6: the data status.
+        static let dataStatusShift: UInt16 = 5
+    }
+
     /// Whether `data` is all of the advertisement (Core Vol 4 Part E 7.7.65.13, Event_Type bits 5-6).
     public enum DataStatus: UInt8, Hashable, Sendable {
         case complete = 0
@@ -71,128 +84,30 @@ public struct AdvertisingReport: Hashable, Sendable {
     }
 
     /// Always complete for legacy reports.
-    public var dataStatus: DataStatus {
+    public var dataStatus: DataStatus { Self.dataStatus(eventType: eventType, isExtended: isExtended) }
+
+    @inline(__always)
+    static func dataStatus(eventType: UInt16, isExtended: Bool) -> DataStatus {
         guard isExtended else { return .complete }
-        return DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> 5) & 0x03)) ?? .reserved
+        return DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> EventType.dataStatusShift) & 0x03)) ?? .reserved
     }
 
     /// A scan response (legacy SCAN_RSP, or the extended Scan Response bit 3): the second report of an
     /// advertising event whose advertisement was reported first.
     public var isScanResponse: Bool { Self.isScanResponse(eventType: eventType, isExtended: isExtended) }
 
+    @inline(__always)
     static func isScanResponse(eventType: UInt16, isExtended: Bool) -> Bool {
-        isExtended ? eventType & 0x0008 != 0 : eventType == 0x04
+        isExtended ? eventType & EventType.scanResponse != 0 : eventType == EventType.legacyScanResponse
     }
 
-    /// Event type, address type, address and data length: the fixed part of a legacy report.
-    static let legacyFixedLength = 9
-    /// Event type to data length: the fixed part of an extended report.
-    static let extendedFixedLength = 24
-
-    /// Reads one legacy report. When its fixed part is all there it is read in place by offset (this
-    /// runs per advertisement); when it is not, field by field, so that the error names the field that
-    /// ran out.
-    static func readLegacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard let fixed = r.fixed(legacyFixedLength, LegacyFixedPart.init) else {
-            return try readLegacyFields(&r)
-        }
-        let data = try r.bytes(Int(fixed.dataLength), "LE Advertising Report data")
-        return fixed.report(data: data, rssi: try r.i8("LE Advertising Report RSSI"))
-    }
-
-    /// The fixed part of a legacy report, read in place: the checked decoder and the in-place walk
-    /// (`AdvertisingReportView`) both read it through this.
-    struct LegacyFixedPart {
-        let eventType: UInt8
-        let addressType: UInt8
-        let address: UInt64
-        let dataLength: UInt8
-
-        /// The `legacyFixedLength` bytes of `f`.
-        @inline(__always)
-        init(_ f: FixedLayout) {
-            eventType = f.u8(0)
-            addressType = f.u8(1)
-            address = f.u48(2)
-            dataLength = f.u8(8)
-        }
-
-        func report(data: ArraySlice<UInt8>, rssi: Int8) -> AdvertisingReport {
-            AdvertisingReport(eventType: UInt16(eventType), isExtended: false, addressType: AddressType(raw: addressType),
-                              address: DeviceAddress(value: address), rssi: rssi, data: data)
-        }
-    }
-
-    /// The fixed part of an extended report, read in place, as `LegacyFixedPart`.
-    struct ExtendedFixedPart {
-        let eventType: UInt16
-        let addressType: UInt8
-        let address: UInt64
-        let primaryPHY: UInt8
-        let secondaryPHY: UInt8
-        let sid: UInt8
-        let txPower: UInt8
-        let rssi: UInt8
-        let periodicInterval: UInt16
-        let directAddressType: UInt8
-        let directAddress: UInt64
-        let length: UInt8
-
-        /// The `extendedFixedLength` bytes of `f`.
-        @inline(__always)
-        init(_ f: FixedLayout) {
-            (eventType, addressType, address) = (f.u16(0), f.u8(2), f.u48(3))
-            (primaryPHY, secondaryPHY, sid, txPower, rssi) = (f.u8(9), f.u8(10), f.u8(11), f.u8(12), f.u8(13))
-            (periodicInterval, directAddressType, directAddress, length) = (f.u16(14), f.u8(16), f.u48(17), f.u8(23))
-        }
-    }
-
-    /// The same for an extended report.
-    static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        guard let f = r.fixed(extendedFixedLength, ExtendedFixedPart.init) else {
-            return try readExtendedFields(&r)
-        }
-        let data = try r.bytes(Int(f.length), "LE Extended Advertising Report data")
-        return AdvertisingReport(eventType: f.eventType, isExtended: true, addressType: AddressType(raw: f.addressType),
-                                 address: DeviceAddress(value: f.address), primaryPHY: f.primaryPHY,
-                                 secondaryPHY: f.secondaryPHY, sid: f.sid, txPower: Int8(bitPattern: f.txPower),
-                                 rssi: Int8(bitPattern: f.rssi), periodicInterval: f.periodicInterval,
-                                 directAddressType: f.directAddressType, directAddress: DeviceAddress(value: f.directAddress),
-                                 data: data)
-    }
-
-    /// Reads one legacy report field by field: event type, address type, address, data length, data,
-    /// RSSI (each report's fields together, as controllers and the Linux host lay them out).
-    private static func readLegacyFields(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let eventType = try r.u8("LE Advertising Report event type")
-        let addressType = AddressType(raw: try r.u8("LE Advertising Report address type"))
-        let address = try DeviceAddress(reading: &r, "LE Advertising Report address")
-        let length = Int(try r.u8("LE Advertising Report data length"))
-        let data = try r.bytes(length, "LE Advertising Report data")
-        let rssi = try r.i8("LE Advertising Report RSSI")
-        return AdvertisingReport(eventType: UInt16(eventType), isExtended: false, addressType: addressType,
-                                 address: address, rssi: rssi, data: data)
-    }
-
-    /// Reads one extended report field by field (Core Vol 4 Part E 7.7.65.13).
-    private static func readExtendedFields(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let eventType = try r.u16("LE Extended Advertising Report event type")
-        let addressType = AddressType(raw: try r.u8("LE Extended Advertising Report address type"))
-        let address = try DeviceAddress(reading: &r, "LE Extended Advertising Report address")
-        let primaryPHY = try r.u8("LE Extended Advertising Report primary PHY")
-        let secondaryPHY = try r.u8("LE Extended Advertising Report secondary PHY")
-        let sid = try r.u8("LE Extended Advertising Report SID")
-        let txPower = try r.i8("LE Extended Advertising Report Tx power")
-        let rssi = try r.i8("LE Extended Advertising Report RSSI")
-        let interval = try r.u16("LE Extended Advertising Report periodic interval")
-        let directAddressType = try r.u8("LE Extended Advertising Report direct address type")
-        let directAddress = try DeviceAddress(reading: &r, "LE Extended Advertising Report direct address")
-        let length = Int(try r.u8("LE Extended Advertising Report data length"))
-        let data = try r.bytes(length, "LE Extended Advertising Report data")
-        return AdvertisingReport(eventType: eventType, isExtended: true, addressType: addressType, address: address,
-                                 primaryPHY: primaryPHY, secondaryPHY: secondaryPHY, sid: sid, txPower: txPower,
-                                 rssi: rssi, periodicInterval: interval, directAddressType: directAddressType,
-                                 directAddress: directAddress, data: data)
+    /// The report `view` reads, its data the bytes of `data`.
+    init(_ view: AdvertisingReportView, data: ArraySlice<UInt8>) {
+        self.init(eventType: view.eventType, isExtended: view.isExtended, addressType: AddressType(raw: view.addressType),
+                  address: DeviceAddress(value: view.address), primaryPHY: view.primaryPHY, secondaryPHY: view.secondaryPHY,
+                  sid: view.sid, txPower: view.txPower, rssi: view.rssi, periodicInterval: view.periodicInterval,
+                  directAddressType: view.directAddressType, directAddress: DeviceAddress(value: view.directAddress),
+                  data: data)
     }
 
     /// Writes the report in the legacy or the extended layout. In the legacy layout only the low byte of
@@ -219,21 +134,6 @@ public struct AdvertisingReport: Hashable, Sendable {
             w.u8(UInt8(truncatingIfNeeded: data.count))
             w.append(data)
             w.i8(rssi)
-        }
-    }
-
-    /// Walks the reports of an LE Advertising Report (`extended` false) or LE Extended Advertising
-    /// Report parameters that follow the subevent code. Reports before a malformed one are visited.
-    static func walk(_ parameters: ArraySlice<UInt8>, baseOffset: Int, extended: Bool,
-                     _ body: (AdvertisingReport) -> Void) throws(DecodeError) {
-        var r = ByteReader(parameters, baseOffset: baseOffset)
-        let count = try r.u8(extended ? "LE Extended Advertising Report Num_Reports" : "LE Advertising Report Num_Reports")
-        for _ in 0..<count {
-            body(extended ? try readExtended(&r) : try readLegacy(&r))
-        }
-        guard r.isAtEnd else {
-            throw r.invalid(extended ? "LE Extended Advertising Report" : "LE Advertising Report",
-                            "\(r.remaining.counted("byte")) after the last of \(count.counted("report"))")
         }
     }
 }

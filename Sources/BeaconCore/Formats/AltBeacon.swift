@@ -61,15 +61,20 @@ public struct AltBeacon: Hashable, Sendable {
     }
 
     /// The same from the bytes in place.
+    @inline(__always)
     init?(manufacturerData data: UnsafeRawBufferPointer) {
-        guard let f = FixedLayout(data, length: Self.manufacturerDataLength), f.u16BigEndian(2) == Self.beaconCode else {
+        guard var f = ByteReader(data).prefix(Self.manufacturerDataLength) else { return nil }
+        do throws(DecodeError) {
+            companyID = try f.u16("company identifier")
+            guard try f.u16BigEndian("beacon code") == Self.beaconCode else { return nil }
+            identity = AltBeaconID(id1: BeaconUUID(high: try f.u64BigEndian("ID1"), low: try f.u64BigEndian("ID1")),
+                                   id2: try f.u16BigEndian("ID2"), id3: try f.u16BigEndian("ID3"))
+            referenceRSSI = try f.i8("reference RSSI")
+            reserved = try f.u8("MFG RSVD")
+        } catch {
+            // Unreachable: the reads lie inside the prefix checked above.
             return nil
         }
-        companyID = f.u16(0)
-        identity = AltBeaconID(id1: BeaconUUID(high: f.u64BigEndian(4), low: f.u64BigEndian(12)),
-                               id2: f.u16BigEndian(20), id3: f.u16BigEndian(22))
-        referenceRSSI = Int8(bitPattern: f.u8(24))
-        reserved = f.u8(25)
     }
 }
 

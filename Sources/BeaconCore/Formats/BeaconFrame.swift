@@ -54,7 +54,7 @@ public enum BeaconFrame: Hashable, Sendable {
             case .manufacturerSpecificData:
                 frame = manufacturerFrame(bytes)
             case .serviceData16BitUUID:
-                frame = EddystoneFrame(serviceData: bytes).map(BeaconFrame.eddystone)
+                frame = eddystoneFrame(bytes)
             default:
                 frame = nil
             }
@@ -78,7 +78,21 @@ public enum BeaconFrame: Hashable, Sendable {
         }
     }
 
+    /// Service data as an Eddystone frame; nil also for a malformed one, which the search skips
+    /// (`decode` names its fault). Out of line: inlined, the Eddystone decoder would keep the search
+    /// from being inlined into the scan, for advertisements that are mostly not Eddystone.
+    @inline(never)
+    private static func eddystoneFrame(_ value: UnsafeRawBufferPointer) -> BeaconFrame? {
+        var r = ByteReader(value)
+        do throws(DecodeError) {
+            return try EddystoneFrame.decode(serviceData: &r).map(BeaconFrame.eddystone)
+        } catch {
+            return nil
+        }
+    }
+
     /// Manufacturer Specific Data as iBeacon, then AltBeacon.
+    @inline(__always)
     private static func manufacturerFrame(_ value: UnsafeRawBufferPointer) -> BeaconFrame? {
         if let beacon = IBeacon(manufacturerData: value) { return .iBeacon(beacon) }
         if let beacon = AltBeacon(manufacturerData: value) { return .altBeacon(beacon) }

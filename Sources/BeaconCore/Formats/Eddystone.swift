@@ -12,9 +12,7 @@ public struct EddystoneNamespace: Hashable, Sendable, Comparable, CustomStringCo
     /// From 20 hex digits (either case).
     public init?(_ text: String) {
         guard text.utf8.count == 20, let bytes = Hex.decode(text), bytes.count == 10 else { return nil }
-        var r = ByteReader(bytes)
-        guard let high = try? r.u16BigEndian("namespace"), let low = try? r.u64BigEndian("namespace") else { return nil }
-        self.init(high: high, low: low)
+        self.init(high: UInt16(bytes[0]) << 8 | UInt16(bytes[1]), low: bytes[2...].reduce(0) { $0 << 8 | UInt64($1) })
     }
 
     /// The 10 bytes in transmission order.
@@ -161,61 +159,29 @@ public enum EddystoneFrame: Hashable, Sendable {
         Int8(max(Int(Int8.min), Int(txPower) - zeroToOneMetreLoss))
     }
 
-    /// From the value of a Service Data - 16-bit UUID structure read in place, for the search that runs
-    /// per advertisement: nil for data that is not Eddystone and for a frame that does not decode. It
-    /// accepts exactly the frames `decode(serviceData:)` accepts, and gives the same values; that
-    /// decoder names the fault of the others.
-    init?(serviceData data: UnsafeRawBufferPointer) {
-        guard let f = FixedLayout(data, length: 3), f.u16(0) == Self.serviceUUID else { return nil }
-        switch f.u8(2) {
-        case Self.uidFrameType:
-            // Tx power, namespace and instance; the two RFU bytes after them are optional.
-            guard let f = FixedLayout(data, length: 3 + 1 + 10 + 6) else { return nil }
-            self = .uid(txPower: Int8(bitPattern: f.u8(3)),
-                        EddystoneUID(namespace: EddystoneNamespace(high: f.u16BigEndian(4), low: f.u64BigEndian(6)),
-                                     instance: EddystoneInstance(value: UInt64(f.u16BigEndian(14)) << 32 | UInt64(f.u32BigEndian(16)))))
-        case Self.urlFrameType:
-            guard let f = FixedLayout(data, length: 3 + 1 + 1),
-                  let url = EddystoneURL(scheme: f.u8(4), encoded: UnsafeRawBufferPointer(rebasing: data[5...])) else { return nil }
-            self = .url(txPower: Int8(bitPattern: f.u8(3)), url)
-        case Self.tlmFrameType:
-            guard let f = FixedLayout(data, length: 4) else { return nil }
-            switch f.u8(3) {
-            case 0x00:
-                guard let f = FixedLayout(data, length: 4 + 12) else { return nil }
-                self = .tlm(EddystoneTLM(batteryMillivolts: f.u16BigEndian(4), temperatureRaw: Int16(bitPattern: f.u16BigEndian(6)),
-                                         advertisementCount: f.u32BigEndian(8), uptimeTenths: f.u32BigEndian(12)))
-            case 0x01:
-                guard let f = FixedLayout(data, length: 4 + 16) else { return nil }
-                self = .encryptedTLM(EncryptedTLM(high: f.u64BigEndian(4), low: f.u64BigEndian(12)))
-            default:
-                return nil
-            }
-        case Self.eidFrameType:
-            guard let f = FixedLayout(data, length: 3 + 1 + 8) else { return nil }
-            self = .eid(txPower: Int8(bitPattern: f.u8(3)), f.u64BigEndian(4))
-        default:
-            return nil
-        }
-    }
-
     /// From the value of a Service Data - 16-bit UUID structure: nil unless the UUID is 0xFEAA and the
     /// frame type one of UID, URL, TLM or EID (types Eddystone may add later are not beacons beacon
     /// knows). A frame of a known type that is too short or carries reserved values throws, naming
     /// the offset within `data`; bytes after a fixed-size frame are ignored.
     public static func decode(serviceData data: ArraySlice<UInt8>) throws(DecodeError) -> EddystoneFrame? {
-        var r = ByteReader(data)
-        guard data.count >= 3, try r.u16("service UUID") == serviceUUID else { return nil }
-        let frameType = try r.u8("Eddystone frame type")
-        switch frameType {
+        try ByteReader.read(data) { r throws(DecodeError) in try decode(serviceData: &r) }
+    }
+
+    /// The same in place: the search that runs per advertisement decodes Eddystone frames with this.
+    static func decode(serviceData r: inout ByteReader) throws(DecodeError) -> EddystoneFrame? {
+        guard r.remaining >= 3, try r.u16("service UUID") == serviceUUID else { return nil }
+        switch try r.u8("Eddystone frame type") {
         case uidFrameType:
-            let txPower = try r.i8("Tx power at 0 m")
-            let namespace = EddystoneNamespace(high: try r.u16BigEndian("namespace"), low: try r.u64BigEndian("namespace"))
-            let instanceHigh = try r.u16BigEndian("instance")
-            let instanceLow = try r.u32BigEndian("instance")
-            // The two RFU bytes after the instance are optional: beacons that leave them out are common.
-            return .uid(txPower: txPower, EddystoneUID(namespace: namespace,
-                                                       instance: EddystoneInstance(value: UInt64(instanceHigh) << 32 | UInt64(instanceLow))))
+            // Tx power, namespace and instance; the two RFU bytes after them are optional: beacons that
+            // leave them out are common.
+            return try r.fixed(1 + 10 + 6, "Eddystone-UID frame") { f throws(DecodeError) in
+                let txPower = try f.i8("Tx power at 0 m")
+                let namespace = EddystoneNamespace(high: try f.u16BigEndian("namespace"), low: try f.u64BigEndian("namespace"))
+                let instanceHigh = try f.u16BigEndian("instance")
+                let instanceLow = try f.u32BigEndian("instance")
+                return .uid(txPower: txPower, EddystoneUID(namespace: namespace,
+                                                           instance: EddystoneInstance(value: UInt64(instanceHigh) << 32 | UInt64(instanceLow))))
+            }
         case urlFrameType:
             let txPower = try r.i8("Tx power at 0 m")
             return .url(txPower: txPower, try EddystoneURL(reading: &r))
@@ -223,18 +189,24 @@ public enum EddystoneFrame: Hashable, Sendable {
             let versionOffset = r.offset
             switch try r.u8("TLM version") {
             case 0x00:
-                return .tlm(EddystoneTLM(batteryMillivolts: try r.u16BigEndian("VBATT"),
-                                         temperatureRaw: Int16(bitPattern: try r.u16BigEndian("TEMP")),
-                                         advertisementCount: try r.u32BigEndian("ADV_CNT"),
-                                         uptimeTenths: try r.u32BigEndian("SEC_CNT")))
+                return try r.fixed(12, "Eddystone-TLM frame") { f throws(DecodeError) in
+                    .tlm(EddystoneTLM(batteryMillivolts: try f.u16BigEndian("VBATT"),
+                                      temperatureRaw: Int16(bitPattern: try f.u16BigEndian("TEMP")),
+                                      advertisementCount: try f.u32BigEndian("ADV_CNT"),
+                                      uptimeTenths: try f.u32BigEndian("SEC_CNT")))
+                }
             case 0x01:
-                return .encryptedTLM(EncryptedTLM(high: try r.u64BigEndian("ETLM"), low: try r.u64BigEndian("ETLM, salt and MIC")))
+                return try r.fixed(16, "Eddystone-TLM frame") { f throws(DecodeError) in
+                    .encryptedTLM(EncryptedTLM(high: try f.u64BigEndian("ETLM"), low: try f.u64BigEndian("ETLM, salt and MIC")))
+                }
             case let version:
                 throw DecodeError(offset: versionOffset, field: "TLM version", needed: 0, available: r.remaining + 1,
                                   reason: "unknown version 0x\(Hex.encode([version]))")
             }
         case eidFrameType:
-            return .eid(txPower: try r.i8("Tx power at 0 m"), try r.u64BigEndian("ephemeral identifier"))
+            return try r.fixed(1 + 8, "Eddystone-EID frame") { f throws(DecodeError) in
+                .eid(txPower: try f.i8("Tx power at 0 m"), try f.u64BigEndian("ephemeral identifier"))
+            }
         default:
             return nil
         }

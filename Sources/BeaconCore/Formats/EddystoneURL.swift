@@ -40,16 +40,6 @@ public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The same from the scheme and the encoded bytes in place; nil where `init(reading:)` throws.
-    init?(scheme: UInt8, encoded: UnsafeRawBufferPointer) {
-        guard Int(scheme) < Self.schemes.count, encoded.count <= Self.maximumEncodedLength else { return nil }
-        self.scheme = scheme
-        for byte in encoded {
-            guard Int(byte) < Self.expansions.count || Self.literalRange.contains(byte) else { return nil }
-            append(byte)
-        }
-    }
-
     public enum EncodingError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The URL does not start with one of the four schemes.
         case noScheme

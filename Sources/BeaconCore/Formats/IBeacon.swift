@@ -1,11 +1,30 @@
+/// The identity an iBeacon advertises: proximity UUID, major and minor.
+public struct IBeaconID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var uuid: BeaconUUID
+    public var major: UInt16
+    public var minor: UInt16
+
+    public init(uuid: BeaconUUID, major: UInt16, minor: UInt16) {
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+    }
+
+    public var description: String { "\(uuid):\(major):\(minor)" }
+
+    public static func < (a: IBeaconID, b: IBeaconID) -> Bool {
+        (a.uuid, a.major, a.minor) < (b.uuid, b.major, b.minor)
+    }
+}
+
 /// Apple's iBeacon advertisement: Manufacturer Specific Data with company 0x004C, type 0x02 and
 /// length 0x15, then the proximity UUID, major and minor (all big-endian) and the measured power.
 public struct IBeacon: Hashable, Sendable {
-    public var identity: BeaconIdentity
+    public var identity: IBeaconID
     /// Calibrated RSSI at 1 m in dBm (signed), the last byte of the payload.
     public var measuredPower: Int8
 
-    public init(identity: BeaconIdentity, measuredPower: Int8) {
+    public init(identity: IBeaconID, measuredPower: Int8) {
         self.identity = identity
         self.measuredPower = measuredPower
     }
@@ -27,30 +46,20 @@ public struct IBeacon: Hashable, Sendable {
     }
 
     /// The same from the bytes in place.
+    @inline(__always)
     init?(manufacturerData data: UnsafeRawBufferPointer) {
-        // Other manufacturers' data is told apart by its first four bytes, compared in place.
-        guard let f = FixedLayout(data, length: Self.manufacturerDataLength), f.u16(0) == Self.appleCompanyID,
-              f.u8(2) == Self.beaconType, f.u8(3) == Self.beaconLength else { return nil }
-        identity = BeaconIdentity(uuid: BeaconUUID(high: f.u64BigEndian(4), low: f.u64BigEndian(12)),
-                                  major: f.u16BigEndian(20), minor: f.u16BigEndian(22))
-        measuredPower = Int8(bitPattern: f.u8(24))
-    }
-
-    /// The first iBeacon in advertising data, nil when there is none. Malformed data yields the
-    /// beacon only if it comes before the malformed structure: this runs per advertisement, so it
-    /// does not throw and does not allocate.
-    public static func find(inAdvertisingData data: ArraySlice<UInt8>) -> IBeacon? {
-        var walker = ADWalker(data)
+        guard var f = ByteReader(data).prefix(Self.manufacturerDataLength) else { return nil }
         do throws(DecodeError) {
-            while let structure = try walker.next() {
-                if structure.type == .manufacturerSpecificData, let beacon = IBeacon(manufacturerData: structure.value) {
-                    return beacon
-                }
-            }
+            // Other manufacturers' data is told apart by its first four bytes.
+            guard try f.u16("company identifier") == Self.appleCompanyID, try f.u8("iBeacon type") == Self.beaconType,
+                  try f.u8("iBeacon length") == Self.beaconLength else { return nil }
+            identity = IBeaconID(uuid: BeaconUUID(high: try f.u64BigEndian("proximity UUID"), low: try f.u64BigEndian("proximity UUID")),
+                                 major: try f.u16BigEndian("major"), minor: try f.u16BigEndian("minor"))
+            measuredPower = try f.i8("measured power")
         } catch {
-            // A malformed structure ends the search; only beacons before it count.
+            // Unreachable: the reads lie inside the prefix checked above.
+            return nil
         }
-        return nil
     }
 
     /// The 25-byte Manufacturer Specific Data value.

@@ -25,7 +25,7 @@ public struct Sighting: Hashable, Sendable {
     }
 
     /// An iBeacon sighting.
-    public init(identity: BeaconIdentity, measuredPower: Int8, rssi: Int8?, address: DeviceAddress, addressType: AddressType,
+    public init(identity: IBeaconID, measuredPower: Int8, rssi: Int8?, address: DeviceAddress, addressType: AddressType,
                 time: Timestamp, isScanResponse: Bool = false) {
         self.init(frame: .iBeacon(IBeacon(identity: identity, measuredPower: measuredPower)), rssi: rssi, address: address,
                   addressType: addressType, time: time, isScanResponse: isScanResponse)

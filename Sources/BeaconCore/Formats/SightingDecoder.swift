@@ -11,11 +11,10 @@ public enum SightingDecoder {
     @inline(__always)
     public static func forEachSighting(inEvent payload: UnsafeRawBufferPointer, at time: Timestamp, chains: inout FragmentChains,
                                        admitting admits: (BeaconFrame) -> Bool = { _ in true }, _ body: (Sighting) -> Void) throws(DecodeError) {
-        let walk = AdvertisingReportView.walk(inEvent: payload) { report in
+        try AdvertisingReportView.walk(inEvent: payload) { report in
             guard chains.isWhole(report), let frame = BeaconFrame.find(inAdvertisingData: report.data, admitting: admits) else { return }
             body(report.sighting(frame, at: time))
         }
-        if case .malformed = walk { try explainMalformed(payload) }
     }
 
     /// The same for an event held in an array.
@@ -32,19 +31,5 @@ public enum SightingDecoder {
                                        _ body: (Sighting) -> Void) throws(DecodeError) {
         var chains = FragmentChains()
         try forEachSighting(inEvent: payload, at: time, chains: &chains, body)
-    }
-
-    /// The sighting one report carries, nil when it holds no beacon frame.
-    public static func sighting(from report: AdvertisingReport, at time: Timestamp) -> Sighting? {
-        guard let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return nil }
-        return Sighting(frame: frame, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
-                        time: time, isScanResponse: report.isScanResponse, phy: PHY(raw: report.primaryPHY))
-    }
-
-    /// Throws the fault of an event whose lengths do not add up, as the checked decoder names it (from a
-    /// copy: only malformed events get here). Its reports were delivered up to the fault already.
-    @inline(never)
-    private static func explainMalformed(_ payload: UnsafeRawBufferPointer) throws(DecodeError) {
-        try HCIEvent.forEachAdvertisingReport(inEvent: ArraySlice(payload)) { _ in }
     }
 }

@@ -5,14 +5,6 @@ public struct DeviceAddress: Hashable, Sendable, ASCIIText {
 
     public init(value: UInt64) { self.value = value & 0xFFFF_FFFF_FFFF }
 
-    /// Reads the six little-endian bytes HCI uses.
-    public init(reading reader: inout ByteReader, _ field: String = "address") throws(DecodeError) {
-        let bytes = try reader.bytes(6, field)
-        var v: UInt64 = 0
-        for b in bytes.reversed() { v = v << 8 | UInt64(b) }
-        value = v
-    }
-
     /// Parses `F0:F1:F2:F3:F4:01` (either case).
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

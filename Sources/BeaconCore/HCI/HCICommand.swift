@@ -23,11 +23,12 @@ public struct HCICommand: Hashable, Sendable {
     /// Decodes a command payload (opcode, length, parameters). Fewer parameter bytes than declared
     /// throws; bytes after the declared parameters are not part of the command and are left out.
     public static func decode(_ payload: ArraySlice<UInt8>) throws(DecodeError) -> HCICommand {
-        var r = ByteReader(payload)
-        let opcode = HCIOpcode(rawValue: try r.u16("HCI command opcode"))
-        let length = Int(try r.u8("HCI command parameter length"))
-        let parameters = try r.bytes(length, "\(opcode.name) parameters")
-        return HCICommand(opcode: opcode, parameters: Array(parameters))
+        try ByteReader.read(payload) { r throws(DecodeError) in
+            let opcode = HCIOpcode(rawValue: try r.u16("HCI command opcode"))
+            let length = Int(try r.u8("HCI command parameter length"))
+            let parameters = try r.bytes(length, "\(opcode.name) parameters")
+            return HCICommand(opcode: opcode, parameters: Array(parameters))
+        }
     }
 
     private static func build(_ opcode: HCIOpcode, _ write: (inout ByteWriter) -> Void) -> HCICommand {

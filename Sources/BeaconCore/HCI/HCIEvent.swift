@@ -25,41 +25,43 @@ public enum HCIEvent: Hashable, Sendable {
     /// Splits an event payload (code, length, parameters) into its code and declared parameters.
     /// Fewer bytes than declared throws; bytes after the declared parameters are left out.
     static func split(_ payload: ArraySlice<UInt8>) throws(DecodeError) -> (code: UInt8, parameters: ArraySlice<UInt8>) {
-        var r = ByteReader(payload)
-        let code = try r.u8("HCI event code")
-        let length = Int(try r.u8("HCI event parameter length"))
-        let parameters = try r.bytes(length, "HCI event parameters")
-        return (code, parameters)
+        try ByteReader.read(payload) { r throws(DecodeError) in
+            let code = try r.u8("HCI event code")
+            let length = Int(try r.u8("HCI event parameter length"))
+            return (code, payload.view(try r.span(length, "HCI event parameters")))
+        }
     }
 
     /// Decodes an event payload: event code, parameter length, parameters (no H4 indicator).
     /// Error offsets count from the event code.
     public static func decode(_ payload: ArraySlice<UInt8>) throws(DecodeError) -> HCIEvent {
         let (code, parameters) = try split(payload)
-        var r = ByteReader(parameters, baseOffset: 2)
-        let event: HCIEvent
-        switch HCIEventCode(rawValue: code) {
-        case .commandComplete:
-            let num = try r.u8("Command Complete Num_HCI_Command_Packets")
-            let opcode = HCIOpcode(rawValue: try r.u16("Command Complete opcode"))
-            event = .commandComplete(numCommandPackets: num, opcode: opcode, returnParameters: r.rest())
-        case .commandStatus:
-            let status = HCIStatus(rawValue: try r.u8("Command Status status"))
-            let num = try r.u8("Command Status Num_HCI_Command_Packets")
-            let opcode = HCIOpcode(rawValue: try r.u16("Command Status opcode"))
-            event = .commandStatus(status: status, numCommandPackets: num, opcode: opcode)
-        case .hardwareError:
-            event = .hardwareError(code: try r.u8("Hardware Error code"))
-        case .leMeta:
+        if HCIEventCode(rawValue: code) == .leMeta {
             return .leMeta(try LEMetaEvent.decode(parameters, baseOffset: 2))
-        default:
-            return .unknown(code: code, parameters: parameters)
         }
-        // Fixed-size events: extra parameters would not survive re-encoding, so they are an error.
-        guard r.isAtEnd else {
-            throw r.invalid(HCIEventCode(rawValue: code).name, "\(r.remaining) unexpected parameter byte(s)")
+        return try ByteReader.read(parameters, baseOffset: 2) { r throws(DecodeError) in
+            let event: HCIEvent
+            switch HCIEventCode(rawValue: code) {
+            case .commandComplete:
+                let num = try r.u8("Command Complete Num_HCI_Command_Packets")
+                let opcode = HCIOpcode(rawValue: try r.u16("Command Complete opcode"))
+                event = .commandComplete(numCommandPackets: num, opcode: opcode, returnParameters: parameters.view(r.restSpan()))
+            case .commandStatus:
+                let status = HCIStatus(rawValue: try r.u8("Command Status status"))
+                let num = try r.u8("Command Status Num_HCI_Command_Packets")
+                let opcode = HCIOpcode(rawValue: try r.u16("Command Status opcode"))
+                event = .commandStatus(status: status, numCommandPackets: num, opcode: opcode)
+            case .hardwareError:
+                event = .hardwareError(code: try r.u8("Hardware Error code"))
+            default:
+                return .unknown(code: code, parameters: parameters)
+            }
+            // Fixed-size events: extra parameters would not survive re-encoding, so they are an error.
+            guard r.isAtEnd else {
+                throw r.invalid(HCIEventCode(rawValue: code).name, "\(r.remaining) unexpected parameter byte(s)")
+            }
+            return event
         }
-        return event
     }
 
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> HCIEvent {
@@ -106,16 +108,9 @@ public enum HCIEvent: Hashable, Sendable {
     @discardableResult
     public static func forEachAdvertisingReport(inEvent payload: ArraySlice<UInt8>,
                                                 _ body: (AdvertisingReport) -> Void) throws(DecodeError) -> Bool {
-        // Cheap checks first: most packets on a busy link are advertising reports, the rest are skipped.
-        guard payload.count >= 3, payload[payload.startIndex] == HCIEventCode.leMeta.rawValue else { return false }
-        let extended: Bool
-        switch LESubeventCode(rawValue: payload[payload.startIndex + 2]) {
-        case .advertisingReport: extended = false
-        case .extendedAdvertisingReport: extended = true
-        default: return false
+        try ByteReader.read(payload) { r throws(DecodeError) in
+            try AdvertisingReportView.walk(inEvent: r.bytes) { body(AdvertisingReport($0, data: payload.view($0.dataSpan))) }
         }
-        try AdvertisingReport.walk(try split(payload).parameters.dropFirst(), baseOffset: 3, extended: extended, body)
-        return true
     }
 }
 
@@ -138,18 +133,18 @@ public enum LEMetaEvent: Hashable, Sendable {
     /// Decodes the LE Meta event parameters (subevent code first). `baseOffset` is the offset of the
     /// subevent code in the enclosing input, for error reports.
     public static func decode(_ parameters: ArraySlice<UInt8>, baseOffset: Int = 0) throws(DecodeError) -> LEMetaEvent {
-        var r = ByteReader(parameters, baseOffset: baseOffset)
-        let subevent = try r.u8("LE Meta subevent code")
-        let rest = r.rest()
-        let extended: Bool
-        switch LESubeventCode(rawValue: subevent) {
-        case .advertisingReport: extended = false
-        case .extendedAdvertisingReport: extended = true
-        default: return .unknown(subevent: subevent, parameters: rest)
+        try ByteReader.read(parameters, baseOffset: baseOffset) { r throws(DecodeError) in
+            let subevent = try r.u8("LE Meta subevent code")
+            let extended: Bool
+            switch LESubeventCode(rawValue: subevent) {
+            case .advertisingReport: extended = false
+            case .extendedAdvertisingReport: extended = true
+            default: return .unknown(subevent: subevent, parameters: parameters.view(r.restSpan()))
+            }
+            var reports: [AdvertisingReport] = []
+            try AdvertisingReportView.walk(&r, extended: extended) { reports.append(AdvertisingReport($0, data: parameters.view($0.dataSpan))) }
+            return extended ? .extendedAdvertisingReport(reports) : .advertisingReport(reports)
         }
-        var reports: [AdvertisingReport] = []
-        try AdvertisingReport.walk(rest, baseOffset: baseOffset + 1, extended: extended) { reports.append($0) }
-        return extended ? .extendedAdvertisingReport(reports) : .advertisingReport(reports)
     }
 
     /// Subevent code and its parameters: the LE Meta event's parameters.

@@ -13,8 +13,7 @@ public struct LEFeatures: Equatable, Sendable {
 
     /// From the return parameters after the status byte. Fewer than 8 bytes throws; later bytes are ignored.
     public init(_ bytes: ArraySlice<UInt8>) throws(DecodeError) {
-        var r = ByteReader(bytes)
-        bits = try r.bytes(8, "LE_Features").reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        bits = try ByteReader.read(bytes) { r throws(DecodeError) in try r.u64("LE_Features") }
     }
 
     /// Whether the controller can send and receive on the LE Coded PHY (long range).

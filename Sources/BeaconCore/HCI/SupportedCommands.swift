@@ -9,8 +9,7 @@ public struct SupportedCommands: Hashable, Sendable {
 
     /// From the return parameters after the status byte. Fewer than 64 bytes throws; later bytes are ignored.
     public init(_ bytes: ArraySlice<UInt8>) throws(DecodeError) {
-        var r = ByteReader(bytes)
-        octets = Array(try r.bytes(Self.octetCount, "Supported_Commands"))
+        octets = try ByteReader.read(bytes) { r throws(DecodeError) in Array(try r.bytes(Self.octetCount, "Supported_Commands")) }
     }
 
     /// A bitmap with exactly the given commands' bits set (for simulated controllers and tests).

@@ -1,7 +1,7 @@
 /// The identity of a beacon of any rangeable format: what a region names and what a ranged entry
 /// lists. Each case is a fixed-size value, so comparing and hashing never allocate.
 public enum BeaconID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    case iBeacon(BeaconIdentity)
+    case iBeacon(IBeaconID)
     case altBeacon(AltBeaconID)
     case eddystoneUID(EddystoneUID)
 
@@ -42,24 +42,10 @@ public enum BeaconID: Hashable, Sendable, Comparable, CustomStringConvertible {
         }
     }
 
-    /// The order `<` sorts in, as integers compared left to right: the format, then the identity's
-    /// fields, most significant first (an Eddystone namespace and instance packed into two words).
-    /// Ranging sorts thousands of entries by it every second.
-    var orderKey: (UInt8, UInt64, UInt64, UInt64) {
-        switch self {
-        case .iBeacon(let identity):
-            (0, identity.uuid.high, identity.uuid.low, UInt64(identity.major) << 16 | UInt64(identity.minor))
-        case .altBeacon(let id):
-            (1, id.id1.high, id.id1.low, UInt64(id.id2) << 16 | UInt64(id.id3))
-        case .eddystoneUID(let uid):
-            (2, UInt64(uid.namespace.high) << 48 | uid.namespace.low >> 16,
-             uid.namespace.low << 48 | uid.instance.value & 0xFFFF_FFFF_FFFF, 0)
-        }
-    }
-
     /// iBeacons first, then AltBeacons, then Eddystone-UIDs (the formats' order); within a format by
-    /// its fields in order.
+    /// its fields in order: the order of the packed words (ranging sorts thousands of entries by it
+    /// every second).
     public static func < (a: BeaconID, b: BeaconID) -> Bool {
-        a.orderKey < b.orderKey
+        PackedIdentity(a) < PackedIdentity(b)
     }
 }

@@ -4,7 +4,7 @@
 /// - iBeacon: UUID, UUID, 0 << 56 | major << 16 | minor
 /// - AltBeacon: ID1, ID1, 1 << 56 | ID2 << 16 | ID3
 /// - Eddystone-UID: namespace's first 2 bytes, its last 8, 2 << 56 | instance (48 bits)
-struct PackedIdentity: Equatable, Sendable {
+struct PackedIdentity: Equatable, Comparable, Sendable {
     let first: UInt64
     let second: UInt64
     let third: UInt64
@@ -41,7 +41,7 @@ struct PackedIdentity: Equatable, Sendable {
     }
 
     @inline(__always)
-    private init(iBeacon id: BeaconIdentity) {
+    private init(iBeacon id: IBeaconID) {
         (first, second) = (id.uuid.high, id.uuid.low)
         third = Self.iBeaconFormat | UInt64(id.major) << 16 | UInt64(id.minor)
     }
@@ -58,11 +58,17 @@ struct PackedIdentity: Equatable, Sendable {
         third = Self.eddystoneUIDFormat | uid.instance.value & Self.instanceMask
     }
 
+    /// The format, then the identifiers most significant first: the words compared left to right
+    /// (an Eddystone namespace's first two bytes are the whole of `first`, so its bytes compare in order).
+    static func < (a: PackedIdentity, b: PackedIdentity) -> Bool {
+        (a.third >> 56, a.first, a.second, a.third) < (b.third >> 56, b.first, b.second, b.third)
+    }
+
     var identity: BeaconID {
         let low16 = UInt16(truncatingIfNeeded: third), next16 = UInt16(truncatingIfNeeded: third >> 16)
         switch third & Self.formatMask {
         case Self.iBeaconFormat:
-            return .iBeacon(BeaconIdentity(uuid: BeaconUUID(high: first, low: second), major: next16, minor: low16))
+            return .iBeacon(IBeaconID(uuid: BeaconUUID(high: first, low: second), major: next16, minor: low16))
         case Self.altBeaconFormat:
             return .altBeacon(AltBeaconID(id1: BeaconUUID(high: first, low: second), id2: next16, id3: low16))
         default:

@@ -3,7 +3,7 @@
 /// universal hash keyed for this table. A lookup hashes four words and compares a few; the random key
 /// keeps advertisements crafted to collide from turning lookups into long searches.
 struct BeaconTable<Value> {
-    private(set) var keys: [BeaconKey] = []
+    private(set) var keys: [IdentityAtAddress] = []
     /// The entries' values, by the same index as `keys`.
     var values: [Value] = []
     /// Entry index + 1 per slot, 0 for an empty slot; 2^`slotBits` of them, at most half full.
@@ -27,7 +27,7 @@ struct BeaconTable<Value> {
     /// The index of `key`'s entry, added with `make()` when there is none. The search is inlined into
     /// the caller, which runs it on every sighting; adding is not.
     @inline(__always)
-    mutating func index(of key: BeaconKey, addingIfAbsent make: () -> Value) -> Int {
+    mutating func index(of key: IdentityAtAddress, addingIfAbsent make: () -> Value) -> Int {
         let mask = slots.count - 1
         var slot = key.slot(hash, bits: slotBits)
         while true {
@@ -41,7 +41,7 @@ struct BeaconTable<Value> {
 
     /// Adds `key`'s entry, whose search ended at the empty `emptySlot`; returns its index.
     @inline(never)
-    private mutating func add(_ key: BeaconKey, _ value: Value, emptySlot slot: Int) -> Int {
+    private mutating func add(_ key: IdentityAtAddress, _ value: Value, emptySlot slot: Int) -> Int {
         // Entry indexes are stored in 32 bits: four billion beacons would not fit in memory anyway.
         precondition(keys.count < Int(UInt32.max), "BeaconTable: too many entries")
         keys.append(key)
@@ -56,7 +56,7 @@ struct BeaconTable<Value> {
 
     /// Removes the entries `isRemoved` picks, keeping the others in order. A table less than an eighth
     /// full is shrunk, so that one burst of beacons does not pin memory for the rest of the run.
-    mutating func removeAll(where isRemoved: (BeaconKey, Value) -> Bool) {
+    mutating func removeAll(where isRemoved: (IdentityAtAddress, Value) -> Bool) {
         removeEntries(keys.indices.map { isRemoved(keys[$0], values[$0]) })
     }
 

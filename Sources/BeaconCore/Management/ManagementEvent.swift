@@ -13,21 +13,22 @@ public enum ManagementEvent: Hashable, Sendable {
     case other(code: UInt16, parameters: [UInt8])
 
     public static func decode(_ packet: ManagementPacket) throws(DecodeError) -> ManagementEvent {
-        var reader = ByteReader(packet.parameters)
-        switch packet.code {
-        case 0x0001:
-            let command = try reader.u16("Command_Opcode")
-            let status = ManagementStatus(rawValue: try reader.u8("Status"))
-            return .commandComplete(command: command, status: status, returnParameters: Array(reader.rest()))
-        case 0x0002:
-            let command = try reader.u16("Command_Opcode")
-            return .commandStatus(command: command, status: ManagementStatus(rawValue: try reader.u8("Status")))
-        case 0x0005:
-            return .indexRemoved
-        case 0x0024:
-            return .advertisingRemoved(instance: try reader.u8("Instance"))
-        default:
-            return .other(code: packet.code, parameters: packet.parameters)
+        try ByteReader.read(packet.parameters) { reader throws(DecodeError) in
+            switch packet.code {
+            case 0x0001:
+                let command = try reader.u16("Command_Opcode")
+                let status = ManagementStatus(rawValue: try reader.u8("Status"))
+                return .commandComplete(command: command, status: status, returnParameters: Array(try reader.bytes(reader.remaining, "Return_Parameters")))
+            case 0x0002:
+                let command = try reader.u16("Command_Opcode")
+                return .commandStatus(command: command, status: ManagementStatus(rawValue: try reader.u8("Status")))
+            case 0x0005:
+                return .indexRemoved
+            case 0x0024:
+                return .advertisingRemoved(instance: try reader.u8("Instance"))
+            default:
+                return .other(code: packet.code, parameters: packet.parameters)
+            }
         }
     }
 

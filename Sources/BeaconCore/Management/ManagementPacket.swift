@@ -27,12 +27,13 @@ public struct ManagementPacket: Hashable, Sendable {
 
     /// Reads one packet from a datagram: the declared length must be there; bytes after it are not part of it.
     public static func decode(_ datagram: ArraySlice<UInt8>) throws(DecodeError) -> ManagementPacket {
-        var reader = ByteReader(datagram)
-        let code = try reader.u16("code")
-        let index = try reader.u16("controller index")
-        let length = try reader.u16("parameter length")
-        let parameters = try reader.bytes(Int(length), "parameters")
-        return ManagementPacket(code: code, index: index, parameters: Array(parameters))
+        try ByteReader.read(datagram) { reader throws(DecodeError) in
+            let code = try reader.u16("code")
+            let index = try reader.u16("controller index")
+            let length = try reader.u16("parameter length")
+            let parameters = try reader.bytes(Int(length), "parameters")
+            return ManagementPacket(code: code, index: index, parameters: Array(parameters))
+        }
     }
 }
 

@@ -7,12 +7,13 @@ public struct ManagementSupportedCommands: Hashable, Sendable {
     public init(commands: Set<UInt16>) { self.commands = commands }
 
     public init(_ bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        let commandCount = try reader.u16("Num_Of_Commands")
-        _ = try reader.u16("Num_Of_Events")
-        var commands: Set<UInt16> = []
-        for _ in 0..<commandCount { commands.insert(try reader.u16("Command")) }
-        self.commands = commands
+        commands = try ByteReader.read(bytes) { reader throws(DecodeError) in
+            let commandCount = try reader.u16("Num_Of_Commands")
+            _ = try reader.u16("Num_Of_Events")
+            var commands: Set<UInt16> = []
+            for _ in 0..<commandCount { commands.insert(try reader.u16("Command")) }
+            return commands
+        }
     }
 
     public func supports(_ command: ManagementCommand) -> Bool { commands.contains(command.code) }
@@ -31,9 +32,10 @@ public struct ManagementControllerSettings: Hashable, Sendable {
 
     /// Address (6), Bluetooth_Version (1), Manufacturer (2), Supported_Settings (4), then Current_Settings (4).
     public init(_ bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        try reader.skip(6 + 1 + 2 + 4, "Address, Bluetooth_Version, Manufacturer, Supported_Settings")
-        current = try reader.u32("Current_Settings")
+        current = try ByteReader.read(bytes) { reader throws(DecodeError) in
+            try reader.skip(6 + 1 + 2 + 4, "Address, Bluetooth_Version, Manufacturer, Supported_Settings")
+            return try reader.u32("Current_Settings")
+        }
     }
 
     public var isPowered: Bool { current & 1 << 0 != 0 }
@@ -59,13 +61,14 @@ public struct ManagementAdvertisingFeatures: Hashable, Sendable {
     }
 
     public init(_ bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        supportedFlags = ManagementAdvertisingFlags(rawValue: try reader.u32("Supported_Flags"))
-        maxDataLength = try reader.u8("Max_Adv_Data_Len")
-        _ = try reader.u8("Max_Scan_Rsp_Len")
-        maxInstances = try reader.u8("Max_Instances")
-        let count = try reader.u8("Num_Instances")
-        instances = Array(try reader.bytes(Int(count), "Instance"))
+        (supportedFlags, maxDataLength, maxInstances, instances) = try ByteReader.read(bytes) { reader throws(DecodeError) in
+            let flags = ManagementAdvertisingFlags(rawValue: try reader.u32("Supported_Flags"))
+            let maxDataLength = try reader.u8("Max_Adv_Data_Len")
+            _ = try reader.u8("Max_Scan_Rsp_Len")
+            let maxInstances = try reader.u8("Max_Instances")
+            let count = try reader.u8("Num_Instances")
+            return (flags, maxDataLength, maxInstances, Array(try reader.bytes(Int(count), "Instance")))
+        }
     }
 
     /// The highest free instance: bluetoothd numbers its own from 1 upwards, so the top is the last
@@ -90,10 +93,10 @@ public struct ManagementExtendedAdvertisingAnswer: Hashable, Sendable {
     }
 
     public init(_ bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        instance = try reader.u8("Instance")
-        txPower = try reader.i8("TxPower")
-        maxDataLength = try reader.u8("MaxAdvDataLen")
-        _ = try reader.u8("MaxScanRspLen")
+        (instance, txPower, maxDataLength) = try ByteReader.read(bytes) { reader throws(DecodeError) in
+            let fields = (try reader.u8("Instance"), try reader.i8("TxPower"), try reader.u8("MaxAdvDataLen"))
+            _ = try reader.u8("MaxScanRspLen")
+            return fields
+        }
     }
 }

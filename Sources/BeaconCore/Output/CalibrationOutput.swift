@@ -1,7 +1,7 @@
 /// What `beacon calibrate` reports.
 public enum CalibrationOutput: Sendable {
     /// One beacon measured at one distance.
-    case calibration(time: Timestamp, identity: BeaconIdentity, address: DeviceAddress, advertisedPower: Int8,
+    case calibration(time: Timestamp, identity: IBeaconID, address: DeviceAddress, advertisedPower: Int8,
                      sample: CalibrationSample)
     /// A path-loss model fitted to calibrations at several distances.
     case fit(time: Timestamp, PathLossFit)

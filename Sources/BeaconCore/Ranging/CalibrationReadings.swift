@@ -5,7 +5,7 @@
 /// again after another took over is two transmitters advertising it at once.
 public struct CalibrationReadings: Sendable {
     public struct Beacon: Sendable {
-        public let identity: BeaconIdentity
+        public let identity: IBeaconID
         /// One RSSI (dBm) per advertising event that had one, in the order heard.
         public private(set) var rssi: [Double] = []
         /// The measured power of the latest advertisement.
@@ -18,7 +18,7 @@ public struct CalibrationReadings: Sendable {
         private var earlierAddresses: [DeviceAddress] = []
         private var events = AdvertisingEvents()
 
-        init(identity: BeaconIdentity, address: DeviceAddress) {
+        init(identity: IBeaconID, address: DeviceAddress) {
             self.identity = identity
             self.address = address
         }
@@ -37,7 +37,7 @@ public struct CalibrationReadings: Sendable {
 
     public let region: BeaconRegion
     /// The beacons heard that match `region`, by identity.
-    public private(set) var beacons: [BeaconIdentity: Beacon] = [:]
+    public private(set) var beacons: [IBeaconID: Beacon] = [:]
 
     public init(region: BeaconRegion) { self.region = region }
 

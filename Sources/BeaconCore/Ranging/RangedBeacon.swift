@@ -30,7 +30,7 @@ public struct RangedBeacon: Hashable, Sendable {
     public var telemetry: EddystoneTLM?
 
     /// An iBeacon's entry.
-    public init(identity: BeaconIdentity, rssi: Double?, filteredRSSI: Double? = nil, measuredPower: Int8,
+    public init(identity: IBeaconID, rssi: Double?, filteredRSSI: Double? = nil, measuredPower: Int8,
                 measuredPowerValid: Bool = true, accuracy: Double, proximity: Proximity,
                 address: DeviceAddress, addressType: AddressType, samples: Int, lastSeen: Timestamp) {
         self.init(identity: .iBeacon(identity), rssi: rssi, filteredRSSI: filteredRSSI, measuredPower: measuredPower,

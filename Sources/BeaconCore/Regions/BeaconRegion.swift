@@ -55,19 +55,10 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
     }
 
     public func matches(_ id: BeaconID) -> Bool {
-        switch (constraint, id) {
-        case let (.iBeacon(uuid, major, minor), .iBeacon(identity)):
-            identity.uuid == uuid && (major.map { $0 == identity.major } ?? true) && (minor.map { $0 == identity.minor } ?? true)
-        case let (.altBeacon(id1, id2, id3), .altBeacon(identity)):
-            identity.id1 == id1 && (id2.map { $0 == identity.id2 } ?? true) && (id3.map { $0 == identity.id3 } ?? true)
-        case let (.eddystoneUID(namespace, instance), .eddystoneUID(uid)):
-            uid.namespace == namespace && (instance.map { $0 == uid.instance } ?? true)
-        default:
-            false
-        }
+        PackedConstraint(constraint).matches(PackedIdentity(id))
     }
 
-    public func matches(_ identity: BeaconIdentity) -> Bool { matches(.iBeacon(identity)) }
+    public func matches(_ identity: IBeaconID) -> Bool { matches(.iBeacon(identity)) }
 
     /// `[NAME=]UUID[:MAJOR[:MINOR]]`, `[NAME=]altbeacon:ID1[:ID2[:ID3]]` or
     /// `[NAME=]eddystone:NAMESPACE[:INSTANCE]`, the forms `parse` reads.

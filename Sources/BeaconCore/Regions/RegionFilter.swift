@@ -19,6 +19,8 @@ public struct RegionFilter: Sendable {
 
     /// Whether `frame` may match a region. Eddystone-TLM frames pass when a region is an Eddystone one
     /// (their telemetry rides along the UID frames); other frames without an identity never match.
+    // By format, not through `PackedConstraint`: packing every frame and walking an array of patterns cost
+    // 1 % more instructions per report on the scan path (`make bench`, 1,000 beacons in the region).
     @inline(__always)
     func admits(_ frame: BeaconFrame) -> Bool {
         switch frame {

@@ -79,7 +79,7 @@ public struct RegionMonitor: Sendable {
 
         /// The entry a ranging tick lists: the beacon was heard in the interval or within the tracking age
         /// (nil otherwise). Starts the next interval either way.
-        mutating func report(key: BeaconKey, at time: Timestamp, estimator: RangingEstimator,
+        mutating func report(key: IdentityAtAddress, at time: Timestamp, estimator: RangingEstimator,
                              distance: inout PreparedDistanceModel, telemetry: EddystoneTLM?) -> RangedBeacon? {
             defer {
                 readings.endInterval()
@@ -116,7 +116,7 @@ public struct RegionMonitor: Sendable {
     /// The regions' first identifiers, for `mayMatch`.
     private let filter: RegionFilter
     /// Each region's constraint as masked words, by the same index as `regions`: what a sighting is matched with.
-    private let patterns: [IdentityPattern]
+    private let patterns: [PackedConstraint]
     /// Whether a region was ever entered: some sighting matched.
     private var hasEntered = false
     private var distance: PreparedDistanceModel
@@ -154,7 +154,7 @@ public struct RegionMonitor: Sendable {
         distance = PreparedDistanceModel(estimator.distance)
         hasEddystoneRegion = regions.contains { $0.format == .eddystoneUID }
         filter = RegionFilter(regions)
-        patterns = regions.map { IdentityPattern($0.constraint) }
+        patterns = regions.map { PackedConstraint($0.constraint) }
         phases = Array(repeating: .outside, count: regions.count)
     }
 
@@ -203,7 +203,7 @@ public struct RegionMonitor: Sendable {
         }
         if deadlineMoved { pendingDeadline = earliestDeadline }
         guard matched else { return }
-        let key = BeaconKey(identity, address: estimator.ignoresAddress ? Self.anyAddress : s.address)
+        let key = IdentityAtAddress(identity, address: estimator.ignoresAddress ? Self.anyAddress : s.address)
         let index = beacons.index(of: key) {
             TrackedBeacon(filter: ConfiguredRSSIFilter(estimator.filter), address: s.address, lastSeen: now)
         }

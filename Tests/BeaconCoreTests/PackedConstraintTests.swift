@@ -2,7 +2,7 @@
 import Testing
 
 @Suite("regions matched on packed identities")
-struct IdentityPatternTests {
+struct PackedConstraintTests {
     static let values: [UInt16?] = [nil, 0, 1, 0xFFFF]
     static let namespace = EddystoneNamespace(high: 0xE2C5, low: 0x6DB5_DFFB_48D2_B060)
 
@@ -33,7 +33,7 @@ struct IdentityPatternTests {
         for uuid in [Fixture.uuid, Fixture.otherUUID] {
             for second in values.compactMap({ $0 }) {
                 for third in values.compactMap({ $0 }) {
-                    identities.append(.iBeacon(BeaconIdentity(uuid: uuid, major: second, minor: third)))
+                    identities.append(.iBeacon(IBeaconID(uuid: uuid, major: second, minor: third)))
                     identities.append(.altBeacon(AltBeaconID(id1: uuid, id2: second, id3: third)))
                 }
             }
@@ -44,22 +44,39 @@ struct IdentityPatternTests {
         return identities
     }
 
-    @Test("a pattern matches exactly the identities its region matches, for every format and constraint shape")
+    /// Whether `constraint` admits `identity`, spelled out field by field: same format, the first
+    /// identifier equal, each optional one absent or equal.
+    static func matchesFieldByField(_ constraint: IdentityConstraint, _ identity: BeaconID) -> Bool {
+        switch (constraint, identity) {
+        case let (.iBeacon(uuid, major, minor), .iBeacon(id)):
+            id.uuid == uuid && (major.map { $0 == id.major } ?? true) && (minor.map { $0 == id.minor } ?? true)
+        case let (.altBeacon(id1, id2, id3), .altBeacon(id)):
+            id.id1 == id1 && (id2.map { $0 == id.id2 } ?? true) && (id3.map { $0 == id.id3 } ?? true)
+        case let (.eddystoneUID(namespace, instance), .eddystoneUID(uid)):
+            uid.namespace == namespace && (instance.map { $0 == uid.instance } ?? true)
+        default:
+            false
+        }
+    }
+
+    @Test("a pattern and its region match exactly the identities the constraint admits field by field, for every format and constraint shape")
     func patternAgreesWithRegion() {
         for constraint in Self.constraints {
-            let region = BeaconRegion(constraint), pattern = IdentityPattern(constraint)
+            let region = BeaconRegion(constraint), pattern = PackedConstraint(constraint)
             for identity in Self.identities {
-                #expect(pattern.matches(PackedIdentity(identity)) == region.matches(identity), "\(region) against \(identity)")
+                let expected = Self.matchesFieldByField(constraint, identity)
+                #expect(pattern.matches(PackedIdentity(identity)) == expected, "\(region) against \(identity)")
+                #expect(region.matches(identity) == expected, "\(region) against \(identity)")
             }
         }
     }
 
     @Test("0 is a real value: a region of major 0 matches major 0 only, and one without a major matches any")
     func zeroIsNotAWildcard() {
-        let zero = IdentityPattern(.iBeacon(uuid: Fixture.uuid, major: 0, minor: nil))
-        let any = IdentityPattern(.iBeacon(uuid: Fixture.uuid, major: nil, minor: nil))
-        let majorZero = PackedIdentity(.iBeacon(BeaconIdentity(uuid: Fixture.uuid, major: 0, minor: 7)))
-        let majorOne = PackedIdentity(.iBeacon(BeaconIdentity(uuid: Fixture.uuid, major: 1, minor: 7)))
+        let zero = PackedConstraint(.iBeacon(uuid: Fixture.uuid, major: 0, minor: nil))
+        let any = PackedConstraint(.iBeacon(uuid: Fixture.uuid, major: nil, minor: nil))
+        let majorZero = PackedIdentity(.iBeacon(IBeaconID(uuid: Fixture.uuid, major: 0, minor: 7)))
+        let majorOne = PackedIdentity(.iBeacon(IBeaconID(uuid: Fixture.uuid, major: 1, minor: 7)))
         #expect(zero.matches(majorZero) && !zero.matches(majorOne))
         #expect(any.matches(majorZero) && any.matches(majorOne))
     }
@@ -75,7 +92,7 @@ struct IdentityPatternTests {
     func framesPackAsTheirIdentities() throws {
         let uid = EddystoneUID(namespace: Self.namespace, instance: EddystoneInstance(value: 42))
         let frames: [BeaconFrame] = [
-            .iBeacon(IBeacon(identity: BeaconIdentity(uuid: Fixture.uuid, major: 3, minor: 4), measuredPower: -59)),
+            .iBeacon(IBeacon(identity: IBeaconID(uuid: Fixture.uuid, major: 3, minor: 4), measuredPower: -59)),
             .altBeacon(AltBeacon(identity: AltBeaconID(id1: Fixture.uuid, id2: 3, id3: 4), companyID: 0x0118,
                                  referenceRSSI: -60, reserved: 0)),
             .eddystone(.uid(txPower: -20, uid)),

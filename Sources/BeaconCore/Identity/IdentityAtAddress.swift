@@ -1,6 +1,6 @@
 /// One beacon: an identity heard at one address, as four words, so that the lookup on every sighting
 /// hashes and compares plain integers.
-struct BeaconKey: Equatable, Sendable {
+struct IdentityAtAddress: Equatable, Sendable {
     let packedIdentity: PackedIdentity
     private let addressValue: UInt64
 

@@ -1,7 +1,7 @@
 /// A region's identity constraint as masked words over `PackedIdentity`: the first identifier
 /// compared whole, the format and the optional identifiers under a mask that leaves out the absent
 /// ones. Matching an advertisement is then three comparisons of integers.
-struct IdentityPattern: Sendable {
+struct PackedConstraint: Sendable {
     private let first: UInt64
     private let second: UInt64
     private let thirdMask: UInt64

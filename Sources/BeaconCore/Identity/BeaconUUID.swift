@@ -74,22 +74,3 @@ public struct BeaconUUID: Hashable, Sendable, Comparable, ASCIIText {
         (a.high, a.low) < (b.high, b.low)
     }
 }
-
-/// The identity an iBeacon advertises: proximity UUID, major and minor.
-public struct BeaconIdentity: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var uuid: BeaconUUID
-    public var major: UInt16
-    public var minor: UInt16
-
-    public init(uuid: BeaconUUID, major: UInt16, minor: UInt16) {
-        self.uuid = uuid
-        self.major = major
-        self.minor = minor
-    }
-
-    public var description: String { "\(uuid):\(major):\(minor)" }
-
-    public static func < (a: BeaconIdentity, b: BeaconIdentity) -> Bool {
-        (a.uuid, a.major, a.minor) < (b.uuid, b.major, b.minor)
-    }
-}
