@@ -75,7 +75,7 @@ extension CalibrateCommand {
         mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
             try scanning.start(host, scan)
             // The session finds when scanning started and when --duration ends; its lines are not printed.
-            var session = RangeSession(monitor: RegionMonitor(regions: [region]), duration: duration)
+            var session = RangeSession(monitor: RegionMonitor(regions: [region], hashKey: .systemRandomKey()), duration: duration)
             defer {
                 endTime = host.wallTime(at: host.now())
                 malformedPackets = session.malformedPackets

@@ -170,7 +170,8 @@ extension ControllerListing {
         let address = withUnsafeBytes(of: info.bdaddr) { raw in
             DeviceAddress(value: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         }
+        // The kernel packs the bus (low nibble) and the device type (bits 4-5) into one byte.
         self.init(index: info.id, name: name, address: address, isUp: info.flags & chci_hci_flag_up != 0,
-                  bus: info.bus, deviceType: info.dev_type)
+                  bus: info.type & 0x0F, deviceType: (info.type >> 4) & 0x03)
     }
 }

@@ -69,14 +69,12 @@ int chci_get_dev_info(int fd, uint16_t dev, chci_dev_info *out) {
     memcpy(out->name, info.name, sizeof out->name);
     memcpy(out->bdaddr, &info.bdaddr, sizeof out->bdaddr);
     out->flags = info.flags;
-    // The kernel packs bus (low nibble) and device type (bits 4-5) into one byte.
-    out->bus = info.type & 0x0f;
-    out->dev_type = (info.type >> 4) & 0x03;
+    out->type = info.type;
     return result;
 }
 
 int chci_get_dev_list(int fd, uint16_t *ids, int capacity) {
-        union {
+    union {
         struct hci_dev_list_req list;
         uint8_t storage[sizeof(struct hci_dev_list_req) + HCI_MAX_DEV * sizeof(struct hci_dev_req)];
     } request;

@@ -38,8 +38,7 @@ typedef struct chci_dev_info {
     char name[8];       // NUL-padded, e.g. "hci0"
     uint8_t bdaddr[6];  // little-endian, as on the wire
     uint32_t flags;     // HCI_UP and friends
-    uint8_t bus;        // HCI_VIRTUAL 0, HCI_USB 1, HCI_PCCARD 2, HCI_UART 3, ...
-    uint8_t dev_type;   // HCI_PRIMARY 0, HCI_AMP 1
+    uint8_t type;       // as the kernel packs it: bus in the low nibble, device type in bits 4-5
 } chci_dev_info;
 
 /// HCIGETDEVINFO on `fd` (any AF_BLUETOOTH/BTPROTO_HCI socket) for controller `dev`. Returns ioctl(2)'s result.
