@@ -41,8 +41,10 @@ public final class KernelHCITransport: PacketTransport {
                 chci_bind(fd, controller, channel == .raw ? chci_hci_channel_raw : chci_hci_channel_user)
             }
             if channel == .raw {
-                // A fresh raw-channel socket receives nothing until its filter lets events through.
-                try syscall("setsockopt(HCI_FILTER)") { chci_set_event_filter(fd) }
+                // A fresh raw-channel socket receives nothing until its filter lets events through: every event, nothing else.
+                try syscall("setsockopt(HCI_FILTER)") {
+                    chci_set_filter(fd, 1 << UInt32(HCIPacketKind.event.rawValue), .max, .max)
+                }
                 stage = .bringUp
                 try Self.bringUpIfDown(fd, controller: controller)
             }

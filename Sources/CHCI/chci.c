@@ -12,6 +12,7 @@
 _Static_assert(sizeof(struct sockaddr_hci) == 6, "sockaddr_hci is family + dev + channel");
 _Static_assert(offsetof(struct sockaddr_hci, hci_dev) == 2, "sockaddr_hci.hci_dev offset");
 _Static_assert(offsetof(struct sockaddr_hci, hci_channel) == 4, "sockaddr_hci.hci_channel offset");
+_Static_assert(HCI_EVENT_PKT == 0x04, "the filter's packet type bits are numbered by H4 indicator");
 _Static_assert(sizeof(struct hci_filter) == 16, "hci_filter: type mask, event mask[2], opcode, padding");
 _Static_assert(offsetof(struct hci_filter, opcode) == 12, "hci_filter.opcode offset");
 _Static_assert(sizeof(bdaddr_t) == 6, "bdaddr_t is 6 bytes");
@@ -49,12 +50,12 @@ int chci_bind(int fd, uint16_t dev, uint16_t channel) {
     return bind(fd, (struct sockaddr *)&addr, sizeof addr);
 }
 
-int chci_set_event_filter(int fd) {
+int chci_set_filter(int fd, uint32_t type_mask, uint32_t event_mask_low, uint32_t event_mask_high) {
     struct hci_filter filter;
     memset(&filter, 0, sizeof filter);
-    filter.type_mask = 1u << HCI_EVENT_PKT;
-    filter.event_mask[0] = 0xffffffffu;
-    filter.event_mask[1] = 0xffffffffu;
+    filter.type_mask = type_mask;
+    filter.event_mask[0] = event_mask_low;
+    filter.event_mask[1] = event_mask_high;
     return setsockopt(fd, SOL_HCI, HCI_FILTER, &filter, sizeof filter);
 }
 

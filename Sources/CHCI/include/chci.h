@@ -29,8 +29,9 @@ extern const uint32_t chci_hci_flag_up;
 /// Binds an HCI socket to controller `dev` on `channel`. Returns bind(2)'s result; errno on failure.
 int chci_bind(int fd, uint16_t dev, uint16_t channel);
 
-/// Sets the raw channel filter to pass every HCI event (and nothing else). Returns setsockopt(2)'s result.
-int chci_set_event_filter(int fd);
+/// Sets the raw channel filter (HCI_FILTER): the packet types passed, by bit (1 << H4 indicator), and the
+/// event codes passed, by bit (codes 0-31 in `event_mask_low`, 32-63 in `event_mask_high`). Returns setsockopt(2)'s result.
+int chci_set_filter(int fd, uint32_t type_mask, uint32_t event_mask_low, uint32_t event_mask_high);
 
 /// A controller's identity as reported by HCIGETDEVINFO, in plain fields Swift can read.
 typedef struct chci_dev_info {
