@@ -74,7 +74,7 @@ test-install: apt-deps
 # make test runs the install checks too (before its own recipe, so swift test still closes the output).
 test: test-install
 
-# What the install checks, the completions and the README examples need: fish, zsh and bash-completion for the
+# What the install checks, the completions and the doc examples need: fish, zsh and bash-completion for the
 # completions, mandoc and groff to lint the man page, systemd for systemd-analyze verify, jq for the recipes;
 # binutils: make install strips the binary (objcopy), and the checks read its sections (readelf).
 APT_PACKAGES += fish zsh bash-completion mandoc groff-base man-db libcap2-bin systemd jq binutils

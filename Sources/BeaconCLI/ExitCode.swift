@@ -1,4 +1,4 @@
-/// Process exit codes (sysexits.h values where one fits), listed in `--help` and the README.
+/// Process exit codes (sysexits.h values where one fits), listed in `--help` and docs/troubleshooting.md.
 public enum ExitCode: Int32, CaseIterable, Sendable {
     /// Finished: --duration elapsed, SIGINT/SIGTERM/SIGHUP/SIGQUIT, end of a replayed capture, or stdout closed.
     case success = 0
@@ -61,7 +61,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         }
     }
 
-    /// One line for the README and the man page, every command's causes together.
+    /// One line for docs/troubleshooting.md and the man page, every command's causes together.
     public var meaning: String {
         switch self {
         case .success: "finished (--duration, SIGINT/SIGTERM/SIGHUP/SIGQUIT, end of a replayed capture, stdout closed)"

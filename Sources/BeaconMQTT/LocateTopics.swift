@@ -76,18 +76,16 @@ public struct LocateTopics: Sendable {
     func discovery(of beacon: String, name: String) -> [MQTTMessage] {
         let object = Self.objectID(beacon)
         let base = "\(prefix)/beacons/\(beacon)"
-        func config(_ body: (inout JSONMembers) -> Void) -> String {
+        func config(_ body: (inout JSONWriter) -> Void) -> String {
             var w = JSONWriter()
             w.object { o in
-                o.members { m in
-                    body(&m)
-                    m.field("availability_topic", status)
-                    m.field("payload_available", "online")
-                    m.field("payload_not_available", "offline")
-                    m.field("json_attributes_topic", "\(base)/location")
-                }
+                body(&o)
+                o.field("availability_topic", status)
+                o.field("payload_available", "online")
+                o.field("payload_not_available", "offline")
+                o.field("json_attributes_topic", "\(base)/location")
                 o.field("device", object: { d in
-                    d.members { m in m.field("name", name) }
+                    d.field("name", name)
                     d.field("identifiers", array: { $0.string("beacon_\(object)") })
                 })
             }

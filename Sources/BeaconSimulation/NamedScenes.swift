@@ -10,7 +10,7 @@ extension Scene {
         allNamed.first { $0.name == name }
     }
 
-    /// Apple's AirLocate UUID, the one the README uses.
+    /// Apple's AirLocate UUID, the one the README and docs/ use.
     static let sceneUUID = BeaconUUID(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0)
     /// A second company's beacons, which the regions on `sceneUUID` must not count.
     static let otherUUID = BeaconUUID(high: 0x0000_0000_0000_4000, low: 0x8000_0000_0000_0001)

@@ -3,15 +3,15 @@ import Testing
 
 @Suite("reading a gateway's readings message from the broker: hostile input refused in one line")
 struct GatewayReadingsDecodingTests {
-    static let readme = #"{"gateway":"gw1","time":"2026-12-03T07:38:29.000Z","seq":12,"beacons":[{"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","rssi":-61.3,"filteredRssi":-60.5,"spread":1.23,"samples":9,"measuredPower":-59,"accuracy":1.50}]}"#
+    static let documented = #"{"gateway":"gw1","time":"2026-12-03T07:38:29.000Z","seq":12,"beacons":[{"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","rssi":-61.3,"filteredRssi":-60.5,"spread":1.23,"samples":9,"measuredPower":-59,"accuracy":1.50}]}"#
 
     func decode(_ text: String, gateway: String = "gw1") -> Result<GatewayReadings, ReadingsError> {
         Result { () throws(ReadingsError) in try GatewayReadings.decode(Array(text.utf8), gateway: gateway) }
     }
 
-    @Test("the README's example message is read, and a message's own JSON reads back the same")
-    func readmeExample() throws {
-        let message = try decode(Self.readme).get()
+    @Test("the example message of docs/recipes.md is read, and a message's own JSON reads back the same")
+    func documentedExample() throws {
+        let message = try decode(Self.documented).get()
         #expect(message.gateway == "gw1")
         #expect(message.sequence == 12)
         #expect(message.time.iso8601 == "2026-12-03T07:38:29.000Z")
@@ -23,36 +23,36 @@ struct GatewayReadingsDecodingTests {
     static let refused: [String] = [
         "", "{", "[]", "null", #"{"gateway":"gw1""#, "{\"gateway\":\"gw1\"}\u{0}",
         // Wrong types.
-        Self.readme.replacingOccurrences(of: #""gateway":"gw1""#, with: #""gateway":1"#),
-        Self.readme.replacingOccurrences(of: #""seq":12"#, with: #""seq":"12""#),
-        Self.readme.replacingOccurrences(of: #""seq":12"#, with: #""seq":1.5"#),
-        Self.readme.replacingOccurrences(of: #""seq":12"#, with: #""seq":0"#),
-        Self.readme.replacingOccurrences(of: #""time":"2026-12-03T07:38:29.000Z""#, with: #""time":1"#),
-        Self.readme.replacingOccurrences(of: #""time":"2026-12-03T07:38:29.000Z""#, with: #""time":"yesterday""#),
-        Self.readme.replacingOccurrences(of: #""beacons":["#, with: #""beacons":{"a":"#).replacingOccurrences(of: "}]}", with: "}}}"),
-        Self.readme.replacingOccurrences(of: #""rssi":-61.3"#, with: #""rssi":"-61.3""#),
-        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"""#),
-        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":""# + String(repeating: "x", count: 129) + #"""#),
-        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a/b""#),
-        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: ##""id":"a#""##),
-        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a+b""#),
-        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a\uFFFE""#),
-        Self.readme.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a\u0001""#),
-        Self.readme.replacingOccurrences(of: #""samples":9"#, with: #""samples":0"#),
+        Self.documented.replacingOccurrences(of: #""gateway":"gw1""#, with: #""gateway":1"#),
+        Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":"12""#),
+        Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":1.5"#),
+        Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":0"#),
+        Self.documented.replacingOccurrences(of: #""time":"2026-12-03T07:38:29.000Z""#, with: #""time":1"#),
+        Self.documented.replacingOccurrences(of: #""time":"2026-12-03T07:38:29.000Z""#, with: #""time":"yesterday""#),
+        Self.documented.replacingOccurrences(of: #""beacons":["#, with: #""beacons":{"a":"#).replacingOccurrences(of: "}]}", with: "}}}"),
+        Self.documented.replacingOccurrences(of: #""rssi":-61.3"#, with: #""rssi":"-61.3""#),
+        Self.documented.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"""#),
+        Self.documented.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":""# + String(repeating: "x", count: 129) + #"""#),
+        Self.documented.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a/b""#),
+        Self.documented.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: ##""id":"a#""##),
+        Self.documented.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a+b""#),
+        Self.documented.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a\uFFFE""#),
+        Self.documented.replacingOccurrences(of: #""id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1""#, with: #""id":"a\u0001""#),
+        Self.documented.replacingOccurrences(of: #""samples":9"#, with: #""samples":0"#),
         // NaN and infinities as text, huge numbers.
-        Self.readme.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":NaN"#),
-        Self.readme.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":"NaN""#),
-        Self.readme.replacingOccurrences(of: #""rssi":-61.3"#, with: #""rssi":-Infinity"#),
-        Self.readme.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":1e400"#),
-        Self.readme.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":1e6"#),
-        Self.readme.replacingOccurrences(of: #""seq":12"#, with: #""seq":1e300"#),
-        Self.readme.replacingOccurrences(of: #""seq":12"#, with: #""seq":9007199254740993"#),
-        Self.readme.replacingOccurrences(of: #""measuredPower":-59"#, with: #""measuredPower":-1e30"#),
+        Self.documented.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":NaN"#),
+        Self.documented.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":"NaN""#),
+        Self.documented.replacingOccurrences(of: #""rssi":-61.3"#, with: #""rssi":-Infinity"#),
+        Self.documented.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":1e400"#),
+        Self.documented.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":1e6"#),
+        Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":1e300"#),
+        Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":9007199254740993"#),
+        Self.documented.replacingOccurrences(of: #""measuredPower":-59"#, with: #""measuredPower":-1e30"#),
         // Deep nesting.
-        Self.readme.replacingOccurrences(of: #""spread":1.23"#, with: #""spread":1.23,"extra":[[[[[]]]]]"#),
+        Self.documented.replacingOccurrences(of: #""spread":1.23"#, with: #""spread":1.23,"extra":[[[[[]]]]]"#),
         String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
         // Another gateway's name.
-        Self.readme.replacingOccurrences(of: #""gateway":"gw1""#, with: #""gateway":"gw2""#),
+        Self.documented.replacingOccurrences(of: #""gateway":"gw1""#, with: #""gateway":"gw2""#),
     ]
 
     @Test("malformed JSON, wrong types, NaN, huge numbers, deep nesting: refused in one line", arguments: refused.indices)
@@ -66,13 +66,13 @@ struct GatewayReadingsDecodingTests {
 
     @Test("a message published on another gateway's topic is refused, naming both")
     func wrongTopic() {
-        guard case .failure(let error) = decode(Self.readme, gateway: "gw2") else { Issue.record("read"); return }
+        guard case .failure(let error) = decode(Self.documented, gateway: "gw2") else { Issue.record("read"); return }
         #expect(error.description.contains("gw1") && error.description.contains("gw2"))
     }
 
     @Test("a gateway name with control characters is refused in one line")
     func controlCharactersInName() {
-        let text = Self.readme.replacingOccurrences(of: #""gateway":"gw1""#, with: #""gateway":"gw\r\nforged\u001b[2J""#)
+        let text = Self.documented.replacingOccurrences(of: #""gateway":"gw1""#, with: #""gateway":"gw\r\nforged\u001b[2J""#)
         guard case .failure(let error) = decode(text) else { Issue.record("read"); return }
         #expect(!error.description.contains("\r") && !error.description.contains("\n") && !error.description.contains("\u{1B}"), "\(error)")
     }
@@ -91,7 +91,7 @@ struct GatewayReadingsDecodingTests {
 
     @Test("an unknown distance (-1 or any negative) reads as -1")
     func unknownDistance() throws {
-        let message = try decode(Self.readme.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":-0.5"#)).get()
+        let message = try decode(Self.documented.replacingOccurrences(of: #""accuracy":1.50"#, with: #""accuracy":-0.5"#)).get()
         #expect(message.readings[0].accuracy == -1)
     }
 }

@@ -170,7 +170,7 @@ struct AdvertiseIntegrationTests {
         }
     }
 
-    /// beacon's command timeout (README, exit code 76: "did not answer (3 s per command)").
+    /// beacon's command timeout (docs/troubleshooting.md, exit code 76: "did not answer (3 s per command)").
     static let commandTimeout = 3.0
 
     @Test("--duration 2 stops by itself after two seconds with reason duration")

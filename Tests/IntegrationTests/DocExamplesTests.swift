@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Every shell example in the README and docs/ runs, and prints what it shows, and every YAML block
+/// Every shell example in the README, CONTRIBUTING.md and docs/ runs, and prints what it shows, and every YAML block
 /// parses as the configuration Home Assistant reads today (tools/check_doc_examples.py, in the tools venv
 /// for PyYAML). The blocks that cannot run here are few, and listed.
-@Suite("README and docs examples", .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
+@Suite("README, CONTRIBUTING and docs examples", .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
        .timeLimit(.minutes(2)))
 struct DocExamplesTests {
     /// The blocks marked `<!-- not run: … -->`: a real controller, root, a service, a package install, the
@@ -17,7 +17,7 @@ struct DocExamplesTests {
             .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
         let checker = try ChildProcess(
             name: "check_doc_examples.py", executable: ProjectPaths.python,
-            arguments: [ProjectPaths.tool("check_doc_examples.py"), "--beacon", BeaconProcess.binaryPath, "README.md"] + docs,
+            arguments: [ProjectPaths.tool("check_doc_examples.py"), "--beacon", BeaconProcess.binaryPath, "README.md", "CONTRIBUTING.md"] + docs,
             currentDirectory: ProjectPaths.root, limit: HangGuard.processLimit)
         let termination = try await checker.waitForExit(within: .seconds(100))
         let report = checker.stdoutLines.joined(separator: "\n")

@@ -101,7 +101,7 @@ struct BringUpStep: Sendable {
     // A hang guard for each case, waiting for its emulator slot included.
     .timeLimit(.minutes(5)))
 struct FaultTests {
-    /// beacon's command timeout (README, exit code 76: "did not answer (3 s per command)").
+    /// beacon's command timeout (docs/troubleshooting.md, exit code 76: "did not answer (3 s per command)").
     static let commandTimeout = 3.0
 
     // MARK: - Tables

@@ -99,16 +99,16 @@ for service in "$unit" "$scratch/beacon@scan.service"; do
         bash -c "grep -qx 'StandardOutput=null' '$service' && grep -qx 'StandardError=journal' '$service'"
 done
 
-# The README's steps that write /etc/default/beacon, run on a scratch copy (a world-readable one there
+# The steps of docs/recipes.md that write /etc/default/beacon, run on a scratch copy (a world-readable one there
 # already, as an earlier `sudo tee` left it): the file ends up mode 0600, password and all.
 env_steps=$(awk '/^<!-- not run: writes \/etc\/default\/beacon/ { found = 1; next }
-    found && /^```/ { if (inside) exit; inside = 1; next } inside' README.md)
+    found && /^```/ { if (inside) exit; inside = 1; next } inside' docs/recipes.md)
 env_dir=$scratch/etc-default
 mkdir -p "$env_dir" && install -m 644 /dev/null "$env_dir/beacon"
-check "the README's environment file steps are found" grep -q 'install -m 600' <<<"$env_steps"
-check "the README's environment file steps run" \
+check "the recipe's environment file steps are found" grep -q 'install -m 600' <<<"$env_steps"
+check "the recipe's environment file steps run" \
     bash -c "$(sed -e "s|/etc/default/|$env_dir/|g" -e 's/^sudo //; s/| sudo /| /' -e 's/ -o root -g root//' <<<"$env_steps")"
-check "the README's steps leave the environment file mode 0600" same "600" "$(stat -c %a "$env_dir/beacon")"
+check "the recipe's steps leave the environment file mode 0600" same "600" "$(stat -c %a "$env_dir/beacon")"
 check "the environment file holds the arguments and the password" \
     bash -c "grep -q '^BEACON_RANGE_ARGS=' '$env_dir/beacon' && grep -q '^BEACON_MQTT_PASSWORD=' '$env_dir/beacon'"
 

@@ -3,7 +3,7 @@
 
 Each step runs a fresh Debian mosquitto (no persistence) on a free loopback port, a site of 5 × 5 m
 rooms in rows of ten with one gateway 2.5 m up in the middle of each, one `beacon locate` on it, and
-simulated gateways that publish one readings message each per second at QoS 1 (the README's MQTT
+simulated gateways that publish one readings message each per second at QoS 1 (docs/recipes.md's MQTT
 format), each on a connection of its own with its status and last will as `beacon range --gateway`
 keeps them. Their ticks are whole wall-clock seconds plus a phase of 1 to 50 ms per gateway, so the
 messages of one window arrive close together (never on the whole second, which would close the

@@ -7,10 +7,11 @@ struct ByteSink {
     /// Where the next byte goes.
     private var cursor: UnsafeMutablePointer<UInt8>
 
-    init(_ room: UnsafeMutableBufferPointer<UInt8>) {
+    /// A sink over `room` whose first `count` bytes are already put.
+    init(_ room: UnsafeMutableBufferPointer<UInt8>, count: Int = 0) {
         start = room.baseAddress!
         end = start + room.count
-        cursor = start
+        cursor = start + count
     }
 
     /// Bytes put so far.
@@ -108,16 +109,16 @@ struct ByteSink {
     /// `text` between double quotes.
     @inline(__always)
     mutating func putQuoted(_ text: some ASCIIText) {
-        putQuoted(length: type(of: text).textLength, text.write)
+        text.write(into: putQuotes(around: type(of: text).textLength))
     }
 
-    /// `length` bytes that `write` fills in place, between double quotes: one claim of room for all.
+    /// Double quotes around room for `length` bytes, which the caller fills in place: one claim of room for all.
     @inline(__always)
-    mutating func putQuoted(length: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    mutating func putQuotes(around length: Int) -> UnsafeMutableBufferPointer<UInt8> {
         let room = claim(length + 2)
         room[0] = UInt8(ascii: "\"")
-        write(UnsafeMutableBufferPointer(start: room + 1, count: length))
         room[length + 1] = UInt8(ascii: "\"")
+        return UnsafeMutableBufferPointer(start: room + 1, count: length)
     }
 
     /// `value` in decimal, with a minus sign when negative.

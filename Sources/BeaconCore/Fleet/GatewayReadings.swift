@@ -1,7 +1,7 @@
 /// One gateway's ranging tick for a fuser of several receivers, published on `PREFIX/gateways/NAME/readings`:
 /// the gateway's name, the tick's time on the gateway's own clock (as its range lines print it), a
 /// sequence number that counts the gateway's readings messages from 1 (a gap is a lost message, a
-/// restart starts again), and one reading per beacon heard in the tick (the README's MQTT section).
+/// restart starts again), and one reading per beacon heard in the tick (docs/recipes.md, Gateways).
 public struct GatewayReadings: Equatable, Sendable {
     public var gateway: String
     public var time: Timestamp
@@ -19,23 +19,19 @@ public struct GatewayReadings: Equatable, Sendable {
     public var json: String {
         var w = JSONWriter(capacity: 64 + readings.count * 160)
         w.object { o in
-            o.members { m in
-                m.field("gateway", gateway)
-                m.field("time", time)
-                m.field("seq", sequence)
-            }
+            o.field("gateway", gateway)
+            o.field("time", time)
+            o.field("seq", sequence)
             o.field("beacons", array: { list in
                 for reading in readings {
                     list.object { o in
-                        o.members { m in
-                            m.field("id", reading.id)
-                            m.field("rssi", reading.rssi, decimals: OutputLine.rssiDecimals)
-                            m.field("filteredRssi", reading.filteredRSSI, decimals: OutputLine.rssiDecimals)
-                            m.field("spread", reading.spread, decimals: OutputLine.spreadDecimals)
-                            m.field("samples", reading.samples)
-                            m.field("measuredPower", reading.measuredPower)
-                            m.field("accuracy", reading.accuracy, decimals: OutputLine.metresDecimals)
-                        }
+                        o.field("id", reading.id)
+                        o.field("rssi", reading.rssi, decimals: OutputLine.rssiDecimals)
+                        o.field("filteredRssi", reading.filteredRSSI, decimals: OutputLine.rssiDecimals)
+                        o.field("spread", reading.spread, decimals: OutputLine.spreadDecimals)
+                        o.field("samples", reading.samples)
+                        o.field("measuredPower", reading.measuredPower)
+                        o.field("accuracy", reading.accuracy, decimals: OutputLine.metresDecimals)
                     }
                 }
             })

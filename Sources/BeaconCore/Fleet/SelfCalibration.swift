@@ -137,25 +137,21 @@ public struct CalibrationReport: Equatable, Sendable {
     public var json: String {
         var w = JSONWriter()
         w.object { o in
-            o.members { m in
-                m.field("event", "gatewayCalibration")
-                m.field("time", time)
-                m.field("pairs", calibration.pairs)
-                m.field("scatter", calibration.scatter, decimals: 2)
-            }
+            o.field("event", "gatewayCalibration")
+            o.field("time", time)
+            o.field("pairs", calibration.pairs)
+            o.field("scatter", calibration.scatter, decimals: 2)
             o.field("gateways", array: { list in
                 for fit in calibration.gateways {
                     list.object { g in
-                        g.members { m in
-                            m.field("name", gatewayNames[fit.gateway])
-                            m.field("offset", fit.offset, decimals: 2)
-                            m.field("offsetError", fit.offsetError, decimals: 2)
-                            m.field("exponent", fit.exponent, decimals: 2)
-                            m.field("exponentError", fit.exponentError, decimals: 2)
-                            m.field("pairs", fit.pairs)
-                            m.field("residual", fit.residual, decimals: 2)
-                            m.field("changed", changed.contains(fit.gateway))
-                        }
+                        g.field("name", gatewayNames[fit.gateway])
+                        g.field("offset", fit.offset, decimals: 2)
+                        g.field("offsetError", fit.offsetError, decimals: 2)
+                        g.field("exponent", fit.exponent, decimals: 2)
+                        g.field("exponentError", fit.exponentError, decimals: 2)
+                        g.field("pairs", fit.pairs)
+                        g.field("residual", fit.residual, decimals: 2)
+                        g.field("changed", changed.contains(fit.gateway))
                         g.field("outliers", array: { names in
                             for outlier in fit.outliers { names.string(gatewayNames[outlier]) }
                         })

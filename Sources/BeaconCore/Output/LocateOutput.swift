@@ -30,44 +30,40 @@ public enum LocateOutput: Sendable {
         if case .calibration(let report) = self { return report.json }
         var w = JSONWriter()
         w.object { o in
-            o.members { m in
-                switch self {
-                case .location(let located):
-                    m.field("event", "location")
-                    m.field("time", located.time)
-                    m.field("beacon", located.beacon)
-                    m.field("name", located.name)
-                    if let room = located.room { m.field("room", room) } else { m.null("room") }
-                    m.field("confidence", located.confidence, decimals: 2)
-                    m.field("x", located.fix?.point.x, decimals: OutputLine.metresDecimals)
-                    m.field("y", located.fix?.point.y, decimals: OutputLine.metresDecimals)
-                    m.field("error", located.fix?.error, decimals: OutputLine.metresDecimals)
-                case let .room(time, beacon, name, from, to):
-                    m.field("event", "room")
-                    m.field("time", time)
-                    m.field("beacon", beacon)
-                    m.field("name", name)
-                    if let from { m.field("from", from) } else { m.null("from") }
-                    if let to { m.field("to", to) } else { m.null("to") }
-                case let .away(time, beacon, name, room):
-                    m.field("event", "away")
-                    m.field("time", time)
-                    m.field("beacon", beacon)
-                    m.field("name", name)
-                    if let room { m.field("room", room) } else { m.null("room") }
-                case .calibration:
-                    break
-                }
+            switch self {
+            case .location(let located):
+                o.field("event", "location")
+                o.field("time", located.time)
+                o.field("beacon", located.beacon)
+                o.field("name", located.name)
+                if let room = located.room { o.field("room", room) } else { o.null("room") }
+                o.field("confidence", located.confidence, decimals: 2)
+                o.field("x", located.fix?.point.x, decimals: OutputLine.metresDecimals)
+                o.field("y", located.fix?.point.y, decimals: OutputLine.metresDecimals)
+                o.field("error", located.fix?.error, decimals: OutputLine.metresDecimals)
+            case let .room(time, beacon, name, from, to):
+                o.field("event", "room")
+                o.field("time", time)
+                o.field("beacon", beacon)
+                o.field("name", name)
+                if let from { o.field("from", from) } else { o.null("from") }
+                if let to { o.field("to", to) } else { o.null("to") }
+            case let .away(time, beacon, name, room):
+                o.field("event", "away")
+                o.field("time", time)
+                o.field("beacon", beacon)
+                o.field("name", name)
+                if let room { o.field("room", room) } else { o.null("room") }
+            case .calibration:
+                break
             }
             if case .location(let located) = self {
                 o.field("gateways", array: { list in
                     for gateway in located.gateways {
                         list.object { g in
-                            g.members { m in
-                                m.field("name", gateway.name)
-                                m.field("distance", gateway.distance, decimals: OutputLine.metresDecimals)
-                                m.field("online", gateway.online)
-                            }
+                            g.field("name", gateway.name)
+                            g.field("distance", gateway.distance, decimals: OutputLine.metresDecimals)
+                            g.field("online", gateway.online)
                         }
                     }
                 })

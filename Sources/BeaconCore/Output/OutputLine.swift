@@ -44,7 +44,7 @@ public enum OutputLine {
     /// `{"name":…,"uuid":…}` with `name` only for a named region, `major` and `minor` only when the
     /// region constrains them. Regions of the other formats start with their `format` and name their
     /// own identifiers: `id1`, `id2`, `id3` (AltBeacon), `namespace`, `instance` (Eddystone-UID).
-    public static func write(_ region: BeaconRegion, to o: inout JSONMembers) {
+    public static func write(_ region: BeaconRegion, to o: inout JSONWriter) {
         if let name = region.name { o.field("name", name) }
         switch region.constraint {
         case let .iBeacon(uuid, major, minor):
@@ -66,10 +66,6 @@ public enum OutputLine {
     /// An identity's fields: `uuid`, `major`, `minor` (iBeacon); `id1`, `id2`, `id3` (AltBeacon);
     /// `namespace`, `instance` (Eddystone-UID, 20 and 12 upper-case hex digits).
     public static func write(_ identity: BeaconID, to o: inout JSONWriter) {
-        o.members { write(identity, to: &$0) }
-    }
-
-    public static func write(_ identity: BeaconID, to o: inout JSONMembers) {
         switch identity {
         case .iBeacon(let id):
             o.field("uuid", id.uuid)
@@ -88,10 +84,6 @@ public enum OutputLine {
     /// `"telemetry":{…}`: an unencrypted Eddystone-TLM's battery (mV, null when not measured),
     /// temperature (°C, null when not supported), advertising count and time since boot (s).
     public static func write(_ tlm: EddystoneTLM, to o: inout JSONWriter) {
-        o.members { write(tlm, to: &$0) }
-    }
-
-    public static func write(_ tlm: EddystoneTLM, to o: inout JSONMembers) {
         o.field("telemetry", object: { t in
             t.field("batteryMillivolts", tlm.battery)
             t.field("temperature", tlm.temperature, decimals: 2)
@@ -104,14 +96,14 @@ public enum OutputLine {
     private static func write(_ beacons: [RangedBeacon], to o: inout JSONWriter, next: (inout JSONWriter) -> Void) {
         o.field("beacons", array: { list in
             for beacon in beacons {
-                list.object { o in o.members { write(beacon, to: &$0) } }
+                list.object { write(beacon, to: &$0) }
                 next(&list)
             }
         })
     }
 
     /// The members of one ranged beacon.
-    public static func write(_ beacon: RangedBeacon, to o: inout JSONMembers) {
+    public static func write(_ beacon: RangedBeacon, to o: inout JSONWriter) {
         if beacon.identity.format != .iBeacon { o.field("format", beacon.identity.format.rawValue) }
         write(beacon.identity, to: &o)
         o.field("rssi", beacon.rssi ?? 0, decimals: rssiDecimals)
@@ -130,10 +122,8 @@ public enum OutputLine {
 
     /// `"event"`, `"time"` and `"region"`, the members every monitor line starts with.
     private static func header(_ o: inout JSONWriter, _ event: String, _ time: Timestamp, _ region: BeaconRegion) {
-        o.members { m in
-            m.field("event", event)
-            m.field("time", time)
-            m.field("region", object: { write(region, to: &$0) })
-        }
+        o.field("event", event)
+        o.field("time", time)
+        o.field("region", object: { write(region, to: &$0) })
     }
 }

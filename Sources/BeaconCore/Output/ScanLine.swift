@@ -13,7 +13,7 @@ public enum ScanLine {
                 o.field("rssi", beacon.rssi ?? 0, decimals: OutputLine.rssiDecimals)
                 o.field("samples", beacon.samples)
                 o.field("address", beacon.address)
-                o.field("addressType", beacon.addressType.name)
+                o.field("addressType", beacon.addressType)
                 o.field("firstSeen", beacon.firstSeen)
                 o.field("lastSeen", beacon.lastSeen)
                 if let telemetry = beacon.telemetry { OutputLine.write(telemetry, to: &o) }
@@ -22,10 +22,9 @@ public enum ScanLine {
                 o.field("event", "advertisement")
                 o.field("time", sighting.time)
                 write(sighting.frame, to: &o)
-                o.key("rssi")
-                if let rssi = sighting.rssi { o.integer(rssi) } else { o.null() }
+                o.field("rssi", sighting.rssi)
                 o.field("address", sighting.address)
-                o.field("addressType", sighting.addressType.name)
+                o.field("addressType", sighting.addressType)
                 if sighting.isScanResponse { o.field("scanResponse", true) }
             }
         }

@@ -9,10 +9,8 @@ public enum SurveyLine {
     public static func encode(_ point: SurveyPoint) -> String {
         var w = JSONWriter(capacity: 160 + point.gateway.utf8.count)
         w.object { o in
-            o.members { m in
-                write(point, to: &m)
-                if let time = point.time { m.field("time", time) }
-            }
+            write(point, to: &o)
+            if let time = point.time { o.field("time", time) }
         }
         return w.text
     }
@@ -21,17 +19,15 @@ public enum SurveyLine {
     public static func event(_ point: SurveyPoint, beacon: String, time: Timestamp) -> String {
         var w = JSONWriter(capacity: 200 + point.gateway.utf8.count + beacon.utf8.count)
         w.object { o in
-            o.members { m in
-                m.field("event", "survey")
-                m.field("time", time)
-                m.field("beacon", beacon)
-                write(point, to: &m)
-            }
+            o.field("event", "survey")
+            o.field("time", time)
+            o.field("beacon", beacon)
+            write(point, to: &o)
         }
         return w.text
     }
 
-    private static func write(_ point: SurveyPoint, to m: inout JSONMembers) {
+    private static func write(_ point: SurveyPoint, to m: inout JSONWriter) {
         m.field("x", point.point.x, decimals: OutputLine.metresDecimals)
         m.field("y", point.point.y, decimals: OutputLine.metresDecimals)
         m.field("floor", point.floor)

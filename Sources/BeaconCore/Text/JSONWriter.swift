@@ -1,4 +1,4 @@
-/// Writes one compact JSON value (no spaces, no newline) with keys in the order they are written.
+/// Writes compact JSON (no spaces) with keys in the order they are written, in place into memory it owns.
 ///
 /// ```
 /// var w = JSONWriter()
@@ -9,23 +9,34 @@
 /// w.text  // {"event":"enter","region":{"uuid":"E2C5…"}}
 /// ```
 ///
-/// Inside an object every value is preceded by `key(_:)` (the `field` helpers do both); inside an
-/// array values follow one another. Strings are escaped per RFC 8259; doubles are written with a
-/// fixed number of decimals, and non-finite doubles as `null`, so the output is always valid JSON.
-public struct JSONWriter: Sendable {
-    /// The text is written into the first `count` bytes; the rest is room set aside for what comes next,
-    /// so that a value is written in place with one check for room, not appended byte by byte.
-    private var storage: [UInt8]
-    /// Bytes written so far.
-    public private(set) var count = 0
+/// Inside an object every value is preceded by `key(_:)` (the `field` members do both); inside an array
+/// values follow one another. Strings are escaped per RFC 8259; doubles are written with a fixed number of
+/// decimals, and non-finite doubles as `null`, so the output is always valid JSON.
+///
+/// Each member and value first reserves the most bytes it can take, its comma and key included (one
+/// comparison; growing is a call out of line), then writes them with no further check. A ranged beacon is a
+/// dozen members, and a line can hold thousands of beacons. Not copyable: it owns its memory.
+public struct JSONWriter: ~Copyable {
+    /// The memory the text is written into; `sink` writes from its start.
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var sink: ByteSink
     /// True after a value, so the next key or array element is preceded by a comma.
     private var needsComma = false
-    /// The text of the latest second a member's time was written in (see `TimeTextCache`).
+    /// The text of the latest second a time was written in (see `TimeTextCache`).
     private var times = TimeTextCache()
 
     public init(capacity: Int = 256) {
-        storage = [UInt8](repeating: 0, count: max(capacity, 64))
+        storage = .allocate(capacity: max(capacity, 64))
+        sink = ByteSink(storage)
     }
+
+    deinit { storage.deallocate() }
+
+    /// Bytes written so far.
+    public var count: Int { sink.count }
+
+    /// Bytes the writer holds room for before it grows.
+    public var capacity: Int { storage.count }
 
     /// The UTF-8 text written so far.
     public var bytes: [UInt8] { Array(storage[..<count]) }
@@ -33,175 +44,216 @@ public struct JSONWriter: Sendable {
     /// The text written so far.
     public var text: String { String(decoding: storage[..<count], as: UTF8.self) }
 
-    /// Bytes the writer holds room for before it grows.
-    public var capacity: Int { storage.count }
-
     /// Calls `body` with the bytes written so far.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        try body(UnsafeRawBufferPointer(start: storage.baseAddress, count: count))
     }
 
     // MARK: - Structure
 
     /// Writes an object whose members `body` writes.
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
-        put(upTo: 1) { $0.put(UInt8(ascii: "{")) }
+        begin(nil, 1)
+        sink.put(UInt8(ascii: "{"))
         needsComma = false
         body(&self)
-        append(UInt8(ascii: "}"))
-        needsComma = true
+        close(UInt8(ascii: "}"))
     }
 
     /// Writes an array whose elements `body` writes.
     public mutating func array(_ body: (inout JSONWriter) -> Void) {
-        put(upTo: 1) { $0.put(UInt8(ascii: "[")) }
+        begin(nil, 1)
+        sink.put(UInt8(ascii: "["))
         needsComma = false
         body(&self)
-        append(UInt8(ascii: "]"))
-        needsComma = true
+        close(UInt8(ascii: "]"))
     }
 
     /// Writes an object member's key; the next value written is its value. Keys are the schema's names,
     /// written as they are (they need no escapes).
     public mutating func key(_ name: StaticString) {
-        put(upTo: ByteSink.keyLength(name)) { $0.putKey(name) }
+        begin(name, 0)
         needsComma = false
     }
 
     /// A key made of text from elsewhere (a name a user gave), escaped like any string.
     public mutating func key(escaping name: String) {
-        put(upTo: ByteSink.escapedLength(name) + 1) { sink in
-            sink.putEscaped(name)
-            sink.put(UInt8(ascii: ":"))
-        }
+        string(name)
+        reserve(1)
+        sink.put(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    // MARK: - Values
+    // MARK: - Values and members
+    //
+    // Each kind of value is written by one function that takes the member's key, or nil for an array
+    // element or a value after `key(_:)`; `field` and the bare value forms call it.
 
-    public mutating func string(_ value: String) {
-        put(upTo: ByteSink.escapedLength(value)) { $0.putEscaped(value) }
-        needsComma = true
+    /// A string, escaped per RFC 8259 (see `ByteSink.putEscaped`).
+    public mutating func string(_ value: String) { string(value, key: nil) }
+
+    public mutating func field(_ name: StaticString, _ value: String) { string(value, key: name) }
+
+    private mutating func string(_ value: String, key: StaticString?) {
+        begin(key, ByteSink.escapedLength(value))
+        sink.putEscaped(value)
     }
 
-    /// An identifier, address or time, written in place between quotes.
-    public mutating func string(_ value: some ASCIIText) {
-        put(upTo: type(of: value).textLength + 2) { $0.putQuoted(value) }
-        needsComma = true
+    /// An identifier or address, written in place between quotes.
+    @inline(__always)
+    public mutating func string(_ value: some ASCIIText) { text(value, key: nil) }
+
+    /// An identifier or address, written in place between quotes (a time takes the member below).
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: some ASCIIText) { text(value, key: name) }
+
+    @inline(__always)
+    private mutating func text(_ value: some ASCIIText, key: StaticString?) {
+        begin(key, type(of: value).textLength + 2)
+        sink.putQuoted(value)
     }
 
-    public mutating func integer<T: BinaryInteger>(_ value: T) {
+    /// A time (ISO-8601, `Timestamp.iso8601`), between quotes.
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ time: Timestamp) {
+        begin(name, Timestamp.textLength + 2)
+        times.write(time, into: sink.putQuotes(around: Timestamp.textLength))
+    }
+
+    /// A name of the schema's own (a proximity, an address type) between quotes: it needs no escapes.
+    @inline(__always)
+    public mutating func field(_ name: StaticString, name value: StaticString) {
+        let length = value.utf8CodeUnitCount
+        begin(name, length + 2)
+        sink.putQuotes(around: length).baseAddress!.update(from: value.utf8Start, count: length)
+    }
+
+    /// An address type's name.
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: AddressType) {
+        if let known = value.knownName { field(name, name: known) } else { field(name, value.name) }
+    }
+
+    public mutating func integer<T: BinaryInteger>(_ value: T) { integer(value, key: nil) }
+
+    @inline(__always)
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) { integer(value, key: name) }
+
+    /// An integer, or `null` for nil.
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T?) {
+        guard let value else { return null(name) }
+        integer(value, key: name)
+    }
+
+    @inline(__always)
+    private mutating func integer<T: BinaryInteger>(_ value: T, key: StaticString?) {
         if let small = Int64(exactly: value) {
-            put(upTo: ByteSink.integerLength) { $0.putInteger(small) }
+            begin(key, ByteSink.integerLength)
+            sink.putInteger(small)
         } else {
             let text = String(value)
-            put(upTo: text.utf8.count) { $0.putUTF8(text) }
-        }
-        needsComma = true
-    }
-
-    /// Writes `value` as `JSONNumber` does: fixed decimals, never `-0`, `null` when not finite.
-    public mutating func number(_ value: Double, decimals: Int) {
-        let number = JSONNumber(value, decimals: decimals)
-        put(upTo: number.maximumLength) { number.put(into: &$0) }
-        needsComma = true
-    }
-
-    public mutating func bool(_ value: Bool) {
-        put(upTo: 5) { $0.put(value ? "true" : "false") }
-        needsComma = true
-    }
-
-    public mutating func null() {
-        put(upTo: 4) { $0.put("null") }
-        needsComma = true
-    }
-
-    // MARK: - Object members
-
-    /// Writes members of the object being written, in place, through `JSONMembers`. `body` may run
-    /// more than once (when the room set aside proves too small), so it must only write members.
-    public mutating func members(_ body: (inout JSONMembers) -> Void) {
-        var room = Self.memberRoom
-        while true {
-            if storage.count - count < room { grow(toHold: room) }
-            let (start, comma) = (count, needsComma)
-            let (written, commaAfter, overflowed) = withUnsafeMutablePointer(to: &times) { times in
-                storage.withUnsafeMutableBufferPointer { all in
-                    var members = JSONMembers(UnsafeMutableBufferPointer(rebasing: all[start...]), needsComma: comma,
-                                              times: times)
-                    body(&members)
-                    return (members.count, members.needsComma, members.overflowed)
-                }
-            }
-            if !overflowed {
-                count += written
-                needsComma = commaAfter
-                return
-            }
-            room = 2 * (storage.count - count)
+            begin(key, text.utf8.count)
+            sink.putUTF8(text)
         }
     }
 
-    /// Room set aside for a run of members before its first try: a ranged beacon's dozen fit.
-    private static let memberRoom = 1024
+    /// `value` rounded half away from zero to `decimals` places (see `FixedPoint`); `null` when nil or not
+    /// finite. Magnitudes of 10^15 and beyond, where fixed decimals would be meaningless, are written in
+    /// Swift's shortest form (e.g. `1e+20`), still valid JSON.
+    public mutating func number(_ value: Double?, decimals: Int) { number(value, decimals: decimals, key: nil) }
 
-    public mutating func field(_ name: StaticString, _ value: String) {
-        members { $0.field(name, value) }
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: Double?, decimals: Int) {
+        number(value, decimals: decimals, key: name)
     }
 
-    /// An identifier, address or time (ISO-8601, `Timestamp.iso8601`), written in place.
-    public mutating func field(_ name: StaticString, _ value: some ASCIIText) {
-        members { $0.field(name, value) }
+    /// Fixed decimals are written inline; the other forms, which ranged beacons rarely need, are a call.
+    @inline(__always)
+    private mutating func number(_ value: Double?, decimals: Int, key: StaticString?) {
+        guard let value, let fixed = FixedPoint(value, decimals: decimals) else { return unfixed(value, key: key) }
+        begin(key, FixedPoint.maximumLength)
+        fixed.put(into: &sink)
     }
 
-    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) {
-        members { $0.field(name, value) }
+    @inline(never)
+    private mutating func unfixed(_ value: Double?, key: StaticString?) {
+        guard let value, value.isFinite else { return null(key: key) }
+        let text = value.description
+        begin(key, text.utf8.count)
+        sink.putUTF8(text)
     }
 
-    public mutating func field(_ name: StaticString, _ value: Double, decimals: Int) {
-        members { $0.field(name, value, decimals: decimals) }
+    public mutating func bool(_ value: Bool) { bool(value, key: nil) }
+
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: Bool) { bool(value, key: name) }
+
+    @inline(__always)
+    private mutating func bool(_ value: Bool, key: StaticString?) {
+        begin(key, 5)
+        // Two constant texts rather than a choice of one: each is then stored in place, not copied by a call.
+        if value { sink.put("true") } else { sink.put("false") }
     }
 
-    public mutating func field(_ name: StaticString, _ value: Bool) {
-        members { $0.field(name, value) }
+    public mutating func null() { null(key: nil) }
+
+    public mutating func null(_ name: StaticString) { null(key: name) }
+
+    private mutating func null(key: StaticString?) {
+        begin(key, 4)
+        sink.put("null")
     }
 
+    /// An object whose members `body` writes.
     public mutating func field(_ name: StaticString, object body: (inout JSONWriter) -> Void) {
         key(name)
         object(body)
     }
 
+    /// An array whose elements `body` writes.
     public mutating func field(_ name: StaticString, array body: (inout JSONWriter) -> Void) {
         key(name)
         array(body)
     }
 
-    // MARK: - Text
+    // MARK: - Room
 
-    /// Appends what `body` puts (at most `maximum` bytes) in place, after the comma a value before it needs.
+    /// Reserves room for a value of at most `valueLength` bytes with what goes before it (a comma, and
+    /// `"key":` when `key` is given) and writes that; the value is written next, and a value after it
+    /// takes a comma.
     @inline(__always)
-    private mutating func put(upTo maximum: Int, _ body: (inout ByteSink) -> Void) {
-        if storage.count - count <= maximum { grow(toHold: maximum + 1) }
-        let (start, comma) = (count, needsComma)
-        count += storage.withUnsafeMutableBufferPointer { all in
-            var sink = ByteSink(UnsafeMutableBufferPointer(rebasing: all[start...]))
-            if comma { sink.put(UInt8(ascii: ",")) }
-            body(&sink)
-            return sink.count
+    private mutating func begin(_ key: StaticString?, _ valueLength: Int) {
+        if let key {
+            reserve(ByteSink.keyLength(key) + 1 + valueLength)
+            sink.putKey(key, comma: needsComma)
+        } else {
+            reserve(1 + valueLength)
+            if needsComma { sink.put(UInt8(ascii: ",")) }
         }
+        needsComma = true
     }
 
-    /// One byte that closes a value (no comma before it).
-    private mutating func append(_ byte: UInt8) {
-        if count == storage.count { grow(toHold: 1) }
-        storage[count] = byte
-        count += 1
+    /// One byte that closes an object or array (no comma before it).
+    private mutating func close(_ byte: UInt8) {
+        reserve(1)
+        sink.put(byte)
+        needsComma = true
     }
 
-    /// Makes room for `more` bytes after those written, at least doubling it.
+    /// Makes sure `length` more bytes fit.
+    @inline(__always)
+    private mutating func reserve(_ length: Int) {
+        if sink.remaining < length { grow(toHold: length) }
+    }
+
+    /// Moves the text into memory with room for `more` bytes after it, at least twice the size.
+    @inline(never)
     private mutating func grow(toHold more: Int) {
-        storage.append(contentsOf: repeatElement(0, count: max(storage.count, count + more - storage.count)))
+        let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * storage.count, count + more))
+        larger.baseAddress!.initialize(from: storage.baseAddress!, count: count)
+        storage.deallocate()
+        sink = ByteSink(larger, count: count)
+        storage = larger
     }
 
     /// Fixed-point text of a finite double (see `number(_:decimals:)`).
@@ -216,20 +268,21 @@ public struct JSONWriter: Sendable {
 extension JSONWriter {
     /// Ends the value written with a newline; the next value starts a line of its own.
     public mutating func endLine() {
-        append(UInt8(ascii: "\n"))
+        reserve(1)
+        sink.put(UInt8(ascii: "\n"))
         needsComma = false
     }
 
     /// Appends `line`, a JSON value encoded elsewhere, and its newline.
     public mutating func appendLine(_ line: String) {
-        needsComma = false
-        put(upTo: line.utf8.count) { $0.putUTF8(line) }
+        reserve(line.utf8.count)
+        sink.putUTF8(line)
         endLine()
     }
 
     /// Drops the bytes written so far (they were written out), keeping the buffer's capacity and the
     /// writer's place: a long value goes on in the next piece, and after `endLine` a new line starts.
     public mutating func removeWritten() {
-        count = 0
+        sink = ByteSink(storage)
     }
 }
