@@ -12,6 +12,17 @@ struct AdvertiseCommand: ControllerCommand {
     private var cause = StopCause.signal
 
     static func run(_ options: AdvertiseOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
+        if case .kernelManagement(let index) = options.common.transport {
+            return ManagementAdvertising.run(options, controller: index, console: console, signals: signals)
+        }
+        // Beside bluetoothd the kernel reconfigures the controller under the raw channel: the management
+        // interface lets it arbitrate instead.
+        if case .kernelRaw(let index) = options.common.transport, options.common.recordPath == nil,
+           let reason = BluetoothDaemon.holdReason(controller: index) {
+            console.diagnose("Note: advertising through the kernel's management interface (mgmt:\(index)), not the raw "
+                + "channel: \(reason); stop bluetoothd for the raw channel")
+            return ManagementAdvertising.run(options, controller: index, console: console, signals: signals)
+        }
         var command = AdvertiseCommand(options: options, output: LineOutput(console: console))
         let code = ControllerConnection.run(&command, options.common, signals: signals, console: console)
         return command.output.finish(code)

@@ -74,6 +74,11 @@ struct AdvertiseOptions {
         if case .btsnoop = common.transport {
             throw UsageError("Cannot advertise on a btsnoop: capture; choose a controller with --hci")
         }
+        try common.requireSender("beacon advertise")
+        if case .kernelManagement(let index) = common.transport, common.recordPath != nil {
+            throw UsageError("'--record' captures HCI packets, and mgmt:\(index) exchanges management commands; "
+                + "record what the kernel sends with `btmon -i hci\(index) -w FILE`")
+        }
         let format = try Self.format(parsed)
         let beacon: AdvertisedBeacon = switch format {
         case .iBeacon: .iBeacon(try Self.iBeacon(parsed))

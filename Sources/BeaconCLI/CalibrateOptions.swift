@@ -56,6 +56,7 @@ enum CalibrateOptions {
             return
         }
         var common = try CommonOptions(parsed, environment: environment)
+        try common.requireListener("calibrate")
         common.duration = common.duration ?? Self.defaultDuration
         guard let uuidText = parsed.value("uuid") else {
             throw UsageError("Missing expected argument '--uuid <uuid>' (or '--sample' to fit)")

@@ -22,6 +22,7 @@ struct CommonOptions {
     static let specs: [OptionSpec] = [
         OptionSpec("hci", .value(placeholder: "spec"),
                    "Controller: hciN (kernel, shared with bluetoothd; brought up if down), hci-user:N (kernel, exclusive; must be down), "
+                   + "mgmt:N (kernel management interface, beside bluetoothd; advertise only), monitor:N (kernel monitor channel, read-only; range and scan only), "
                    + "tcp:HOST:PORT, unix:PATH, serial:DEVICE[,BAUD][,rtscts] or btsnoop:FILE. `beacon devices` lists the kernel's.",
                    default: "$\(hciEnvironmentVariable), else hci0"),
         OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
@@ -75,6 +76,22 @@ struct CommonOptions {
                 throw UsageError("'--speed' paces the replay of a btsnoop: capture; a live controller runs in real time")
             }
             replayPacing = ReplayPacing(speed: speed)
+        }
+    }
+
+    /// For the commands that listen (range, scan, calibrate): the management interface is refused.
+    func requireListener(_ command: String) throws(UsageError) {
+        if case .kernelManagement(let index) = transport {
+            throw UsageError("beacon \(command) cannot listen through mgmt:\(index), which serves beacon advertise only; "
+                + "use monitor:\(index) (read-only, beside bluetoothd) or hci\(index)")
+        }
+    }
+
+    /// For the commands that send (advertise, range --advertise-self): the read-only monitor channel is refused.
+    func requireSender(_ what: String) throws(UsageError) {
+        if case .kernelMonitor(let index) = transport {
+            throw UsageError("\(what) cannot send through monitor:\(index), which only listens; "
+                + "use mgmt:\(index) (beside bluetoothd), hci\(index) or hci-user:\(index)")
         }
     }
 

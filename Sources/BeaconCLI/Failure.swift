@@ -40,6 +40,13 @@ enum Failure {
             }
         case is MQTTLibraryError:
             return .unavailable
+        case let error as ManagementCommandError:
+            switch error.status {
+            case .permissionDenied: return .noPermission
+            case .unknownCommand, .notSupported, .notPowered, .rejected, .invalidIndex: return .unavailable
+            case .busy: return .busy
+            default: return .controllerError
+            }
         default:
             return .software
         }

@@ -102,7 +102,9 @@ struct RangeOptions {
         siteFit = parsed.value("site-fit")
         scan = try ScanParameters(parsed)
         mqtt = try MQTTOptions.parse(parsed, environment: environment)
+        try common.requireListener("range")
         if parsed.has("advertise-self") {
+            try common.requireSender("'--advertise-self'")
             guard let gateway = mqtt?.gateway else { throw UsageError("'--advertise-self' needs '--gateway <name>' (and '--mqtt')") }
             guard let uuid = regions.first(where: { $0.format == .iBeacon })?.uuid else {
                 throw UsageError("'--advertise-self' needs an iBeacon region ('--uuid'): the gateway's beacon advertises its UUID")

@@ -50,6 +50,7 @@ struct ScanOptions {
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
         common = try CommonOptions(parsed, environment: environment)
+        try common.requireListener("scan")
         interval = try parsed.value("interval").map { text throws(UsageError) in
             try CommonOptions.positiveDuration(text, option: "interval")
         } ?? RangeOptions.defaultInterval

@@ -24,11 +24,13 @@ public enum KernelHCIFailure {
 
     /// Classifies `error` from `stage` on controller `controller` (hci-user:N when `channel` is `.user`).
     /// `present` lists the controllers the kernel has, when known, for "no such controller" errors.
+    /// `listener` names a monitor:N or mgmt:N socket, whose errors are those of the raw channel but for binding.
     public static func classify(_ error: SystemError, stage: Stage, controller: UInt16,
-                                channel: KernelHCITransport.Channel, present: [ControllerListing]?) -> TransportError {
+                                channel: KernelHCITransport.Channel, present: [ControllerListing]?,
+                                listener: TransportSpec? = nil) -> TransportError {
         let device = "hci\(controller)"
         let name = stage == .list ? "devices"
-            : (channel == .raw ? TransportSpec.kernelRaw(controller) : TransportSpec.kernelUser(controller)).description
+            : (listener ?? (channel == .raw ? TransportSpec.kernelRaw(controller) : TransportSpec.kernelUser(controller))).description
         let cause = "(\(error.call): \(error.message))"
         func fail(_ category: TransportError.Category, _ text: String) -> TransportError {
             TransportError(category, "\(name): \(text)", systemError: error)
@@ -46,6 +48,9 @@ public enum KernelHCIFailure {
         case (ENETDOWN, _):
             return fail(.io, "\(device) is down \(cause); bring it up with `sudo hciconfig \(device) up` or `bluetoothctl power on`")
         case (EPERM, .bind), (EACCES, .bind):
+            if case .kernelMonitor = listener {
+                return fail(.permission, "the monitor channel needs CAP_NET_RAW \(cause): run as root or `\(setcapCommand)`")
+            }
             if channel == .user {
                 return fail(.permission, "the user channel needs CAP_NET_ADMIN \(cause): run as root or `\(setcapCommand)`")
             }

@@ -8,6 +8,8 @@ public protocol PacketTransport: AnyObject {
     var isLive: Bool { get }
     /// False for the shared kernel raw channel, where other users of the controller must not be disturbed (no Reset).
     var ownsController: Bool { get }
+    /// True for a listener that sends nothing (monitor:N): commands that must send refuse it.
+    var isReadOnly: Bool { get }
     /// A one-line human description, e.g. "tcp:127.0.0.1:9001".
     var description: String { get }
     /// The next packet of what was read so far, nil when `read()` must run first. Its bytes are in place
@@ -24,6 +26,8 @@ public protocol PacketTransport: AnyObject {
 }
 
 extension PacketTransport {
+    public var isReadOnly: Bool { false }
+
     public func forEachPacket(_ body: (TransportPacket) -> Bool) throws(TransportError) {
         while let packet = try nextPacket(), body(packet) {}
     }
@@ -37,6 +41,12 @@ public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil) th
         return try KernelHCITransport(controller: index, channel: .raw)
     case .kernelUser(let index):
         return try KernelHCITransport(controller: index, channel: .user)
+    case .kernelMonitor(let index):
+        return try KernelMonitorTransport(controller: index)
+    case .kernelManagement(let index):
+        // The management interface carries no HCI packets: its commands run their own conversation.
+        throw TransportError(.unavailable, "\(spec): the management interface serves beacon advertise only; "
+            + "listen with monitor:\(index) or hci\(index)")
     case .tcp(let host, let port):
         return try StreamTransport.connectTCP(host: host, port: port)
     case .unix(let path):

@@ -29,6 +29,7 @@ const int chci_btproto_hci = BTPROTO_HCI;
 const uint16_t chci_hci_channel_raw = HCI_CHANNEL_RAW;
 const uint16_t chci_hci_channel_user = HCI_CHANNEL_USER;
 const uint16_t chci_hci_channel_monitor = HCI_CHANNEL_MONITOR;
+const uint16_t chci_hci_channel_control = HCI_CHANNEL_CONTROL;
 const int chci_sol_hci = SOL_HCI;
 const int chci_hci_filter = HCI_FILTER;
 const uint16_t chci_hci_dev_none = HCI_DEV_NONE;

@@ -206,8 +206,8 @@ struct DevicesCommandTests {
                                       now: { Timestamp(microseconds: 1_795_953_600_000_000) }, list: { Self.controllers })
         #expect(code == .success)
         #expect(io.stdout == [
-            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false}}"#,
-            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci1","index":1,"address":"F0:F1:F2:F3:F4:02","up":false,"bus":"USB","type":"primary","channels":{"raw":true,"user":true}}"#,
+            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false,"mgmt":true,"monitor":true}}"#,
+            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci1","index":1,"address":"F0:F1:F2:F3:F4:02","up":false,"bus":"USB","type":"primary","channels":{"raw":true,"user":true,"mgmt":false,"monitor":true}}"#,
         ])
         #expect(io.stderr.isEmpty)
     }
@@ -216,7 +216,7 @@ struct DevicesCommandTests {
         let io = CapturedConsole()
         _ = DevicesCommand.run(console: io.console, capabilities: nil, now: { Timestamp(microseconds: 0) },
                                list: { Self.controllers })
-        #expect(io.stdout.allSatisfy { $0.hasSuffix(#""channels":{"raw":false,"user":false}}"#) })
+        #expect(io.stdout.allSatisfy { $0.hasSuffix(#""channels":{"raw":false,"user":false,"mgmt":false,"monitor":false}}"#) })
         #expect(io.stdout.count == 2)
     }
 

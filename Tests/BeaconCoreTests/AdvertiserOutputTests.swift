@@ -15,6 +15,12 @@ struct AdvertiserOutputTests {
         #expect(line == #"{"event":"advertising","time":"2027-01-15T08:00:00.000Z","format":"ibeacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"measuredPower":-59,"intervalMs":100.000,"connectable":false,"data":"0201061AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5","commands":"extended","txPower":-4}"#)
     }
 
+    @Test("through the management interface the line also names the kernel's advertising instance")
+    func managementInstance() {
+        let line = OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .extended, txPower: 0, time: t0, instance: 5)))
+        #expect(line.hasSuffix(#""commands":"extended","txPower":0,"advertisingInstance":5}"#))
+    }
+
     @Test("a controller that does not tell its power (127) gets no txPower member")
     func unknownPower() {
         var connectable = plan
@@ -54,6 +60,7 @@ extension OutputSchemaTests {
         try expectValid([
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .legacy, txPower: nil, time: Fixture.t0))),
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .extended, txPower: -127, time: Fixture.t0))),
+            OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .legacy, txPower: nil, time: Fixture.t0, instance: 254))),
             OutputLine.encode(.stopped(time: Fixture.t0, reason: .signal)),
         ])
         let started = AdvertisingStarted(commands: .extended, txPower: 0, time: Fixture.t0)

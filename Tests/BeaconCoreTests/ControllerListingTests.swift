@@ -61,11 +61,11 @@ struct ControllerListingTests {
     @Test func deviceLine() {
         let time = Timestamp(microseconds: 1_795_953_600_000_000)  // 2026-11-29T12:00:00Z
         #expect(OutputLine.encode(Self.hci0, capabilities: Self.root, time: time) ==
-            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false}}"#)
+            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":true,"bus":"UART","type":"primary","channels":{"raw":true,"user":false,"mgmt":true,"monitor":true}}"#)
         var down = Self.hci0
         down.isUp = false
         down.bus = 1
         #expect(OutputLine.encode(down, capabilities: Self.none, time: time) ==
-            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":false,"bus":"USB","type":"primary","channels":{"raw":false,"user":false}}"#)
+            #"{"event":"device","time":"2026-11-29T12:00:00.000Z","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":false,"bus":"USB","type":"primary","channels":{"raw":false,"user":false,"mgmt":false,"monitor":false}}"#)
     }
 }

@@ -78,7 +78,7 @@ advertise_and_range() {
 echo "# beacon devices, both controllers down"
 run devices 0 beacon devices
 check "devices: two lines" lines devices.out 2
-check "devices: hci0" has devices.out '^{"event":"device","time":"[^"]*","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":false,"bus":"UART","type":"primary","channels":{"raw":true,"user":true}}$'
+check "devices: hci0" has devices.out '^{"event":"device","time":"[^"]*","name":"hci0","index":0,"address":"F0:F1:F2:F3:F4:01","up":false,"bus":"UART","type":"primary","channels":{"raw":true,"user":true,"mgmt":false,"monitor":true}}$'
 check "devices: hci1" has devices.out '"name":"hci1","index":1,"address":"F0:F1:F2:F3:F4:02","up":false'
 
 echo "# raw channel: hci0 brought up by hciconfig, hci1 left down for beacon to bring up"
@@ -88,7 +88,7 @@ advertise_and_range raw-legacy hci0 hci1 --legacy --connectable
 check "raw: $RIG_COMMANDS advertising commands" has raw-adv.out "\"commands\":\"$RIG_COMMANDS\""
 check "raw-legacy: legacy advertising commands" has raw-legacy-adv.out '"commands":"legacy","txPower"'
 run devices-up 0 beacon devices
-check "devices: both up, raw usable, user not" has devices-up.out '"name":"hci1",.*"up":true,.*"channels":{"raw":true,"user":false}'
+check "devices: both up, raw usable, user not" has devices-up.out '"name":"hci1",.*"up":true,.*"channels":{"raw":true,"user":false,"mgmt":true,"monitor":true}'
 
 echo "# btmon -w (BlueZ's btsnoop writer, datalink 2001) records a run; beacon replays it with the run's dates"
 btmon -w /tmp/monitor.btsnoop > btmon.out 2>&1 &
@@ -137,7 +137,7 @@ check "missing-user: lists the controllers present" has missing-user.err 'no con
 
 echo "# without capabilities (uid 65534, no capabilities)"
 run nobody-devices 0 $AS_NOBODY "exec /rig/beacon devices"
-check "nobody-devices: no channel usable" has nobody-devices.out '"name":"hci0",.*"channels":{"raw":false,"user":false}'
+check "nobody-devices: no channel usable" has nobody-devices.out '"name":"hci0",.*"channels":{"raw":false,"user":false,"mgmt":false,"monitor":false}'
 run nobody-user 77 $AS_NOBODY "exec /rig/beacon range --hci hci-user:1 --uuid $UUID"
 check "nobody-user: CAP_NET_ADMIN and setcap" has nobody-user.err '^Error: hci-user:1: the user channel needs CAP_NET_ADMIN (bind: Operation not permitted): run as root or `sudo setcap cap_net_raw,cap_net_admin+eip $(command -v beacon)`$'
 run nobody-down 77 $AS_NOBODY "exec /rig/beacon range --hci hci1 --uuid $UUID"
@@ -146,6 +146,8 @@ hciconfig hci1 up
 run nobody-raw 77 $AS_NOBODY "exec /rig/beacon range --hci hci1 --uuid $UUID"
 check "nobody-raw: CAP_NET_RAW" has nobody-raw.err '^Error: hci1: sending HCI commands on the raw channel needs CAP_NET_RAW'
 check "nobody-raw: one line" lines nobody-raw.err 1
+
+. /rig/checks-bluetoothd.sh
 
 echo "# the controller goes away mid-run"
 timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID > gone.out 2> gone.err &

@@ -98,6 +98,14 @@ for tool in "$BTATTACH" "$HCICONFIG" "$BTMON"; do
     cp "$(readlink -f "$tool")" "$ROOT/usr/bin/$(basename "$tool")"
     copy_libraries "$tool"
 done
+# bluetoothd with its D-Bus system bus, btmgmt and bluetoothctl, for the checks beside bluetoothd (skipped without them).
+install -m 755 "$HERE/checks-bluetoothd.sh" "$ROOT/rig/checks-bluetoothd.sh"
+install -m 644 "$HERE/dbus-system.conf" "$ROOT/rig/dbus-system.conf"
+for tool in /usr/sbin/bluetoothd "$(command -v dbus-daemon)" "$(command -v btmgmt)" "$(command -v bluetoothctl)"; do
+    [ -x "$tool" ] || { say "no $tool: the checks beside bluetoothd are skipped"; continue; }
+    cp "$(readlink -f "$tool")" "$ROOT/usr/bin/$(basename "$tool")"
+    copy_libraries "$tool"
+done
 strip -o "$ROOT/rig/beacon" "$BEACON" 2> /dev/null || cp "$BEACON" "$ROOT/rig/beacon"
 chmod 755 "$ROOT/rig/beacon"
 copy_libraries "$BEACON"

@@ -59,6 +59,13 @@ public struct ControllerListing: Hashable, Sendable {
         (raw: capabilities.netRaw && (isUp || capabilities.netAdmin),
          user: capabilities.netAdmin && !isUp)
     }
+
+    /// Which of the kernel's own interfaces this process can use on the controller now:
+    /// - The management interface (`mgmt:N`) changes advertising only with CAP_NET_ADMIN, on a controller that is up.
+    /// - The monitor channel (`monitor:N`) takes CAP_NET_RAW, whatever the controller's state.
+    public func kernelInterfaces(_ capabilities: ProcessCapabilities) -> (mgmt: Bool, monitor: Bool) {
+        (mgmt: capabilities.netAdmin && isUp, monitor: capabilities.netRaw)
+    }
 }
 
 /// The capabilities kernel HCI sockets check, as the process holds them (effective set).
@@ -102,6 +109,7 @@ extension OutputLine {
     /// The `{"event":"device",…}` line of `beacon devices` (docs/output.md).
     public static func encode(_ controller: ControllerListing, capabilities: ProcessCapabilities, time: Timestamp) -> String {
         let channels = controller.channels(capabilities)
+        let interfaces = controller.kernelInterfaces(capabilities)
         var w = JSONWriter()
         w.object { o in
             o.field("event", "device")
@@ -115,6 +123,8 @@ extension OutputLine {
             o.field("channels", object: { c in
                 c.field("raw", channels.raw)
                 c.field("user", channels.user)
+                c.field("mgmt", interfaces.mgmt)
+                c.field("monitor", interfaces.monitor)
             })
         }
         return w.text

@@ -2,6 +2,8 @@
 ///
 ///     hciN or N                  kernel HCI socket, raw channel (shared with the system's Bluetooth stack)
 ///     hci-user:N                 kernel HCI socket, user channel (exclusive; the controller must be down)
+///     mgmt:N                     kernel management interface (beside bluetoothd; advertise only)
+///     monitor:N                  kernel monitor channel, read-only (what btmon sees; range and scan only)
 ///     tcp:HOST:PORT              H4 over TCP; IPv6 hosts in brackets: tcp:[::1]:9001
 ///     unix:PATH                  H4 over a unix stream socket
 ///     serial:DEVICE[,BAUD][,rtscts]  H4 over a serial line (default 115200 baud, standard rates only)
@@ -9,6 +11,10 @@
 public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
     case kernelRaw(UInt16)
     case kernelUser(UInt16)
+    /// The kernel's management interface (HCI_CHANNEL_CONTROL), which arbitrates between its users.
+    case kernelManagement(UInt16)
+    /// The kernel's monitor channel (HCI_CHANNEL_MONITOR): every packet of the controller, nothing sent.
+    case kernelMonitor(UInt16)
     case tcp(host: String, port: UInt16)
     case unix(path: String)
     case serial(device: String, baud: Int, rtscts: Bool)
@@ -25,7 +31,7 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
     ]
 
     /// The valid forms, for help text and errors.
-    public static let forms = "hciN or N, hci-user:N, tcp:HOST:PORT (IPv6: tcp:[::1]:PORT), unix:PATH, serial:DEVICE[,BAUD][,rtscts], btsnoop:FILE"
+    public static let forms = "hciN or N, hci-user:N, mgmt:N, monitor:N, tcp:HOST:PORT (IPv6: tcp:[::1]:PORT), unix:PATH, serial:DEVICE[,BAUD][,rtscts], btsnoop:FILE"
 
     /// Parses one transport spec; the error says what is wrong and lists the valid forms.
     public static func parse(_ text: String) throws(TransportSpecError) -> TransportSpec {
@@ -48,6 +54,12 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
         case "hci-user":
             guard let index = controllerIndex(rest) else { throw fail(.badControllerIndex(rest)) }
             return .kernelUser(index)
+        case "mgmt":
+            guard let index = controllerIndex(rest) else { throw fail(.badControllerIndex(rest)) }
+            return .kernelManagement(index)
+        case "monitor":
+            guard let index = controllerIndex(rest) else { throw fail(.badControllerIndex(rest)) }
+            return .kernelMonitor(index)
         case "tcp":
             return try parseTCP(rest, fail)
         case "unix":
@@ -119,6 +131,8 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .kernelRaw(let index): "hci\(index)"
         case .kernelUser(let index): "hci-user:\(index)"
+        case .kernelManagement(let index): "mgmt:\(index)"
+        case .kernelMonitor(let index): "monitor:\(index)"
         case .tcp(let host, let port): host.unicodeScalars.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         case .unix(let path): "unix:\(path)"
         case .serial(let device, let baud, let rtscts): "serial:\(device),\(baud)\(rtscts ? ",rtscts" : "")"

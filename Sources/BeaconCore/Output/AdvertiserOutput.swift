@@ -19,11 +19,14 @@ public struct AdvertisingStarted: Sendable, Equatable {
     public var txPower: Int8?
     /// When the enable command completed.
     public var time: Timestamp
+    /// The kernel's advertising instance, when advertising through the management interface (mgmt:N).
+    public var instance: UInt8?
 
-    public init(commands: LECommandSet, txPower: Int8?, time: Timestamp) {
+    public init(commands: LECommandSet, txPower: Int8?, time: Timestamp, instance: UInt8? = nil) {
         self.commands = commands
         self.txPower = txPower
         self.time = time
+        self.instance = instance
     }
 }
 
@@ -61,6 +64,9 @@ extension OutputLine {
                 o.field("commands", started.commands.rawValue)
                 if let power = started.txPower, power != 127 {
                     o.field("txPower", power)
+                }
+                if let instance = started.instance {
+                    o.field("advertisingInstance", Int(instance))
                 }
             case let .stopped(time, reason):
                 o.field("event", "stopped")

@@ -12,6 +12,7 @@ extern const int chci_btproto_hci;
 extern const uint16_t chci_hci_channel_raw;
 extern const uint16_t chci_hci_channel_user;
 extern const uint16_t chci_hci_channel_monitor;
+extern const uint16_t chci_hci_channel_control;
 extern const int chci_sol_hci;
 extern const int chci_hci_filter;
 extern const uint16_t chci_hci_dev_none;

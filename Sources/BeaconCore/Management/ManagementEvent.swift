@@ -1,0 +1,41 @@
+/// The management events beacon reads (BlueZ doc/mgmt-api.txt): the answers to its commands, and the
+/// removal of its controller or of its advertising instance by someone else.
+public enum ManagementEvent: Hashable, Sendable {
+    /// Command Complete, 0x0001: Command_Opcode (2), Status (1), Return_Parameters.
+    case commandComplete(command: UInt16, status: ManagementStatus, returnParameters: [UInt8])
+    /// Command Status, 0x0002: Command_Opcode (2), Status (1).
+    case commandStatus(command: UInt16, status: ManagementStatus)
+    /// Index Removed, 0x0005.
+    case indexRemoved
+    /// Advertising Removed, 0x0024: Instance (1).
+    case advertisingRemoved(instance: UInt8)
+    /// Any other event, kept as it came.
+    case other(code: UInt16, parameters: [UInt8])
+
+    public static func decode(_ packet: ManagementPacket) throws(DecodeError) -> ManagementEvent {
+        var reader = ByteReader(packet.parameters)
+        switch packet.code {
+        case 0x0001:
+            let command = try reader.u16("Command_Opcode")
+            let status = ManagementStatus(rawValue: try reader.u8("Status"))
+            return .commandComplete(command: command, status: status, returnParameters: Array(reader.rest()))
+        case 0x0002:
+            let command = try reader.u16("Command_Opcode")
+            return .commandStatus(command: command, status: ManagementStatus(rawValue: try reader.u8("Status")))
+        case 0x0005:
+            return .indexRemoved
+        case 0x0024:
+            return .advertisingRemoved(instance: try reader.u8("Instance"))
+        default:
+            return .other(code: packet.code, parameters: packet.parameters)
+        }
+    }
+
+    /// The command this event answers, if it is an answer.
+    public var answeredCommand: UInt16? {
+        switch self {
+        case .commandComplete(let command, _, _), .commandStatus(let command, _): command
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,110 @@
+# Sourced by checks.sh (its helpers: check, run, wait_for, stop, has, show): beacon beside bluetoothd and
+# its D-Bus system bus, as on a stock Raspberry Pi OS. bluetoothd powers both controllers through the
+# management interface; `bluetoothctl` scans on hci1 and advertises and scans on hci0 while beacon
+# advertises through mgmt:0 and ranges through monitor:1. Without bluetoothd or dbus-daemon in the
+# guest these checks are skipped (said on a comment line).
+HCI0=F0:F1:F2:F3:F4:01
+HCI1=F0:F1:F2:F3:F4:02
+# bluetoothctl_session NAME CONTROLLER COMMAND...: a bluetoothctl that selects CONTROLLER, runs the
+# commands and stays (its D-Bus client keeps discovery and the advertisement registered) until killed.
+bluetoothctl_session() {
+    local name=$1 controller=$2
+    shift 2
+    # bluetoothctl takes commands only once it is connected to bluetoothd.
+    { sleep 2; echo "select $controller"; for command in "$@"; do sleep 1; echo "$command"; done; sleep 600; } \
+        | bluetoothctl > "$name.out" 2>&1 &
+}
+# mgmt ARGS...: btmgmt, whose answer is printed only while its standard input stays open.
+mgmt() { sleep 2 | btmgmt "$@"; }
+
+if ! command -v bluetoothd > /dev/null || ! command -v dbus-daemon > /dev/null; then
+    echo "# beside bluetoothd: skipped (no bluetoothd or dbus-daemon in the guest)"
+    return 0
+fi
+echo "# beside bluetoothd: D-Bus system bus, bluetoothd, both controllers powered through mgmt"
+mkdir -p /run/dbus /var/lib/bluetooth
+[ -s /etc/machine-id ] || echo 0123456789abcdef0123456789abcdef > /etc/machine-id
+dbus-daemon --config-file=/rig/dbus-system.conf --nofork --nopidfile > dbus.log 2>&1 &
+dbus_pid=$!
+for _ in $(seq 50); do [ -S /run/dbus/system_bus_socket ] && break; sleep 0.1; done
+bluetoothd -n > bluetoothd.log 2>&1 &
+bluetoothd_pid=$!
+sleep 1
+mgmt --index 0 power on > /dev/null 2>&1
+mgmt --index 1 power on > /dev/null 2>&1
+mgmt --index 0 info > info0.out 2>&1
+mgmt --index 1 info > info1.out 2>&1
+check "bluetoothd: running, hci0 powered through mgmt" has info0.out 'current settings: powered'
+check "bluetoothd: running, hci1 powered through mgmt" has info1.out 'current settings: powered'
+
+echo "# mgmt:0 advertises while bluetoothctl scans on hci1 and beacon ranges through monitor:1"
+bluetoothctl_session ctl1 $HCI1 "scan on"
+ctl1=$!
+timeout -s KILL $GUARD beacon range --hci monitor:1 --uuid $UUID --major 1 --record /tmp/monitor1.btsnoop \
+    > mon-range.out 2> mon-range.err &
+monitor_ranger=$!
+timeout -s KILL $GUARD beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2 --interval 100ms $ADVERTISE_MODE \
+    > mgmt-adv.out 2> mgmt-adv.err &
+mgmt_advertiser=$!
+check "mgmt-adv: advertising line with the kernel's instance" wait_for mgmt-adv.out '"event":"advertising".*"major":1,"minor":2.*"advertisingInstance":'
+instance=$(sed -n 's/.*"advertisingInstance":\([0-9]*\).*/\1/p' mgmt-adv.out)
+# The kernel lists an instance in Read Advertising Features only while its number is at most the
+# count of instances, so btmgmt advinfo counts beacon's high instance but does not name it.
+mgmt --index 0 advinfo > advinfo-during.out 2>&1
+show advinfo-during.out "advinfo-during> "
+check "mon-range: ranged 1/2 through the monitor channel while bluetoothd scans" wait_for mon-range.out '"event":"range".*"major":1,"minor":2'
+
+echo "# bluetoothctl registers its own advertisement and scans on hci0: beacon's instance stays on air"
+bluetoothctl_session ctl0 $HCI0 "advertise on" "scan on"
+ctl0=$!
+sleep 3
+heard=$(grep -c '"event":"range".*"major":1,"minor":2' mon-range.out)
+check "mgmt-adv: bluetoothctl's advertisement registered beside it" wait_for ctl0.out 'Advertising object registered'
+check "mon-range: 1/2 still heard after bluetoothctl advertised and scanned on hci0" \
+    sh -c "for i in \$(seq 300); do [ \"\$(grep -c '\"event\":\"range\".*\"major\":1,\"minor\":2' mon-range.out)\" -gt $heard ] && exit 0; sleep 0.1; done; exit 1"
+check "mgmt-adv: nothing on stderr but the connectable warning" sh -c '! grep -v "connectable" mgmt-adv.err | grep -q .'
+mgmt --index 0 advinfo > advinfo-both.out 2>&1
+show advinfo-both.out "advinfo-both> "
+# heard NAME: a scan of what hci1 hears through the monitor channel while bluetoothd discovers.
+heard() { timeout -s KILL $GUARD beacon scan --hci monitor:1 --each --duration 3 > "$1.out" 2> "$1.err"; }
+heard on-air-before
+check "on air before exit: monitor:1 hears 1/2" has on-air-before.out '"major":1,"minor":2'
+stop mgmt-adv "$mgmt_advertiser"
+check "mgmt-adv: stopped line, reason signal" has mgmt-adv.out '"event":"stopped".*"reason":"signal"'
+mgmt --index 0 advinfo > advinfo-after.out 2>&1
+show advinfo-after.out "advinfo-after> "
+check "mgmt-adv: bluetoothctl's advertisement still there (btmgmt advinfo)" has advinfo-after.out 'Instances list with [1-9]'
+heard on-air-after
+check "mgmt-adv: gone after exit (monitor:1 hears no 1/2 while bluetoothd still discovers)" sh -c '! grep -q "\"major\":1,\"minor\":2" on-air-after.out'
+
+echo "# hci0 while bluetoothd holds it: beacon advertise takes the management interface by itself, and says so"
+timeout -s KILL $GUARD beacon advertise --hci hci0 --uuid $UUID --major 1 --minor 3 $ADVERTISE_MODE > auto-adv.out 2> auto-adv.err &
+auto_advertiser=$!
+check "auto-adv: advertising through the kernel's instance" wait_for auto-adv.out '"event":"advertising".*"minor":3.*"advertisingInstance":'
+check "auto-adv: says which path and why" has auto-adv.err '^Note: advertising through the kernel.s management interface (mgmt:0), not the raw channel: bluetoothd runs and hci0 is up'
+stop auto-adv "$auto_advertiser"
+check "auto-adv: stopped line" has auto-adv.out '"event":"stopped"'
+
+echo "# the raw channel beside bluetoothd scanning on hci1: the conflict mgmt:N and monitor:N avoid (recorded, not checked)"
+timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID --duration 3 > raw-beside.out 2> raw-beside.err
+raw_rc=$?
+show raw-beside.out "raw-beside> "
+show raw-beside.err "raw-beside! "
+echo "# expectation recorded: raw range on hci1 beside bluetoothd's discovery exits $raw_rc"
+
+stop mon-range "$monitor_ranger"
+check "mon-range: enter" has mon-range.out '"event":"enter".*"major":1'
+run mon-replay 0 beacon range --hci btsnoop:/tmp/monitor1.btsnoop --uuid $UUID --major 1
+check "mon-replay: what monitor:1 recorded ranges 1/2 again" has mon-replay.out '"event":"range".*"major":1,"minor":2'
+
+echo "# mgmt:N without CAP_NET_ADMIN (hci0 still on), monitor:N without CAP_NET_RAW"
+run nobody-mgmt 77 $AS_NOBODY "exec /rig/beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2"
+check "nobody-mgmt: names CAP_NET_ADMIN" has nobody-mgmt.err 'Permission Denied (0x14); the management interface needs CAP_NET_ADMIN'
+run nobody-monitor 77 $AS_NOBODY "exec /rig/beacon range --hci monitor:1 --uuid $UUID"
+check "nobody-monitor: names CAP_NET_RAW" has nobody-monitor.err '^Error: monitor:1: the monitor channel needs CAP_NET_RAW'
+
+# bluetoothctl waits for its input (the sleeping feeder) rather than exit on SIGTERM.
+kill -KILL "$ctl0" "$ctl1" 2> /dev/null
+kill "$bluetoothd_pid" "$dbus_pid" 2> /dev/null
+# bluetoothd powers the controllers off as it exits.
+sleep 1
