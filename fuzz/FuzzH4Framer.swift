@@ -19,7 +19,7 @@ func frame(_ stream: ArraySlice<UInt8>, chunk: Int) -> FramingResult {
         framer.append(stream[offset..<end])
         offset = end
         do {
-            while let packet = try framer.next() { result.packets.append(packet.h4Bytes) }
+            while let packet = try framer.nextView()?.packet { result.packets.append(packet.h4Bytes) }
         } catch {
             result.error = error.description
             break

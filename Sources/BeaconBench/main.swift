@@ -115,22 +115,18 @@ try measure("replay (btsnoop file -> transport -> range)", packets: scene.count,
         _ = OutputLine.encode(output)
     }
     while true {
-        switch try host.next(until: session.nextDeadline) {
-        case .packet(let packet, let direction, let time):
+        let event = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
             do {
                 try session.packet(packet, direction: direction, at: time, emit: emit)
             } catch {
                 malformed += 1
             }
-            continue
-        case .deadline(let time):
-            session.advance(to: time, emit: emit)
-            continue
-        case .end, .signal:
-            session.finish(at: host.now(), emit: emit)
+            return .proceed(until: session.nextDeadline)
         }
-        break
+        guard case .deadline(let time) = event else { break }
+        session.advance(to: time, emit: emit)
     }
+    session.finish(at: host.now(), emit: emit)
     return "\(lines) lines, \(malformed) malformed packets"
 }
 print("peak resident memory: \(format(peakResidentMegabytes(), 1)) MiB (the scene itself is held in memory)")

@@ -41,21 +41,11 @@ struct AdvertiseCommand: ControllerCommand {
         }
         advertising = commands
         var on = try AdvertiserSetup.start(host, options.plan, using: commands)
-        let end = options.common.duration.map { on.time + $0 }
+        var session = AdvertisingSession(endTime: options.common.duration.map { on.time + $0 })
         on.time = host.wallTime(at: on.time)
         output.write(OutputLine.encode(.advertising(plan: options.plan, started: on)))
         started = true
-        while !output.readerGone {
-            switch try host.next(until: end) {
-            case .packet:
-                continue
-            case .deadline:
-                cause = .duration
-                return nil
-            case .signal, .end:
-                return nil
-            }
-        }
+        if try ListeningLoop.run(host, &session, output: output, emit: { _ in }) { cause = .duration }
         return nil
     }
 
@@ -67,4 +57,20 @@ struct AdvertiseCommand: ControllerCommand {
             output.write(OutputLine.encode(.stopped(time: host.wallTime(at: stoppedAt), reason: cause)))
         }
     }
+}
+
+/// What `advertise` listens for: only its end. The controller's packets are taken and passed over until
+/// --duration has passed since advertising started (or a signal).
+struct AdvertisingSession: ListeningSession {
+    let endTime: Timestamp?
+
+    var nextDeadline: Timestamp? { endTime }
+    var evictedBeacons: Int { 0 }
+    var lastTick: Timestamp? { nil }
+    func isFinished(at now: Timestamp) -> Bool { endTime.map { now >= $0 } ?? false }
+
+    func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
+                emit: (Never) -> Void, heard: (Sighting) -> Bool) {}
+    func advance(to now: Timestamp, emit: (Never) -> Void) {}
+    func finish(at now: Timestamp, emit: (Never) -> Void) {}
 }

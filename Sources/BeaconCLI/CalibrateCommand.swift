@@ -29,7 +29,8 @@ enum CalibrateCommand {
 extension CalibrateCommand {
     static func measure(_ options: CalibrateOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         guard case let .measure(common, region, distance, scan) = options else { return .software }
-        var run = Measurement(region: region, scan: scan, duration: common.duration ?? CalibrateOptions.defaultDuration)
+        var run = Measurement(region: region, scan: scan, duration: common.duration ?? CalibrateOptions.defaultDuration,
+                              console: console)
         let code = ControllerConnection.run(&run, common, signals: signals, console: console)
         if run.malformedPackets > 0 { console.diagnose("Warning: skipped \(run.malformedPackets) malformed packets") }
         guard code == .success else { return code }
@@ -58,6 +59,8 @@ extension CalibrateCommand {
         let region: BeaconRegion
         let scan: ScanParameters
         let duration: Micros
+        /// Where the listening loop tells a replay's progress; the measurement's line is written after it.
+        let console: Console
         private(set) var readings: CalibrationReadings
         /// Wall-clock time of the end of the measurement.
         private(set) var endTime = Timestamp(microseconds: 0)
@@ -65,8 +68,9 @@ extension CalibrateCommand {
         private(set) var malformedPackets = 0
         private var scanning = Scanning()
 
-        init(region: BeaconRegion, scan: ScanParameters, duration: Micros) {
+        init(region: BeaconRegion, scan: ScanParameters, duration: Micros, console: Console) {
             self.region = region
+            self.console = console
             self.scan = scan
             self.duration = duration
             readings = CalibrationReadings(region: region)
@@ -75,33 +79,45 @@ extension CalibrateCommand {
         mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
             try scanning.start(host, scan)
             // The session finds when scanning started and when --duration ends; its lines are not printed.
-            var session = RangeSession(monitor: RegionMonitor(regions: [region], hashKey: .systemRandomKey()), duration: duration)
+            var session = CalibrationSession(range: RangeSession(monitor: RegionMonitor(regions: [region], hashKey: .systemRandomKey()),
+                                                                duration: duration))
             defer {
                 endTime = host.wallTime(at: host.now())
-                malformedPackets = session.malformedPackets
+                malformedPackets = session.range.malformedPackets
             }
-            while true {
-                switch try host.next(until: session.endTime) {
-                case .packet(let packet, let direction, let time):
-                    do {
-                        try session.packet(packet, direction: direction, at: time, emit: { _ in }) { sighting in
-                            readings.add(sighting)
-                            return true
-                        }
-                    } catch {
-                        // Counted by the session and reported at the end.
-                    }
-                    if session.isFinished(at: time) { return nil }
-                case .deadline:
-                    return nil
-                case .end, .signal:
-                    return nil
-                }
-            }
+            try ListeningLoop.run(host, &session, output: LineOutput(console: console), emit: { _ in }, heard: { sighting in
+                readings.add(sighting)
+                return true
+            })
+            return nil
         }
 
         mutating func cleanUp(_ host: HCIHost, after failure: (any Error)?) throws(HostError) {
             try scanning.stop(host)
         }
     }
+}
+
+/// `calibrate`'s session: ranging the one region, whose lines are not printed, for when scanning started
+/// and when --duration ends. Malformed packets are counted by the session and told once at the end, and
+/// beacons the monitor forgot change no reading (the readings are kept apart), so neither is warned of.
+struct CalibrationSession: ListeningSession {
+    var range: RangeSession
+
+    var nextDeadline: Timestamp? { range.nextDeadline }
+    var evictedBeacons: Int { 0 }
+    var lastTick: Timestamp? { range.lastTick }
+    func isFinished(at now: Timestamp) -> Bool { range.isFinished(at: now) }
+
+    mutating func packet(_ packet: HCIPacketView, direction: PacketDirection, at rawTime: Timestamp,
+                         emit: (MonitorOutput) -> Void, heard: (Sighting) -> Bool) {
+        do {
+            try range.packet(packet, direction: direction, at: rawTime, emit: emit, heard: heard)
+        } catch {
+            // Counted by the session and reported at the end.
+        }
+    }
+
+    mutating func advance(to now: Timestamp, emit: (MonitorOutput) -> Void) { range.advance(to: now, emit: emit) }
+    mutating func finish(at now: Timestamp, emit: (MonitorOutput) -> Void) { range.finish(at: now, emit: emit) }
 }

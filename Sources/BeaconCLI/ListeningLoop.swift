@@ -1,8 +1,8 @@
 import BeaconCore
 import BeaconTransport
 
-/// A session the listening commands (`range`, `scan`) drive from the host loop: packets in, outputs
-/// out, deadlines and the end of a replay handled the same way for both.
+/// A session the listening commands (`range`, `scan`, `calibrate`, `advertise`) drive from the host loop:
+/// packets in, outputs out, deadlines and the end of a replay handled the same way for all.
 protocol ListeningSession {
     associatedtype Output
     var nextDeadline: Timestamp? { get }
@@ -22,17 +22,18 @@ extension ScanSession: ListeningSession {
     var lastTick: Timestamp? { nil }
 }
 
-/// The one loop over the host's events for the listening commands: it runs until `--duration`, a
-/// signal, the end of a replayed capture or stdout going away. Malformed packets are warned about and
-/// skipped; beacons evicted from a full table are counted in a warning at the end; a replay shows its
-/// progress.
+/// The one loop over the host's packets for the commands that listen: it runs until the session's end
+/// (`--duration`), a signal, the end of a replayed capture or stdout going away. Malformed packets are
+/// warned about and skipped; beacons evicted from a full table are counted in a warning at the end; a
+/// replay shows its progress.
 enum ListeningLoop {
     /// `heard` sees every sighting (see the sessions' `packet`) until it returns false, and `idle` each
-    /// deadline, with the packet's or deadline's time.
+    /// deadline, with the packet's or deadline's time. True when the session finished (its end passed).
+    @discardableResult
     static func run<Session: ListeningSession>(_ host: HCIHost, _ session: inout Session, output: LineOutput,
                                                emit: (Session.Output) -> Void,
                                                heard: (Sighting) -> Bool = { _ in false },
-                                               idle: (Timestamp) -> Void = { _ in }) throws(HostError) {
+                                               idle: (Timestamp) -> Void = { _ in }) throws(HostError) -> Bool {
         output.firstUnprintableInputTime = { host.firstUnprintableCaptureTime }
         let progress = ReplayProgress(host.transport, console: output.console)
         defer {
@@ -46,7 +47,7 @@ enum ListeningLoop {
         // The schedule's latest tick, as lines print it (wall-clock time).
         func lastTick() -> Timestamp? { session.lastTick.map(host.wallTime) }
         while !output.readerGone, !finished {
-            let pause = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
+            let event = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
                 progress?.packet()
                 do {
                     try session.packet(packet, direction: direction, at: time, emit: emit, heard: heard)
@@ -62,20 +63,21 @@ enum ListeningLoop {
                 }
                 return output.readerGone ? .stop : .proceed(until: session.nextDeadline)
             }
-            switch pause {
+            switch event {
             case .stopped:
                 continue
             case .deadline(let time):
                 session.advance(to: time, emit: emit)
                 output.stepEnded(lastTick: lastTick())
                 idle(time)
-                if session.isFinished(at: time) { return }
-            case .end(.endOfCapture):
+                if session.isFinished(at: time) { return true }
+            case .endOfCapture:
                 session.finish(at: host.now(), emit: emit)
-                return
-            case .end(.outputGone), .signal:
-                return
+                return false
+            case .outputGone, .signal:
+                return false
             }
         }
+        return finished
     }
 }

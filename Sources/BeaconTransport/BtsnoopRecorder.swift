@@ -23,6 +23,8 @@ public final class BtsnoopRecorder {
     private var lastFlush: Micros
     private let bufferLimit = 64 * 1024
     private let wait: WriteWait
+    /// The monotonic clock the flush interval is counted on (tests inject their own).
+    private let clock: () -> Micros
 
     /// An existing file with content is replaced only once the first record comes: a run that ends
     /// before recording anything (a capture refused at its header) leaves it as it was.
@@ -31,9 +33,10 @@ public final class BtsnoopRecorder {
     /// Opens (or creates) `path`; a new or empty file or a FIFO gets the file header at once. A FIFO
     /// without a reader fails at once (ENXIO) instead of blocking the open where no signal can end it.
     /// The descriptor stays non-blocking: every wait for room is a poll(2) that `wait` can end.
-    public init(path: String, wait: WriteWait = WriteWait(interrupt: nil)) throws(TransportError) {
+    public init(path: String, wait: WriteWait = WriteWait(interrupt: nil), clock: @escaping () -> Micros = Clock.monotonic) throws(TransportError) {
         self.path = path
         self.wait = wait
+        self.clock = clock
         let name = "--record \(path)"
         descriptor = try OutputFile.openWithoutWaitingForAReader(path, flags: 0, name: name)
         do throws(SystemError) {
@@ -46,7 +49,7 @@ public final class BtsnoopRecorder {
             failure.category = .cannotCreate
             throw failure
         }
-        lastFlush = Clock.monotonic()
+        lastFlush = clock()
         pending.reserveCapacity(bufferLimit + 1024)
         if !replacesOnFirstRecord {
             pending.append(contentsOf: writer.header)
@@ -66,8 +69,8 @@ public final class BtsnoopRecorder {
     /// Appends a System Note (for no controller, as the kernel's notes are) whose data is `data`.
     public func recordNote(_ data: [UInt8], timestamp: Timestamp) throws(TransportError) {
         try prepareRecord()
-        let flags = UInt32(Btsnoop.noControllerIndex) << 16 | UInt32(BtsnoopMonitorOpcode.systemNote.rawValue)
-        pending.append(contentsOf: BtsnoopWriter.rawRecord(flags: flags, data: data, timestamp: timestamp))
+        BtsnoopWriter.appendMonitorRecord(.systemNote, controllerIndex: Btsnoop.noControllerIndex, data: data,
+                                          timestamp: timestamp, to: &pending)
         try flushIfFull()
     }
 
@@ -94,13 +97,13 @@ public final class BtsnoopRecorder {
 
     /// Writes buffered records if the last flush was a second or more ago.
     public func flushIfDue() throws(TransportError) {
-        guard !pending.isEmpty, Clock.monotonic().value - lastFlush.value >= Self.flushInterval.value else { return }
+        guard !pending.isEmpty, clock().value - lastFlush.value >= Self.flushInterval.value else { return }
         try flush()
     }
 
     /// Writes every buffered byte, or as many as the reader takes before a signal or the deadline.
     public func flush() throws(TransportError) {
-        lastFlush = Clock.monotonic()
+        lastFlush = clock()
         try write(waiting: wait)
     }
 

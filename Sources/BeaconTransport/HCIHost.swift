@@ -1,16 +1,17 @@
 import BeaconCore
 
-/// What `HCIHost.next(until:)` found.
-public enum HostEvent {
-    /// A packet sent or received, at its schedule time (`HCIHost.wallTime(at:)` gives the time to print).
-    /// Its bytes are in place in the transport's buffer (or the host's backlog), valid until the next call.
-    case packet(HCIPacketView, PacketDirection, Timestamp)
+/// Why `HCIHost.forEachPacket` returned.
+public enum HostEvent: Equatable, Sendable {
+    /// The packet handler asked to stop.
+    case stopped
     /// The deadline passed; the schedule time now (live), or the deadline itself (replay).
     case deadline(Timestamp)
     /// SIGINT or SIGTERM arrived.
     case signal(Int32)
-    /// Nothing more will come.
-    case end(HostEnd)
+    /// A replayed capture has no more packets.
+    case endOfCapture
+    /// The reader of the output went away (`beacon … | head -1`).
+    case outputGone
 }
 
 /// What a packet handler tells `HCIHost.forEachPacket`: go on until the deadline it now has (nil: none), or stop.
@@ -19,42 +20,8 @@ public enum PacketHandling {
     case stop
 }
 
-/// Where `HCIHost.forEachPacket` stopped: the handler asked to, or an event other than a packet.
-public enum HostPause {
-    case stopped
-    /// As `HostEvent.deadline`.
-    case deadline(Timestamp)
-    case signal(Int32)
-    case end(HostEnd)
-}
-
-/// What ended a paced replay's wait before its time.
-enum PaceInterruption {
-    case signal(Int32)
-    case outputGone
-
-    var event: HostEvent {
-        switch self {
-        case .signal(let signal): .signal(signal)
-        case .outputGone: .end(.outputGone)
-        }
-    }
-
-    var pause: HostPause {
-        switch self {
-        case .signal(let signal): .signal(signal)
-        case .outputGone: .end(.outputGone)
-        }
-    }
-}
-
-/// Why `next(until:)` has nothing more.
-public enum HostEnd: Equatable, Sendable {
-    /// A replayed capture has no more packets.
-    case endOfCapture
-    /// The reader of the output went away (`beacon … | head -1`).
-    case outputGone
-}
+/// `HCIHost.forEachPacket`'s handler: a packet, its direction and its schedule time.
+public typealias PacketHandler = (HCIPacketView, PacketDirection, Timestamp) -> PacketHandling
 
 /// Failures of a controller conversation, each with one line for the user.
 public enum HostError: Error, CustomStringConvertible {
@@ -109,9 +76,12 @@ public struct CommandAnswer: Sendable {
     }
 }
 
-/// The host side of an HCI conversation, as a pull-based event source: `next(until:)` returns the next
-/// packet (with its direction and schedule time), a passed deadline, a signal or the end; `execute`
+/// The host side of an HCI conversation: `forEachPacket` hands each packet, with its direction and
+/// schedule time, to a handler until a deadline passes, a signal arrives or the packets end; `execute`
 /// sends one command under flow control and returns its answer. Every packet is recorded (`--record`).
+///
+/// The packets come through one of two loops (`HostLoop`), chosen once by the transport: `LiveLoop`
+/// waits for a controller, `ReplayLoop` reads a capture.
 ///
 /// Schedules (deadlines, command timeouts) run on a `Timeline`: the monotonic clock in live runs, the
 /// capture's time with its steps taken out in replays. Wall-clock steps are told once each through `warn`.
@@ -119,19 +89,16 @@ public struct CommandAnswer: Sendable {
 /// times changed, so a replay of it prints the lines the run printed.
 public final class HCIHost {
     public let transport: PacketTransport
-    /// The transport's `isLive`, asked once: every packet goes the live or the replay way.
-    private let isLive: Bool
-    /// The transport as a capture replay, for the descriptor of one that arrives as a stream.
-    private let replay: BtsnoopReplayTransport?
+    private let loop: any HostLoop
     private let recorder: BtsnoopRecorder?
-    private var recording: Bool
-    private let signals: SignalWatcher?
+    private(set) var recording: Bool
+    let signals: SignalWatcher?
     /// Watched for hang-up only: the reader of our output going away ends a run that prints nothing for long.
-    private let output: Int32?
+    let output: Int32?
     private var flow: CommandFlow
-    private let poller = Poller()
-    private let clock: () -> ClockReading
-    private let warn: (String) -> Void
+    let poller = Poller()
+    let clock: () -> ClockReading
+    let warn: (String) -> Void
     /// The event codes `controllerEvent` looks for on every live packet, kept here: another module's
     /// static constants cost a call each time they are read.
     private let controllerEventCodes = (complete: HCIEventCode.commandComplete.rawValue,
@@ -141,37 +108,27 @@ public final class HCIHost {
     private var skippedEvents = RepeatedWarning { "Warning: skipped \($0) malformed controller events in all" }
     private var wallClockSteps = RepeatedWarning { "Warning: the wall clock stepped \($0.counted("time")) in all" }
     private var captureClockSteps = RepeatedWarning { "Warning: the capture's clock stepped \($0.counted("time")) in all" }
-    private var stalls = RepeatedWarning { "Warning: beacon was stopped with reports waiting \($0.counted("time")) in all" }
+    var stalls = RepeatedWarning { "Warning: beacon was stopped with reports waiting \($0.counted("time")) in all" }
     private var withheldCredits = RepeatedWarning { "Warning: the controller gave no command credit \($0.counted("time")) in all" }
-    /// Touched once per packet, only by this host's own methods and by nothing they call back into
-    /// (`Timeline` is plain state): the runtime's exclusivity check would cost more than the work.
-    @exclusivity(unchecked) public private(set) var timeline: Timeline
+    /// Changed for every replayed packet, and read for every printed time (`wallTime`), from handlers too;
+    /// no access outlasts the call that makes it, so none overlaps another. Unchecked: the runtime's check
+    /// costs about 77 instructions an access (callgrind), 5 to 9% of a replayed report's (`make bench`).
+    @exclusivity(unchecked) var timeline: Timeline
     /// Set once a signal arrived; interruptible commands then fail at once, cleanup commands still run.
-    private var receivedSignal: Int32?
+    var receivedSignal: Int32?
 
     /// Schedule time of the latest read (live): the time of every packet it returned.
-    private var readTime: Timestamp?
-    /// Packets seen while commands waited for their answers, returned by `next` first: their bytes,
-    /// copied one after another into `backlogBytes`, and what each one is. Looked at once per packet by
-    /// `next`; like `timeline`, never reached from a call back.
-    @exclusivity(unchecked) private var backlog: [(kind: HCIPacketKind, direction: PacketDirection, time: Timestamp, length: Int)] = []
+    var readTime: Timestamp?
+    /// Packets seen while commands waited for their answers, handed on by `forEachPacket` first: their
+    /// bytes, copied one after another into `backlogBytes`, and what each one is.
+    private var backlog: [(kind: HCIPacketKind, direction: PacketDirection, time: Timestamp, length: Int)] = []
     private var backlogStart = 0
-    @exclusivity(unchecked) private var backlogBytes = ReadBuffer()
-    /// A replayed packet later than the deadline asked for, returned by the following call (still in
-    /// place: the transport reads nothing more before it is taken).
-    private var heldBack: (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)?
-    /// The latest schedule time of a replay.
-    private var replayTime: Timestamp?
-    /// A replay at `--speed`: each packet and deadline waits for its time; nil replays as fast as it reads.
-    private var pacing: ReplayPacing?
-    /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
-    /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
-    public private(set) var firstUnprintableCaptureTime: Timestamp?
+    private var backlogBytes = ReadBuffer()
     /// The timeline's offset changes the recording has been told of (`Timeline.changeCount`).
     private var notedChanges = 0
     /// Offset changes not yet in the recording, each with why it changed: written just before the next
     /// record, so that a stall's resumption can still replace a step seen while waking from it.
-    private var unrecordedChanges: [(change: Timeline.OffsetChange, cause: String)] = []
+    var unrecordedChanges: [(change: Timeline.OffsetChange, cause: String)] = []
 
     public static let defaultCommandTimeout = Micros.seconds(3)
 
@@ -182,7 +139,7 @@ public final class HCIHost {
     /// Bytes of packets the backlog holds at most before advertising reports are dropped (counted in
     /// `droppedReports`): a second or so of a flood of reports, while commands' answers are always kept.
     public static let backlogByteLimit = 1 << 20
-    /// Advertising reports not kept for `next` because the backlog was full.
+    /// Advertising reports not kept for `forEachPacket` because the backlog was full.
     public private(set) var droppedReports = 0
 
     /// Packets already queued that are read before a command is declared unanswered: under a flood of
@@ -198,8 +155,7 @@ public final class HCIHost {
                 commandTimeout: Micros = defaultCommandTimeout, pacing: ReplayPacing? = nil,
                 clock: @escaping () -> ClockReading = Clock.reading, warn: @escaping (String) -> Void = { _ in }) {
         self.transport = transport
-        self.isLive = transport.isLive
-        self.replay = transport as? BtsnoopReplayTransport
+        self.loop = transport.isLive ? LiveLoop() : ReplayLoop(transport, pacing: pacing)
         self.recorder = recorder
         self.recording = recorder != nil
         self.signals = signals
@@ -208,22 +164,17 @@ public final class HCIHost {
         self.clock = clock
         self.warn = warn
         self.timeline = Timeline()
-        self.pacing = transport.isLive ? nil : pacing
     }
 
     /// Schedule time now: the monotonic clock (live), the latest capture time (replay).
     public func now() -> Timestamp {
-        guard isLive else { return replayTime ?? Timestamp(microseconds: 0) }
-        let reading = clock()
-        let (schedule, step) = timeline.live(monotonic: reading.monotonic, wall: reading.wall)
-        if let step {
-            if let line = wallClockSteps.occurred(
-                "Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on") {
-                warn(line)
-            }
-            offsetChanged(because: "stepped \(step)")
-        }
-        return schedule
+        loop.now(self)
+    }
+
+    /// The first capture time outside `Timestamp.printableRange`, as the capture has it: the timeline
+    /// clamps it into `Timestamp.supportedRange`, so the lines made from it may not show it.
+    public var firstUnprintableCaptureTime: Timestamp? {
+        loop.firstUnprintableCaptureTime
     }
 
     /// For the end of the run: one line per repeated warning whose later occurrences were only counted.
@@ -238,220 +189,51 @@ public final class HCIHost {
     }
 
     /// Keeps the timeline's latest offset change for the recording, when there is one.
-    private func offsetChanged(because cause: String) {
+    func offsetChanged(because cause: String) {
         guard recording, timeline.changeCount != notedChanges, let change = timeline.latestChange else { return }
         notedChanges = timeline.changeCount
         unrecordedChanges.append((change, cause))
     }
 
-    // MARK: - Events
-
-    /// The next event: a packet, `deadline` passing (nil: none), a signal, or the end. Live runs wait
-    /// in poll(2) on the transport, the signal descriptor and the output; replays never wait.
-    public func next(until deadline: Timestamp?) throws(HostError) -> HostEvent {
-        if let (packet, direction, time) = takeBacklogged() { return .packet(packet, direction, time) }
-        return isLive ? try nextLive(until: deadline) : try nextReplayed(until: deadline)
-    }
-
-    /// Hands each packet to `handle`, as `next(until:)` would return them one by one, until `handle`
-    /// stops or another event comes; `handle` gives the deadline for the packets after its own. Packets
-    /// already read go to `handle` in one run, with no event made and taken apart per packet: a replay
-    /// passes millions. `handle` must not run commands.
-    public func forEachPacket(until deadline: Timestamp?,
-                              _ handle: (HCIPacketView, PacketDirection, Timestamp) -> PacketHandling) throws(HostError) -> HostPause {
-        var deadline = deadline
-        while true {
-            if backlogStart == backlog.count, let pause = try handleRead(until: &deadline, handle) { return pause }
-            switch try self.next(until: deadline) {
-            case .packet(let packet, let direction, let time):
-                switch handle(packet, direction, time) {
-                case .proceed(let due): deadline = due
-                case .stop: return .stopped
-                }
-            case .deadline(let time): return .deadline(time)
-            case .signal(let signal): return .signal(signal)
-            case .end(let end): return .end(end)
-            }
-        }
-    }
-
-    /// `forEachPacket`'s run over the packets already read, the one held back first, taken from the
-    /// transport in one call: the pause, or nil once they are all handled.
-    private func handleRead(until deadline: inout Timestamp?,
-                            _ handle: (HCIPacketView, PacketDirection, Timestamp) -> PacketHandling) throws(HostError) -> HostPause? {
-        /// The packet's pause, nil to go on.
-        func take(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) -> HostPause? {
-            if isLive {
-                _ = try controllerEvent(packet, direction)
-            } else if let due = deadline, time > due {
-                heldBack = (packet, direction, time)
-                return try pace(to: due)?.pause ?? .deadline(due)
-            } else if let interruption = try pace(to: time) {
-                heldBack = (packet, direction, time)
-                return interruption.pause
-            }
-            switch handle(packet, direction, time) {
-            case .proceed(let due):
-                deadline = due
-                return nil
-            case .stop:
-                return .stopped
-            }
-        }
-        if let (packet, direction, time) = heldBack.take(), let pause = try take(packet, direction, time) { return pause }
-        var outcome: Result<HostPause?, HostError> = .success(nil)
-        do {
-            try transport.forEachPacket { next in
-                do throws(HostError) {
-                    if takeNote(next) { return true }
-                    let (packet, direction, time) = try stamped(next)
-                    guard let pause = try take(packet, direction, time) else { return true }
-                    outcome = .success(pause)
-                } catch {
-                    outcome = .failure(error)
-                }
-                return false
-            }
-        } catch {
-            throw .transport(error)
-        }
-        return try outcome.get()
-    }
-
-    private func nextLive(until deadline: Timestamp?) throws(HostError) -> HostEvent {
-        while true {
-            if let (packet, direction, time) = try takePacket() {
-                _ = try controllerEvent(packet, direction)
-                return .packet(packet, direction, time)
-            }
-            let current = now()
-            if let deadline, deadline <= current { return .deadline(current) }
-            try flushRecording()
-            var timeout = recording ? BtsnoopRecorder.flushInterval : nil
-            if let deadline { timeout = min(deadline - current, timeout ?? deadline - current) }
-            let ready = try wait(timeout: timeout)
-            if ready.signal, let signal = signals?.pendingSignal() {
-                receivedSignal = signal
-                return .signal(signal)
-            }
-            if ready.outputGone { return .end(.outputGone) }
-            if ready.transport {
-                try fill()
-                if let timeout { resumeIfStalled(waitedFrom: current, for: timeout) }
-            }
-        }
-    }
-
-    /// A wait (and the read after it) that ended well past its timeout with packets to read: the process
-    /// was stopped, not the air silent. The packets waiting were heard before the deadlines that passed
-    /// meanwhile, so the schedule carries on from when the wait began, as if no time had passed (the
-    /// packets are stamped with that time); printed times keep following the wall clock.
-    private func resumeIfStalled(waitedFrom start: Timestamp, for timeout: Micros) {
-        guard let read = readTime, read - start > Micros(timeout.value + Self.stallTolerance.value) else { return }
-        let woke = wallTime(at: read)
-        timeline.resume(from: start)
-        // The stall replaces the changes seen since the wait began (a step found on waking is in it).
-        unrecordedChanges.removeAll { $0.change.from > start }
-        offsetChanged(because: "beacon was stopped for \((read - start).secondsToTheMillisecond)")
-        if let line = stalls.occurred("Warning: beacon was stopped for \((read - start).secondsToTheMillisecond) (now \(woke.iso8601)) "
-            + "with reports waiting; they are heard first, and schedules carry on as if no time had passed") {
+    /// Tells a step of the wall clock (live).
+    func wallClockStepped(_ step: Timeline.Step) {
+        if let line = wallClockSteps.occurred(
+            "Warning: the wall clock stepped \(step) (now \(step.wallTime)); printed times follow it, schedules carry on") {
             warn(line)
         }
-        readTime = now()
+        offsetChanged(because: "stepped \(step)")
     }
 
-    /// Inlined, as `takePacket` is, into the callers that run once per packet.
-    @inline(__always)
-    private func nextReplayed(until deadline: Timestamp?) throws(HostError) -> HostEvent {
-        while true {
-            // Taken out rather than copied and cleared: one move of the payload's view per packet.
-            var next = heldBack.take()
-            if next == nil { next = try takePacket() }
-            if let next {
-                if let deadline, next.time > deadline {
-                    heldBack = next
-                    return try pace(to: deadline)?.event ?? .deadline(deadline)
-                }
-                if let interruption = try pace(to: next.time) {
-                    heldBack = next
-                    return interruption.event
-                }
-                return .packet(next.packet, next.direction, next.time)
-            }
-            if let signal = try pollSignalWithoutWaiting() {
-                receivedSignal = signal
-                return .signal(signal)
-            }
-            if let stream = replay?.streamDescriptor, let signal = try waitForStream(stream) {
-                receivedSignal = signal
-                return .signal(signal)
-            }
-            let more: Bool
-            do {
-                more = try transport.read()
-            } catch {
-                throw .transport(error)
-            }
-            if !more { return .end(.endOfCapture) }
-        }
-    }
-
-    /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
-    private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
-        while true {
-            let next: TransportPacket?
-            do {
-                next = try transport.nextPacket()
-            } catch {
-                throw .transport(error)
-            }
-            guard let next else { return nil }
-            if takeNote(next) { continue }
-            return try stamped(next)
-        }
-    }
-
-    /// Applies a recording's note of its wall clock; false for a packet.
-    @inline(__always)
-    private func takeNote(_ next: TransportPacket) -> Bool {
-        guard let offset = next.recordedWallOffset, let time = next.captureTime else { return false }
-        applyNote(offset, at: time)
-        return true
-    }
-
-    @inline(never)
-    private func applyNote(_ offset: Micros, at time: Timestamp) {
-        if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(time) { firstUnprintableCaptureTime = time }
-        let (schedule, step) = timeline.note(recordedOffset: offset, at: time)
-        if let step { warnCaptureStep(step) }
-        offsetChanged(because: "noted in the replayed recording")
-        replayTime = schedule
-    }
-
-    private func warnCaptureStep(_ step: Timeline.Step) {
+    /// Tells a step of a replayed capture's clock.
+    func captureClockStepped(_ step: Timeline.Step) {
         if let line = captureClockSteps.occurred(
             "Warning: the capture's clock steps \(step) at \(step.wallTime); ranging carries on as if no time had passed") {
             warn(line)
         }
     }
 
-    /// A packet from the transport with its schedule time (the capture's, less its steps; or the read's),
-    /// recorded.
-    @inline(__always)
-    private func stamped(_ next: TransportPacket) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
-        let time: Timestamp
-        if let captured = next.captureTime {
-            if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { firstUnprintableCaptureTime = captured }
-            let (schedule, step) = timeline.capture(captured)
-            if let step {
-                warnCaptureStep(step)
-                offsetChanged(because: "the replayed capture's clock stepped \(step)")
+    // MARK: - Packets
+
+    /// The one loop over the host's packets: hands each to `handle` until `handle` stops, `deadline`
+    /// passes (nil: none), a signal arrives or the packets end, and says which. `handle` gives the
+    /// deadline for the packets after its own. Packets kept while a command awaited its answer come
+    /// first; then what the transport has read goes to `handle` in one run (a replay passes millions),
+    /// and the loop waits (live) or reads on. `handle` must not run commands.
+    public func forEachPacket(until deadline: Timestamp?, _ handle: PacketHandler) throws(HostError) -> HostEvent {
+        var deadline = deadline
+        while let (packet, direction, time) = takeBacklogged() {
+            switch handle(packet, direction, time) {
+            case .proceed(let due): deadline = due
+            case .stop: return .stopped
             }
-            replayTime = schedule
-            time = schedule
-        } else {
-            time = readTime ?? now()
         }
+        return try loop.forEachPacket(self, until: deadline, handle)
+    }
+
+    /// A packet from a live transport, stamped with the schedule time of the read that brought it, recorded.
+    @inline(__always)
+    func received(_ next: TransportPacket) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
+        let time = readTime ?? now()
         try record(next.packet, next.direction, time)
         return (next.packet, next.direction, time)
     }
@@ -459,7 +241,7 @@ public final class HCIHost {
     // MARK: - Commands
 
     /// Sends `command` once the controller has a credit and waits for its answer. Packets seen
-    /// meanwhile, the command itself included, are returned by `next` afterwards. With `interruptible`
+    /// meanwhile, the command itself included, go to `forEachPacket`'s handler afterwards. With `interruptible`
     /// false a signal does not abort the wait (cleanup).
     @discardableResult
     public func execute(_ command: HCICommand, interruptible: Bool = true) throws(HostError) -> CommandAnswer {
@@ -535,7 +317,7 @@ public final class HCIHost {
     }
 
     /// Takes what the transport has read, else waits once (at most until `deadline`) and reads; the
-    /// pending command's outcome when it arrived. Packets are kept for `next`.
+    /// pending command's outcome when it arrived. Packets are kept for `forEachPacket`.
     private func pump(until deadline: Timestamp?, interruptible: Bool) throws(HostError) -> CommandOutcome? {
         if let outcome = try drain() { return outcome }
         if interruptible, let signal = receivedSignal { throw .interrupted(signal) }
@@ -560,6 +342,17 @@ public final class HCIHost {
         return try drain()
     }
 
+    /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
+    private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
+        let next: TransportPacket?
+        do {
+            next = try transport.nextPacket()
+        } catch {
+            throw .transport(error)
+        }
+        return try next.map { next throws(HostError) in try received(next) }
+    }
+
     /// Takes every packet already read until one answers the pending command.
     private func drain() throws(HostError) -> CommandOutcome? {
         while let (packet, direction, time) = try takePacket() {
@@ -569,7 +362,7 @@ public final class HCIHost {
         return nil
     }
 
-    /// Copies a packet into the backlog, for `next` to return after the command; an advertising report
+    /// Copies a packet into the backlog, for `forEachPacket` to hand on after the command; an advertising report
     /// that would take the backlog past its bound is dropped and counted instead.
     private func keepInBacklog(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) {
         if backlogBytes.count + packet.payload.count > Self.backlogByteLimit, direction == .received, packet.kind == .event,
@@ -599,8 +392,8 @@ public final class HCIHost {
     /// Command flow and fatal controller events: the pending command's outcome when this answers it.
     /// The test for an answer is inlined into the loops that run it on every packet; few pass it.
     @inline(__always)
-    private func controllerEvent(_ packet: HCIPacketView, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
-        guard isLive, direction == .received, packet.kind == .event, let code = packet.payload.first,
+    func controllerEvent(_ packet: HCIPacketView, _ direction: PacketDirection) throws(HostError) -> CommandOutcome? {
+        guard direction == .received, packet.kind == .event, let code = packet.payload.first,
               code == controllerEventCodes.complete || code == controllerEventCodes.status
                 || code == controllerEventCodes.hardwareError else { return nil }
         return try controllerAnswer(packet)
@@ -628,7 +421,7 @@ public final class HCIHost {
     // MARK: - I/O
 
     /// One read from a live transport; its packets are stamped with the time it returned.
-    private func fill() throws(HostError) {
+    func fill() throws(HostError) {
         let more: Bool
         do {
             more = try transport.read()
@@ -639,7 +432,7 @@ public final class HCIHost {
         readTime = now()
     }
 
-    private func wait(timeout: Micros?) throws(HostError) -> (transport: Bool, signal: Bool, outputGone: Bool) {
+    func wait(timeout: Micros?) throws(HostError) -> (transport: Bool, signal: Bool, outputGone: Bool) {
         var fds: [Int32] = []
         if let fd = transport.readDescriptor { fds.append(fd) }
         if let fd = signals?.descriptor { fds.append(fd) }
@@ -654,54 +447,10 @@ public final class HCIHost {
                 ready.hungUp)
     }
 
-    /// A paced replay waits until schedule time `time` is due on the monotonic clock: nil then, or what
-    /// came first, a signal or the reader of the output going away.
-    private func pace(to time: Timestamp) throws(HostError) -> PaceInterruption? {
-        while let wait = pacing?.wait(for: time, now: clock().monotonic), wait.value > 0 {
-            let ready: Poller.Ready
-            do {
-                ready = try poller.wait(signals.map { [$0.descriptor] } ?? [], hangUpOf: output, timeout: wait)
-            } catch {
-                throw .transport(TransportError.from(error, transport: transport.description))
-            }
-            if let signals, ready.readable.contains(signals.descriptor), let signal = signals.pendingSignal() {
-                receivedSignal = signal
-                return .signal(signal)
-            }
-            if ready.hungUp { return .outputGone }
-        }
-        return nil
-    }
-
-    /// Waits until a streamed capture has bytes (or its writer has gone), or a signal arrives: the signal.
-    private func waitForStream(_ stream: Int32) throws(HostError) -> Int32? {
-        while true {
-            let ready: [Int32]
-            do {
-                ready = try poller.wait([stream] + (signals.map { [$0.descriptor] } ?? []), timeout: nil)
-            } catch {
-                throw .transport(TransportError.from(error, transport: transport.description))
-            }
-            if let signals, ready.contains(signals.descriptor), let signal = signals.pendingSignal() { return signal }
-            if ready.contains(stream) { return nil }
-        }
-    }
-
-    private func pollSignalWithoutWaiting() throws(HostError) -> Int32? {
-        guard let signals else { return nil }
-        let ready: [Int32]
-        do {
-            ready = try poller.wait([signals.descriptor], timeout: Micros(0))
-        } catch {
-            throw .transport(TransportError.from(error, transport: transport.description))
-        }
-        return ready.isEmpty ? nil : signals.pendingSignal()
-    }
-
     /// Adds a packet to the recording, stamped with its schedule time, after a note of each change of
     /// the wall clock's offset since the last record. A recording that fails stops and throws once; the
     /// conversation with the controller goes on so it can be left as found.
-    private func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
+    func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
         guard recording, let recorder else { return }
         do {
             if !unrecordedChanges.isEmpty {
@@ -718,7 +467,7 @@ public final class HCIHost {
     }
 
     /// Writes buffered records at least once per flush interval, also while nothing arrives.
-    private func flushRecording() throws(HostError) {
+    func flushRecording() throws(HostError) {
         guard recording, let recorder else { return }
         do {
             try recorder.flushIfDue()

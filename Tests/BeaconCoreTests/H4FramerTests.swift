@@ -16,7 +16,7 @@ struct H4FramerTests {
         var framer = H4Framer()
         framer.append(stream)
         var packets: [HCIPacket] = []
-        while let packet = try framer.next() { packets.append(HCIPacket(kind: packet.kind, payload: Array(packet.payload))) }
+        while let packet = try framer.nextView() { packets.append(HCIPacket(kind: packet.kind, payload: Array(packet.payload))) }
         return packets
     }
 
@@ -68,7 +68,7 @@ struct H4FramerTests {
         var completedAt: [Int] = []
         for (i, byte) in stream.enumerated() {
             framer.append([byte])
-            while try framer.next() != nil { completedAt.append(i) }
+            while try framer.nextView() != nil { completedAt.append(i) }
         }
         #expect(completedAt == [6, 13])
         #expect(framer.pendingByteCount == 0)
@@ -78,8 +78,8 @@ struct H4FramerTests {
     func unknownIndicator() throws {
         var framer = H4Framer()
         framer.append(bytes("04" + "0E" + "00" + "07" + "0102"))
-        #expect(try framer.next()?.kind == .event)
-        let error = try #require(throws: DecodeError.self) { try framer.next() }
+        #expect(try framer.nextView()?.kind == .event)
+        let error = try #require(throws: DecodeError.self) { try framer.nextView() }
         #expect(error.reason == "unknown packet indicator 0x07")
     }
 
@@ -89,10 +89,10 @@ struct H4FramerTests {
         let packet = bytes("04" + "3E" + "03" + "020000")
         for round in 0..<20_000 {
             framer.append(packet)
-            let next = try #require(try framer.next())
+            let next = try #require(try framer.nextView())
             #expect(next.payload.count == 5, "round \(round)")
         }
         #expect(framer.pendingByteCount == 0)
-        #expect(try framer.next() == nil)
+        #expect(try framer.nextView() == nil)
     }
 }

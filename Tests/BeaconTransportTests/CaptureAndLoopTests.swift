@@ -40,8 +40,10 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
         var file = writer.header
         if datalink == .linuxMonitor {
             // A New Index record and a note before the packets; they are skipped.
-            file += BtsnoopWriter.rawRecord(flags: 0x0000_0000, data: hexBytes("0003" + "01F4F3F2F1F0" + "6863693000000000"), timestamp: start)
-            file += BtsnoopWriter.rawRecord(flags: 0xFFFF_000C, data: Array("note\0".utf8), timestamp: start)
+            BtsnoopWriter.appendMonitorRecord(.newIndex, controllerIndex: 0, data: hexBytes("0003" + "01F4F3F2F1F0" + "6863693000000000"),
+                                              timestamp: start, to: &file)
+            BtsnoopWriter.appendMonitorRecord(.systemNote, controllerIndex: Btsnoop.noControllerIndex, data: Array("note\0".utf8),
+                                              timestamp: start, to: &file)
         }
         for (packet, direction, time) in packets {
             writer.appendRecord(packet, direction: direction, timestamp: time, controllerIndex: 2, to: &file)
@@ -180,37 +182,20 @@ private func samplePackets(_ count: Int) -> [(HCIPacket, PacketDirection, Timest
     }
 
     @Test("records stay buffered for less than a flush interval, and are written once it has passed")
-    func flushesOnceAFlushIntervalHasPassed() async throws {
+    func flushesOnceAFlushIntervalHasPassed() throws {
         let path = temporaryPath("flush.btsnoop")
         defer { unlink(path) }
         let packet = HCIPacket(kind: .event, payload: hexBytes("0E0401030C00"))
-        let interval = BtsnoopRecorder.flushInterval.value
-        // The recorder reads the monotonic clock itself. "Still buffered" holds only while less than a
-        // flush interval has passed since it flushed the header, which is known when the whole check
-        // took less than that; a machine too busy for that gets another attempt.
-        var attempts = 0
-        var checked = false
-        while !checked && attempts < 10 {
-            attempts += 1
-            let before = Clock.monotonic()
-            let recorder = try BtsnoopRecorder(path: path)
-            try packet.withView { try recorder.record($0, direction: .received, timestamp: start) }
-            try recorder.flushIfDue()
-            let size = try readFile(path).count
-            let created = Clock.monotonic()
-            if created.value - before.value < interval {
-                #expect(size == 16)  // the header only: the record is still buffered
-                checked = true
-                // Until a whole interval has certainly passed since the header was flushed (before `created`).
-                while Clock.monotonic().value - created.value < interval {
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                try recorder.flushIfDue()
-                #expect(try readFile(path).count == 16 + 24 + 6)  // a Linux monitor record has no H4 indicator byte
-            }
-            try recorder.close()
-        }
-        #expect(checked, "\(attempts) attempts each took longer than a flush interval")
+        var monotonic = Micros.seconds(5)
+        let recorder = try BtsnoopRecorder(path: path, clock: { monotonic })
+        try packet.withView { try recorder.record($0, direction: .received, timestamp: start) }
+        monotonic = Micros(monotonic.value + BtsnoopRecorder.flushInterval.value - 1)
+        try recorder.flushIfDue()
+        #expect(try readFile(path).count == 16)  // the header only: the record is still buffered
+        monotonic = Micros(monotonic.value + 1)
+        try recorder.flushIfDue()
+        #expect(try readFile(path).count == 16 + 24 + 6)  // a Linux monitor record has no H4 indicator byte
+        try recorder.close()
     }
 
     /// A FIFO holding at most 4096 bytes, open for reading (non-blocking) so the recorder can open it,

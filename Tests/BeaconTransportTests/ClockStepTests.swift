@@ -71,16 +71,25 @@ private final class Ranging {
         var session = session(exitAfter: exitAfter)
         var lines: [String] = []
         let emit = { (output: MonitorOutput) in lines.append(OutputLine.encode(output.onWallClock(host.wallTime))) }
+        var malformed: DecodeError?
         while true {
-            switch try host.next(until: session.nextDeadline) {
-            case .packet(let packet, let direction, let time):
-                try session.packet(packet, direction: direction, at: time, emit: emit)
+            let event = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
+                do throws(DecodeError) {
+                    try session.packet(packet, direction: direction, at: time, emit: emit)
+                } catch {
+                    malformed = error
+                    return .stop
+                }
+                return .proceed(until: session.nextDeadline)
+            }
+            if let malformed { throw malformed }
+            switch event {
             case .deadline(let time):
                 session.advance(to: time, emit: emit)
-            case .end:
+            case .endOfCapture:
                 session.finish(at: host.now(), emit: emit)
                 return lines
-            case .signal:
+            case .stopped, .signal, .outputGone:
                 return lines
             }
         }
@@ -92,16 +101,28 @@ private final class Ranging {
 
     /// Runs the loop for everything due now: packets delivered, deadlines passed.
     func settle() throws {
-        while true {
+        // Until the session's next deadline while packets wait, else no later than now.
+        func due() -> Timestamp? {
             let now = host.now()
-            let due = transport.hasPending ? session.nextDeadline : session.nextDeadline.map { min($0, now) } ?? now
-            switch try host.next(until: due) {
-            case .packet(let packet, let direction, let time):
-                try session.packet(packet, direction: direction, at: time, emit: emit)
+            return transport.hasPending ? session.nextDeadline : session.nextDeadline.map { min($0, now) } ?? now
+        }
+        var malformed: DecodeError?
+        while true {
+            let event = try host.forEachPacket(until: due()) { packet, direction, time in
+                do throws(DecodeError) {
+                    try session.packet(packet, direction: direction, at: time, emit: emit)
+                } catch {
+                    malformed = error
+                    return .stop
+                }
+                return .proceed(until: due())
+            }
+            if let malformed { throw malformed }
+            switch event {
             case .deadline(let time):
                 session.advance(to: time, emit: emit)
                 if !transport.hasPending, session.nextDeadline.map({ $0 > time }) ?? true { return }
-            case .signal, .end:
+            case .stopped, .signal, .endOfCapture, .outputGone:
                 Issue.record("unexpected end of the loop")
                 return
             }

@@ -89,6 +89,25 @@ private func complete(_ opcode: HCIOpcode, credits: UInt8 = 1, _ returnParameter
 
 private let scanDisable = HCICommand.leSetScanEnable(false, filterDuplicates: false)
 
+/// Both clocks, moving on a whole command timeout each time they are read: a command that is not
+/// answered at once times out at the next reading, and no wait for an answer takes real time.
+private final class CommandTimeoutClock {
+    static let timeout = Micros.milliseconds(100)
+    private var monotonic = Micros.seconds(5)
+
+    func reading() -> ClockReading {
+        monotonic = Micros(monotonic.value + Self.timeout.value)
+        return ClockReading(monotonic: monotonic, wall: Timestamp(microseconds: 1_800_000_000_000_000 + monotonic.value))
+    }
+}
+
+/// A host for `transport` whose commands time out by the test's clock.
+private func hostTimingOutAtOnce(_ transport: ScriptedTransport) -> HCIHost {
+    let clock = CommandTimeoutClock()
+    return HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: CommandTimeoutClock.timeout,
+                   clock: clock.reading)
+}
+
 @Suite("HCIHost command flow under controller faults")
 struct HCIHostTests {
     @Test func hardwareErrorIsReportedOnceAndCleanupStillCompletes() throws {
@@ -96,7 +115,7 @@ struct HCIHostTests {
         let transport = try ScriptedTransport { command in
             command.opcode == .reset ? [.hardwareError(code: 0x42)] : [complete(command.opcode)]
         }
-        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        let host = hostTimingOutAtOnce(transport)
         #expect {
             try host.execute(.reset)
         } throws: { error in
@@ -113,7 +132,7 @@ struct HCIHostTests {
         let transport = try ScriptedTransport { command in
             command.opcode == .leSetScanParameters ? [.hardwareError(code: 0x01)] : [complete(command.opcode)]
         }
-        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        let host = hostTimingOutAtOnce(transport)
         #expect(throws: HostError.self) {
             try host.execute(.leSetScanParameters(active: false, interval: 160, window: 160, ownAddressType: 0, filterPolicy: 0))
         }
@@ -127,7 +146,7 @@ struct HCIHostTests {
         let transport = try ScriptedTransport { command in
             command.opcode == .reset ? [complete(.reset, credits: 0), complete(.nop, credits: 1, [])] : [complete(command.opcode)]
         }
-        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        let host = hostTimingOutAtOnce(transport)
         try host.execute(.reset)
         try host.execute(.leSetEventMask(0x1F))
         #expect(transport.sent == [.reset, .leSetEventMask])
@@ -135,7 +154,7 @@ struct HCIHostTests {
 
     @Test func withheldCreditsTimeOutNamingTheWaitingCommand() throws {
         let transport = try ScriptedTransport { command in [complete(command.opcode, credits: 0)] }
-        let host = HCIHost(transport: transport, recorder: nil, signals: nil, commandTimeout: .milliseconds(100))
+        let host = hostTimingOutAtOnce(transport)
         try host.execute(.reset)
         #expect {
             try host.execute(.leSetEventMask(0x1F))
@@ -167,7 +186,7 @@ struct HCIHostLoopTests {
         transport.deliver(Array(repeating: report, count: queued))
         try host.execute(scanDisable, interruptible: false)
         var kept = (reports: 0, bytes: 0, answers: 0, sent: 0)
-        while case .packet(let packet, let direction, _) = try host.next(until: Timestamp(microseconds: 0)) {
+        let event = try host.forEachPacket(until: Timestamp(microseconds: 0)) { packet, direction, _ in
             kept.bytes += packet.payload.count
             if direction == .sent {
                 kept.sent += 1
@@ -176,6 +195,11 @@ struct HCIHostLoopTests {
             } else {
                 kept.reports += 1
             }
+            return .proceed(until: Timestamp(microseconds: 0))
+        }
+        guard case .deadline = event else {
+            Issue.record("the backlog ended with \(event), not the deadline")
+            return
         }
         #expect(kept.sent == 1 && kept.answers == 1)
         #expect(kept.bytes <= HCIHost.backlogByteLimit + 16)
@@ -191,7 +215,7 @@ struct HCIHostLoopTests {
         _ = Glibc.close(output[0])
         let transport = try ScriptedTransport { _ in [] }
         let host = HCIHost(transport: transport, recorder: nil, signals: nil, output: output[1])
-        guard case .end(.outputGone) = try host.next(until: nil) else {
+        guard try host.forEachPacket(until: nil, { _, _, _ in .proceed(until: nil) }) == .outputGone else {
             Issue.record("the run went on without its reader")
             return
         }
@@ -216,7 +240,7 @@ struct HCIHostLoopTests {
         return (HCIHost(transport: try openTransport(.btsnoop(path: path)), recorder: nil, signals: nil), path)
     }
 
-    @Test("packets handed on in runs are the packets and deadlines next(until:) returns one by one, held back at each deadline")
+    @Test("packets handed on in runs are the packets and deadlines of a loop stopped after each packet, held back at each deadline")
     func runsOfPacketsAreTheEvents() throws {
         let step = Micros.milliseconds(100)
         var oneByOne: [Seen] = []
@@ -224,15 +248,17 @@ struct HCIHostLoopTests {
         defer { unlink(singlePath) }
         var deadline: Timestamp?
         loop: while true {
-            switch try single.next(until: deadline) {
-            case .packet(let packet, _, let time):
+            let event = try single.forEachPacket(until: deadline) { packet, _, time in
                 oneByOne.append(.packet(Array(packet.payload), time))
                 if deadline == nil { deadline = time + step }
+                return .stop
+            }
+            switch event {
+            case .stopped: continue
             case .deadline(let time):
                 oneByOne.append(.deadline(time))
                 deadline = time + step
-            case .signal, .end:
-                break loop
+            case .signal, .endOfCapture, .outputGone: break loop
             }
         }
         var inRuns: [Seen] = []
@@ -241,7 +267,7 @@ struct HCIHostLoopTests {
         deadline = nil
         var stops = 0
         loop: while true {
-            let pause = try runs.forEachPacket(until: deadline) { packet, _, time in
+            let event = try runs.forEachPacket(until: deadline) { packet, _, time in
                 inRuns.append(.packet(Array(packet.payload), time))
                 if deadline == nil { deadline = time + step }
                 // Stopping now and then hands the rest on from the next call.
@@ -251,12 +277,12 @@ struct HCIHostLoopTests {
                 }
                 return .proceed(until: deadline)
             }
-            switch pause {
+            switch event {
             case .stopped: continue
             case .deadline(let time):
                 inRuns.append(.deadline(time))
                 deadline = time + step
-            case .signal, .end: break loop
+            case .signal, .endOfCapture, .outputGone: break loop
             }
         }
         #expect(oneByOne.count > 3000 + 200)

@@ -93,7 +93,7 @@ enum GenerateSeeds {
                                     controllerIndex: index, to: &file)
             }
             if datalink == .linuxMonitor {
-                file += BtsnoopWriter.rawRecord(flags: 12, data: Array("note".utf8), timestamp: time)
+                BtsnoopWriter.appendMonitorRecord(.systemNote, controllerIndex: 0, data: Array("note".utf8), timestamp: time, to: &file)
             }
             // First byte: chunk size; second: mode (0 = the file as given, 0x10 | index << 5 = index filter).
             write("btsnoop_reader", "datalink-\(datalink.rawValue)", [7, UInt8(mode)] + file)

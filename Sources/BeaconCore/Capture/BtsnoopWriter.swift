@@ -44,16 +44,13 @@ public struct BtsnoopWriter: Sendable {
         out.append(contentsOf: payload)
     }
 
-    /// A record with any flags and data, for datalinks and opcodes that carry no HCI packet.
-    public static func rawRecord<C: Collection>(flags: UInt32, data: C, timestamp: Timestamp,
-                                                originalLength: UInt32? = nil, drops: UInt32 = 0) -> [UInt8]
-    where C.Element == UInt8 {
-        var out: [UInt8] = []
-        let included = UInt32(data.count)
-        appendRecordHeader(originalLength: originalLength ?? included, includedLength: included, flags: flags,
-                           drops: drops, timestamp: timestamp, to: &out)
+    /// Appends a Linux monitor record that carries no HCI packet (a System Note, a New Index) to `out`.
+    public static func appendMonitorRecord(_ opcode: BtsnoopMonitorOpcode, controllerIndex: UInt16, data: [UInt8],
+                                           timestamp: Timestamp, to out: inout [UInt8]) {
+        let length = UInt32(data.count)
+        appendRecordHeader(originalLength: length, includedLength: length,
+                           flags: UInt32(controllerIndex) << 16 | UInt32(opcode.rawValue), drops: 0, timestamp: timestamp, to: &out)
         out.append(contentsOf: data)
-        return out
     }
 
     private static func appendRecordHeader(originalLength: UInt32, includedLength: UInt32, flags: UInt32,

@@ -39,11 +39,6 @@ public struct H4Framer {
         buffer.fill(upTo: count, read)
     }
 
-    /// The next complete packet, copied out of the buffer; nil when more bytes are needed.
-    public mutating func next() throws(DecodeError) -> HCIPacket? {
-        try nextView()?.packet
-    }
-
     /// Hands the complete packets received so far to `body` in place, as packets received from the
     /// stream's far end, in order, until it returns false (after taking that one) or more bytes are
     /// needed: a read's packets in one call.
