@@ -14,7 +14,8 @@
 #   make test-kernel  the kernel rig alone: beacon against a real Linux Bluetooth stack under QEMU
 #   make bench   beacon against a C reference loop, its Python peers and btmon on the same captures,
 #                and its live path from a fake controller: rates, CPU, peak RSS, syscalls (release build;
-#                tools/bench/bench.mk); make bench-quick: the in-process throughput of the hot path only
+#                tools/bench/bench.mk); make bench-quick: the in-process throughput of the hot path only;
+#                make bench-instructions: its callgrind instructions per report alone
 #   make bench-fleet  beacon locate at building scale through Debian's mosquitto on loopback: simulated
 #                gateways at 1 Hz, load after load (50 gateways × 200 beacons, 10,000 readings/s, and up)
 #                until one fuser saturates; its CPU per reading, latency p50/p99, peak RSS (make bench

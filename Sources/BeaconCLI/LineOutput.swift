@@ -69,8 +69,11 @@ final class LineOutput {
         write(line, time: output.time)
     }
 
-    /// See `LineSink.stepEnded`.
-    func stepEnded(lastTick: Timestamp? = nil) {
+    /// See `LineSink.stepEnded`. `lastTick` is worked out only for sinks: without one this runs for
+    /// every packet and does nothing.
+    func stepEnded(lastTick: @autoclosure () -> Timestamp? = nil) {
+        guard !sinks.isEmpty else { return }
+        let lastTick = lastTick()
         for sink in sinks { sink.stepEnded(lastTick: lastTick) }
     }
 

@@ -449,9 +449,16 @@ public final class HCIHost {
 
     /// Adds a packet to the recording, stamped with its schedule time, after a note of each change of
     /// the wall clock's offset since the last record. A recording that fails stops and throws once; the
-    /// conversation with the controller goes on so it can be left as found.
+    /// conversation with the controller goes on so it can be left as found. Only the guard is inlined into
+    /// the per-packet path, which most runs take without recording.
+    @inline(__always)
     func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) throws(HostError) {
         guard recording, let recorder else { return }
+        try record(packet, direction, time, to: recorder)
+    }
+
+    private func record(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp,
+                        to recorder: BtsnoopRecorder) throws(HostError) {
         do {
             if !unrecordedChanges.isEmpty {
                 for (change, cause) in unrecordedChanges {

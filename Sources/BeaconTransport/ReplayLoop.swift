@@ -9,6 +9,9 @@ final class ReplayLoop: HostLoop {
     private let stream: Int32?
     /// At `--speed`: each packet and deadline waits for its time; nil replays as fast as it reads.
     private var pacing: ReplayPacing?
+    /// Whether `pacing` is set (for the whole run or not at all): the per-packet path tests this constant,
+    /// not `pacing`, whose accesses are checked for exclusivity at run time.
+    private let isPaced: Bool
     /// A packet later than the deadline asked for, or whose paced wait a signal or the output's reader cut
     /// short: handed on first by the next call (still in place: the transport reads nothing more before it is taken).
     private var heldBack: (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)?
@@ -20,6 +23,7 @@ final class ReplayLoop: HostLoop {
         self.transport = transport
         self.stream = (transport as? BtsnoopReplayTransport)?.streamDescriptor
         self.pacing = pacing
+        isPaced = pacing != nil
     }
 
     /// The latest capture time.
@@ -111,7 +115,8 @@ final class ReplayLoop: HostLoop {
     private func stamped(_ next: TransportPacket, _ host: HCIHost) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
         let stamp: Timestamp
         if let captured = next.captureTime {
-            if firstUnprintableCaptureTime == nil, !Timestamp.printableRange.contains(captured) { firstUnprintableCaptureTime = captured }
+            // The range first: the property is touched only for the rare time outside it, not per packet.
+            if !Timestamp.printableRange.contains(captured), firstUnprintableCaptureTime == nil { firstUnprintableCaptureTime = captured }
             let (schedule, step) = host.timeline.capture(captured)
             if let step {
                 host.captureClockStepped(step)
@@ -128,7 +133,13 @@ final class ReplayLoop: HostLoop {
 
     /// A paced replay waits until schedule time `time` is due on the monotonic clock: nil then, or what
     /// came first, a signal or the reader of the output going away.
+    @inline(__always)
     private func pace(_ host: HCIHost, to time: Timestamp) throws(HostError) -> HostEvent? {
+        guard isPaced else { return nil }
+        return try waitForPace(host, to: time)
+    }
+
+    private func waitForPace(_ host: HCIHost, to time: Timestamp) throws(HostError) -> HostEvent? {
         while let wait = pacing?.wait(for: time, now: host.clock().monotonic), wait.value > 0 {
             let ready: Poller.Ready
             do {

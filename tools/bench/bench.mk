@@ -5,6 +5,9 @@
 #   make bench BENCH_RUNS=9           more runs of beacon and the C loop per capture
 #   make bench-quick                  in-process throughput of the per-advertisement path only
 #   make bench-quick BENCH_SECONDS=600
+#   make bench-instructions           make bench's callgrind figures alone (instructions per report on each
+#                                     replay capture and on the live stream; tools/bench/instructions.py),
+#                                     a few minutes: they repeat exactly, so one run shows what a change costs
 #   make bench-fleet                  beacon locate fusing simulated gateways through a real mosquitto on
 #                                     loopback, load after load until it saturates (tools/bench/fleet_bench.py;
 #                                     make bench runs it last), about four minutes
@@ -30,7 +33,7 @@ BENCH_FLEET_HEARING ?= all
 BENCH_FLEET = $(PYTHON3) tools/bench/fleet_bench.py --beacon .build/release/beacon --steps $(BENCH_FLEET_STEPS) \
 	--hearing $(BENCH_FLEET_HEARING) --work $(BENCH_OUT)/fleet
 
-.PHONY: bench bench-quick bench-fleet bench-tools
+.PHONY: bench bench-quick bench-instructions bench-fleet bench-tools
 
 $(BENCH_PYTHON):
 	@$(PYTHON3) -m venv $(BENCH_VENV) || { rm -rf $(BENCH_VENV); exit 1; }
@@ -54,6 +57,13 @@ bench: apt-deps bench-tools
 	  --loop $(BENCH_OUT)/ibeacon_loop --controller $(BENCH_OUT)/fake_controller --python $(BENCH_PYTHON) \
 	  --work $(BENCH_OUT)/captures --runs $(BENCH_RUNS) --peer-reports $(BENCH_PEER_REPORTS)
 	$(BENCH_FLEET)
+
+# Needs neither the venv nor the peers: the C loop counts the captures' reports, the fake controller streams.
+bench-instructions: apt-deps $(BENCH_OUT)/ibeacon_loop $(BENCH_OUT)/fake_controller
+	@$(call apt_install,$(BENCH_APT_PACKAGES))
+	$(RELEASE_BUILD) --product beacon
+	$(PYTHON3) tools/bench/instructions.py --beacon .build/release/beacon --loop $(BENCH_OUT)/ibeacon_loop \
+	  --controller $(BENCH_OUT)/fake_controller --work $(BENCH_OUT)/captures --peer-reports $(BENCH_PEER_REPORTS)
 
 # The broker is Debian's mosquitto (apt-deps); the gateways and the subscriber are the script's own.
 bench-fleet: apt-deps

@@ -139,6 +139,24 @@ def capture(args, name, beacons, uuids, reports):
     return Capture(path, int(re.search(r'reports=(\d+)', summary).group(1)))
 
 
+# The replay captures: (title, name, beacons, UUIDs).
+CAPTURES = [('1,000 beacons, all in the region (--uuid U)', 'b1k', 1000, 1),
+            ('1,000 beacons of 100 UUIDs, region of one UUID', 'b1k-u100', 1000, 100),
+            ('10,000 beacons, all in the region', 'b10k', 10_000, 1)]
+
+
+def simulated_captures(args):
+    """Each capture of CAPTURES as (title, whole, first reports): about a million reports, and the first
+    `args.peer_reports` for the peers and for callgrind (a shorter run of the same scene)."""
+    return [(title, capture(args, name, beacons, uuids, 1_000_000), capture(args, f'{name}-first', beacons, uuids, args.peer_reports))
+            for title, name, beacons, uuids in CAPTURES]
+
+
+def beacon_range(beacon, path):
+    """beacon range over a capture, as every replay figure runs it."""
+    return [beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID]
+
+
 class Row:
     def __init__(self, tool, reports, walls, cpus, rss_kib, note=''):
         self.tool, self.reports, self.note = tool, reports, note
@@ -307,6 +325,13 @@ def live_once(args, path, strace_output=None, beacon_binary=None, wrapper=()):
         controller.wait()
 
 
+def live_instructions_per_report(args, counted_beacon, longer, shorter):
+    """instructions_per_report for the live path: the two prefixes streamed by the fake controller."""
+    counts = [collected(live_once(args, prefix.path, beacon_binary=counted_beacon, wrapper=CALLGRIND)[3], ['beacon (live)'])
+              for prefix in (longer, shorter)]
+    return (counts[0] - counts[1]) / (longer.reports - shorter.reports)
+
+
 def strace_total(path):
     """The calls column of strace -c's total line."""
     with open(path) as file:
@@ -323,17 +348,12 @@ def main():
     print(f'make bench: {os.cpu_count()} CPUs; beacon and the C loop {args.runs} runs each, peers and btmon '
           f'{args.peer_runs} on the first {args.peer_reports:,} reports; medians')
 
-    # Each capture, and its first reports for the peers and for callgrind (shorter runs of the same scene).
-    kinds = [('1,000 beacons, all in the region (--uuid U)', 'b1k', 1000, 1),
-             ('1,000 beacons of 100 UUIDs, region of one UUID', 'b1k-u100', 1000, 100),
-             ('10,000 beacons, all in the region', 'b10k', 10_000, 1)]
-    captures = [(title, capture(args, name, beacons, uuids, 1_000_000), capture(args, f'{name}-first', beacons, uuids, args.peer_reports))
-                for title, name, beacons, uuids in kinds]
+    captures = simulated_captures(args)
     print(f'captures: beacon simulate scenes of standing beacons (1 to 15 m) and neighbours that are not beacons '
           f'({1 - 1 / (1 + NEIGHBOURS_PER_BEACON):.0%} of the reports), mixed reports ({EXTENDED_SHARE:.0%} LE Extended '
           f'Advertising Reports, the rest legacy); scenes and captures in {args.work}')
 
-    beacon_on = lambda path, beacon=args.beacon: [beacon, 'range', '--hci', f'btsnoop:{path}', '--uuid', UUID]
+    beacon_on = lambda path, beacon=args.beacon: beacon_range(beacon, path)
     loop_on = lambda path: [args.loop, path, '--uuid', UUID]
     counted_beacon = without_debug_information(args.beacon, args.work)
     for title, whole, prefix in captures:
@@ -375,9 +395,7 @@ def main():
     nanoseconds = sorted(r[1] / reports * 1e9 for r in results)
     against_loop = statistics.median(r[1] / loop for r, loop in zip(results, loop_cpus))
     # The same stream's first reports under callgrind: the live path's instructions per report, as for replay.
-    live_counts = [collected(live_once(args, prefix.path, beacon_binary=counted_beacon, wrapper=CALLGRIND)[3], ['beacon (live)'])
-                   for prefix in (live_path, live_prefix)]
-    live_instructions = (live_counts[0] - live_counts[1]) / (live_path.reports - live_prefix.reports)
+    live_instructions = live_instructions_per_report(args, counted_beacon, live_path, live_prefix)
     reads = statistics.median(r[2][0] for r in results)
     writes = statistics.median(r[2][1] for r in results)
     strace_file = os.path.join(args.work, 'live.strace')
