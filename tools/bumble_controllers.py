@@ -17,6 +17,9 @@ bumble implements the LE extended advertising and extended scanning commands
 but leaves them out of its Read Local Supported Commands bitmap, so hosts that
 decide by the bitmap use the legacy commands. --extended (every controller) or
 --extended-on I (controller I; repeatable) adds them to the bitmap.
+bumble's controllers list the LE Coded PHY (bit 11) among their LE features
+(though their reports always say LE 1M); --without-coded-phy clears it on
+every controller, for a controller without long range.
 
 Output on stdout, one line per controller and then READY:
   CONTROLLER <i> <beacon transport spec>    (tcp:H:P, unix:PATH or serial:PATH)
@@ -171,6 +174,8 @@ async def run(args) -> int:
                 )
                 if index in extended:
                     add_extended_commands(controller)
+                if args.without_coded_phy:
+                    controller.le_features &= ~hci.LeFeatureMask.LE_CODED_PHY
                 controllers.append(controller)
         await asyncio.wait_for(start(), timeout=args.startup_timeout)
         for index, endpoint in enumerate(endpoints):
@@ -200,6 +205,8 @@ def main() -> int:
                         help='list the LE extended advertising and scanning commands as supported on every controller')
     parser.add_argument('--extended-on', type=int, action='append', default=[], metavar='I',
                         help='the same for controller I only (repeatable)')
+    parser.add_argument('--without-coded-phy', action='store_true',
+                        help='leave the LE Coded PHY out of every controller\'s LE features')
     parser.add_argument('specs', nargs='*', metavar='SPEC')
     args = parser.parse_args()
     if args.count < 1 and not args.specs:

@@ -18,7 +18,7 @@ struct AdvertiseCommand: ControllerCommand {
         // Beside bluetoothd the kernel reconfigures the controller under the raw channel: the management
         // interface lets it arbitrate instead.
         if case .kernelRaw(let index) = options.common.transport, options.common.recordPath == nil,
-           let reason = BluetoothDaemon.holdReason(controller: index) {
+           options.plan.phy == .le1M, let reason = BluetoothDaemon.holdReason(controller: index) {
             console.diagnose("Note: advertising through the kernel's management interface (mgmt:\(index)), not the raw "
                 + "channel: \(reason); stop bluetoothd for the raw channel")
             return ManagementAdvertising.run(options, controller: index, console: console, signals: signals)
@@ -30,6 +30,13 @@ struct AdvertiseCommand: ControllerCommand {
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
         let supported = try ControllerSetup.prepare(host)
+        if options.plan.phy != .le1M {
+            let support = PHYSupport(commands: supported, features: try ControllerSetup.leFeatures(host, supported))
+            if let refusal = support.advertisingRefusal(options.plan.phy) {
+                output.console.diagnose("Error: \(refusal)")
+                return .unavailable
+            }
+        }
         let commands: LECommandSet = options.forceLegacy || !supported.hasExtendedAdvertising ? .legacy : .extended
         if commands == .legacy {
             let version = try AdvertiserSetup.hciVersion(host)

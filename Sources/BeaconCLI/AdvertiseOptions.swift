@@ -8,6 +8,8 @@ struct AdvertiseOptions {
     var forceLegacy: Bool
 
     static let defaultMeasuredPower: Int8 = -59
+    /// The PHYs `--phy` takes.
+    static let advertisablePHYs: [PHY] = [.le1M, .leCoded]
 
     static let help = CommandHelp(
         name: "advertise",
@@ -36,6 +38,10 @@ struct AdvertiseOptions {
             OptionSpec("tx-power", .value(placeholder: "dBm"), "Requested transmit power, -127...20 (extended advertising only; the controller may choose another)."),
             OptionSpec("connectable", .flag, "Advertise connectable ADV_IND instead of non-connectable ADV_NONCONN_IND."),
             OptionSpec("legacy", .flag, "Use the legacy advertising commands even when the controller has extended ones."),
+            OptionSpec("phy", .value(placeholder: "phy"),
+                       "Advertising PHY: 1m, or coded for long range (extended advertising PDUs on LE Coded, heard only by "
+                       + "scanners on LE Coded; a controller without extended advertising or the LE Coded PHY is refused, exit 69).",
+                       default: "1m", words: advertisablePHYs.map(\.name)),
         ] + CommonOptions.specs.compactMap { spec in
             // A capture cannot advertise: no btsnoop: form and no capture index here.
             switch spec.name {
@@ -55,6 +61,8 @@ struct AdvertiseOptions {
           eddystone-url  the same UUID list, then FEAA service data: frame 0x10, the power at 0 m, the scheme
                          code and the URL, with .com/, .org and the other endings as one-byte codes.
         An option of another format is a usage error.
+        With --phy coded it goes out in extended advertising PDUs on the LE Coded PHY
+        (primary and secondary), non-scannable: long range, heard by scanners on LE Coded.
         Output: an "advertising" line when advertising started and a "stopped" line when it was turned off.
         SIGINT, SIGTERM, SIGHUP, SIGQUIT (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.
         """,
@@ -97,8 +105,22 @@ struct AdvertiseOptions {
             }
             slots = UInt32(exact.rounded())
         }
-        plan = AdvertisingPlan(beacon: beacon, intervalSlots: slots, connectable: parsed.has("connectable"), txPower: txPower)
+        var phy = PHY.le1M
+        if let text = parsed.value("phy") {
+            let words = Self.advertisablePHYs.map(\.name)
+            guard let named = Self.advertisablePHYs.first(where: { $0.name == text.lowercased() }) else {
+                throw UsageError.invalidChoice(text, for: "--phy <phy>", expected: "1m or coded", words: words, typed: text.lowercased())
+            }
+            phy = named
+        }
+        plan = AdvertisingPlan(beacon: beacon, intervalSlots: slots, connectable: parsed.has("connectable"), txPower: txPower, phy: phy)
         forceLegacy = parsed.has("legacy")
+        if forceLegacy, phy == .leCoded {
+            throw UsageError("'--phy coded' needs extended advertising (legacy PDUs are LE 1M only); it cannot be combined with '--legacy'")
+        }
+        if phy == .leCoded, case .kernelManagement(let index) = common.transport {
+            throw UsageError("'--phy coded' needs the raw channel (--hci hci\(index)): mgmt:\(index) advertises on LE 1M")
+        }
         if forceLegacy, txPower != nil {
             throw UsageError("'--tx-power' needs extended advertising; it cannot be combined with '--legacy'")
         }

@@ -77,7 +77,8 @@ extension CalibrateCommand {
         }
 
         mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
-            try scanning.start(host, scan)
+            // Every PHY the controller scans: with none asked for, nothing is refused.
+            _ = try scanning.start(host, scan, phys: nil)
             // The session finds when scanning started and when --duration ends; its lines are not printed.
             var session = CalibrationSession(range: RangeSession(monitor: RegionMonitor(regions: [region], hashKey: .systemRandomKey()),
                                                                 duration: duration))

@@ -33,7 +33,13 @@ struct RangeCommand: ControllerCommand {
     }
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
-        let supported = try scanning.start(host, options.scan)
+        let supported: SupportedCommands?
+        switch try scanning.start(host, options.scan, phys: options.phys) {
+        case .success(let answer): supported = answer
+        case .failure(let refusal):
+            output.console.diagnose("Error: \(refusal)")
+            return .unavailable
+        }
         if var advertising = selfAdvertising, let supported, let commands = scanning.commands {
             let refusal = try advertising.start(host, supported: supported, scanning: commands, active: options.scan.active)
             selfAdvertising = advertising

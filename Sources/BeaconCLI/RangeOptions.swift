@@ -10,6 +10,8 @@ struct RangeOptions {
     /// A file with a site's fit (`--site-fit`), read when the command starts.
     var siteFit: String?
     var scan: ScanParameters
+    /// `--phy`: the PHYs to scan; nil scans every one the controller can.
+    var phys: ScanningPHYs?
     /// A broker the lines are also published to.
     var mqtt: MQTTOptions?
     /// `--advertise-self`: the gateway's own beacon, advertised while it scans.
@@ -36,6 +38,7 @@ struct RangeOptions {
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: ScanParameters.defaultText),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: ScanParameters.defaultText),
+            ScanningPHYs.spec,
             OptionSpec("advertise-self", .flag,
                        "With --gateway: advertise this gateway's own iBeacon on the same controller while it scans (the "
                        + "--uuid region's UUID, major and minor from the gateway's name, said on stderr), so the other "
@@ -52,6 +55,7 @@ struct RangeOptions {
         inside, a "range" line every --interval lists its beacons, nearest first: those heard in the interval,
         and for --tracking-age those just lost (proximity unknown). "rssi" is the interval's mean reading;
         "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis.
+        "phy": the PHY the beacon's latest advertisement arrived on, 1m or coded.
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
         Output: one JSON object per line with "event" state, enter, exit or range (fields in beacon(1), OUTPUT).
         """,
@@ -101,6 +105,7 @@ struct RangeOptions {
         estimator = try RangingEstimator(parsed)
         siteFit = parsed.value("site-fit")
         scan = try ScanParameters(parsed)
+        phys = try ScanningPHYs(parsed)
         mqtt = try MQTTOptions.parse(parsed, environment: environment)
         try common.requireListener("range")
         if parsed.has("advertise-self") {
@@ -118,6 +123,24 @@ struct RangeOptions {
             throw UsageError("Invalid value '\(text)' for '--\(option) <\(option)>': expected an integer in 0...65535, decimal or 0x hex such as 0x1F")
         }
         return value
+    }
+}
+
+extension ScanningPHYs {
+    /// `--phy` of the commands that scan.
+    static let spec = OptionSpec(
+        "phy", .value(placeholder: "phys"),
+        "PHYs to scan, a comma-separated list of 1m and coded (LE Coded: long range). A controller without extended "
+            + "scanning or without the LE Coded PHY is refused coded (exit 69).",
+        default: "every PHY the controller scans", words: words + ["1m,coded"])
+
+    /// `--phy`, nil when not given.
+    init?(_ parsed: ParsedOptions) throws(UsageError) {
+        guard let text = parsed.value("phy") else { return nil }
+        guard let phys = ScanningPHYs(names: text) else {
+            throw UsageError.invalidChoice(text, for: "--phy <phys>", expected: "1m, coded or 1m,coded", words: Self.words + ["1m,coded"])
+        }
+        self = phys
     }
 }
 

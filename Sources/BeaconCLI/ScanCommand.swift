@@ -22,7 +22,10 @@ struct ScanCommand: ControllerCommand {
     }
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
-        try scanning.start(host, options.scan)
+        if case .failure(let refusal) = try scanning.start(host, options.scan, phys: options.phys) {
+            output.console.diagnose("Error: \(refusal)")
+            return .unavailable
+        }
         var session = ScanSession(aggregator: ScanAggregator(interval: options.interval, each: options.each),
                                   filter: options.filter, duration: options.common.duration)
         let output = output

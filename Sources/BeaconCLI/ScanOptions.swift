@@ -7,6 +7,8 @@ struct ScanOptions {
     var each: Bool
     var filter: ScanFilter
     var scan: ScanParameters
+    /// `--phy`: the PHYs to scan; nil scans every one the controller can.
+    var phys: ScanningPHYs?
     /// A broker the lines are also published to, one topic per device.
     var mqtt: MQTTOptions?
 
@@ -31,12 +33,14 @@ struct ScanOptions {
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
             OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: ScanParameters.defaultText),
             OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: ScanParameters.defaultText),
+            ScanningPHYs.spec,
         ] + CommonOptions.specs + [CommonOptions.replaySpeedSpec] + MQTTOptions.scanSpecs,
         discussion: """
         Every --interval, one "beacon" line per beacon heard in it: its format and identity (iBeacon uuid,
         major, minor; AltBeacon id1, id2, id3; Eddystone-UID namespace and instance; Eddystone-URL url;
         Eddystone-EID eid), measured power at 1 m (Eddystone: txPower at 0 m, and measuredPower 41 dB less),
         the mean RSSI and the number of advertisements, address and address type, firstSeen and lastSeen.
+        "phy": the PHY the (latest) advertisement arrived on, 1m or coded.
         An Eddystone-TLM's telemetry (battery mV, temperature °C, advertising count, uptime s) rides on the
         Eddystone frames of its address, or is a line of its own. With --uuid or --namespace, only beacons
         matching one of the prefixes are listed. Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
@@ -89,6 +93,7 @@ struct ScanOptions {
         }
         filter = ScanFilter(formats: formats, minimumRSSI: minimumRSSI, uuidPrefixes: uuids, namespacePrefixes: namespaces)
         scan = try ScanParameters(parsed)
+        phys = try ScanningPHYs(parsed)
         mqtt = try MQTTOptions.parse(parsed, environment: environment)
     }
 }

@@ -22,7 +22,7 @@ public enum AdvertiserSetup {
                 handle: handle, properties: plan.extendedProperties,
                 intervalMin: plan.intervalSlots, intervalMax: plan.intervalSlots,
                 channelMap: 0x07, ownAddressType: 0, filterPolicy: 0, txPower: plan.txPower ?? 0x7F,
-                primaryPHY: 0x01, secondaryMaxSkip: 0, secondaryPHY: 0x01, sid: 0, scanRequestNotification: false))
+                primaryPHY: plan.phy.raw, secondaryMaxSkip: 0, secondaryPHY: plan.phy.raw, sid: 0, scanRequestNotification: false))
                 .returnParameters()
             try host.execute(.leSetExtendedAdvertisingData(handle: handle, operation: 0x03, fragmentPreference: 0x01,
                                                            data: plan.advertisingData))

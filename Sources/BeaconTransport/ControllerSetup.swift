@@ -27,14 +27,26 @@ public enum ControllerSetup {
         return supported
     }
 
+    /// The controller's LE features, nil when it does not take HCI_LE_Read_Local_Supported_Features.
+    public static func leFeatures(_ host: HCIHost, _ supported: SupportedCommands) throws(HostError) -> LEFeatures? {
+        guard supported.supports(.leReadLocalSupportedFeatures) else { return nil }
+        let bytes = try host.execute(.leReadLocalSupportedFeatures).returnParameters()
+        do {
+            return try LEFeatures(bytes)
+        } catch {
+            throw .command(CommandError(opcode: .leReadLocalSupportedFeatures, kind: .malformed(error.description)))
+        }
+    }
+
     /// Turns scanning on with duplicate filtering off (every advertisement is an RSSI sample),
-    /// using the public address as our own (a random one was never set).
+    /// using the public address as our own (a random one was never set). Legacy scanning ignores `parameters.phys`.
     public static func startScanning(_ host: HCIHost, _ parameters: ScanParameters, using commands: LECommandSet) throws(HostError) {
         try stopScanning(host, using: commands, interruptible: true)
         switch commands {
         case .extended:
-            try host.execute(.leSetExtendedScanParameters(ownAddressType: 0, filterPolicy: 0, active: parameters.active,
-                                                          interval: parameters.interval, window: parameters.window))
+            try host.execute(.leSetExtendedScanParameters(ownAddressType: 0, filterPolicy: 0, phys: parameters.phys,
+                                                          active: parameters.active, interval: parameters.interval,
+                                                          window: parameters.window))
             try host.execute(.leSetExtendedScanEnable(true, filterDuplicates: false, duration: 0, period: 0))
         case .legacy:
             try host.execute(.leSetScanParameters(active: parameters.active, interval: parameters.interval,

@@ -51,6 +51,9 @@ struct CommandLineTests {
         (["--uuid", appleUUID, "--interval", "1ms"], "'--interval' must be at least 10ms"),
         (["--uuid", appleUUID, "--scan-interval", "1ms"], "expected 2.5ms...10.24s"),
         (["--uuid", appleUUID, "--scan-interval", "50ms", "--scan-window", "60ms"], "must not exceed"),
+        (["--uuid", appleUUID, "--phy", "2m"], "Invalid value '2m' for '--phy <phys>': expected 1m, coded or 1m,coded"),
+        (["--uuid", appleUUID, "--phy", "1m,1m"], "Invalid value '1m,1m' for '--phy <phys>'"),
+        (["--uuid", appleUUID, "--phy", ""], "for '--phy <phys>'"),
         (["--uuid", appleUUID, "--region", "\(appleUUID):1:2:3"], "has more than UUID:MAJOR:MINOR"),
         (["--uuid", appleUUID, "--region", "\(appleUUID):x"], "major 'x' is not an integer"),
         (["--uuid", appleUUID, "--hci", "bogus"], "Invalid controller 'bogus'"),
@@ -102,6 +105,9 @@ struct CommandLineTests {
         (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--interval", "10.25s"], "expected 20ms...10.24s"),
         (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--tx-power", "30"], "expected an integer in -127...20"),
         (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--tx-power", "0", "--legacy"], "cannot be combined with '--legacy'"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--phy", "coded", "--legacy"],
+         "'--phy coded' needs extended advertising (legacy PDUs are LE 1M only); it cannot be combined with '--legacy'"),
+        (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--phy", "1m,coded"], "Invalid value '1m,coded' for '--phy <phy>': expected 1m or coded"),
         (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--hci", "btsnoop:/tmp/x"], "Cannot advertise on a btsnoop: capture"),
         (["--uuid", appleUUID, "--major", "1", "--minor", "2", "--index", "0"], "Unknown option '--index'"),
     ])
@@ -142,6 +148,7 @@ struct RangeOptionsTests {
         #expect(parsed.exitAfter == .seconds(10))
         #expect(parsed.interval == .seconds(1))
         #expect(parsed.scan == ScanParameters(active: false, interval: 160, window: 160))
+        #expect(parsed.phys == nil)
         #expect(parsed.common.duration == nil)
     }
 
@@ -160,6 +167,14 @@ struct RangeOptionsTests {
         #expect(parsed.common.duration == .seconds(60))
         #expect(parsed.scan == ScanParameters(active: true, interval: 80, window: 40))
     }
+
+    @Test("--phy names the PHYs to scan, in any order and case")
+    func phys() throws {
+        #expect(try options(["--uuid", appleUUID, "--phy", "coded"]).phys == .leCoded)
+        #expect(try options(["--uuid", appleUUID, "--phy", "Coded,1m"]).phys == [.le1M, .leCoded])
+        let scan = try ScanOptions(ParsedOptions.parse(["--phy", "1m"], specs: ScanOptions.help.options), environment: [:])
+        #expect(scan.phys == .le1M)
+    }
 }
 
 @Suite("Advertise options")
@@ -177,7 +192,16 @@ struct AdvertiseOptionsTests {
         #expect(parsed.plan.connectable == false)
         #expect(parsed.plan.txPower == nil)
         #expect(parsed.forceLegacy == false)
+        #expect(parsed.plan.phy == .le1M)
         #expect(Hex.encode(parsed.plan.advertisingData) == "0201061AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5")
+    }
+
+    @Test("--phy coded plans extended PDUs on LE Coded")
+    func coded() throws {
+        let parsed = try options(["--uuid", appleUUID, "--major", "1", "--minor", "2", "--phy", "CODED"])
+        #expect(parsed.plan.phy == .leCoded)
+        #expect(parsed.plan.extendedProperties == 0x0000)
+        #expect(try options(["--uuid", appleUUID, "--major", "1", "--minor", "2", "--phy", "1m"]).plan.phy == .le1M)
     }
 
     @Test("the 100 ms floor applies only to non-connectable advertising on pre-5.0 controllers")

@@ -23,6 +23,8 @@ import Testing
          "Error: '--advertise-self' cannot send through monitor:0, which only listens; use mgmt:0 (beside bluetoothd), hci0 or hci-user:0"),
         (["advertise", "--uuid", appleUUID, "--major", "1", "--minor", "2", "--hci", "mgmt:0", "--record", "/tmp/x.btsnoop"],
          "Error: '--record' captures HCI packets, and mgmt:0 exchanges management commands; record what the kernel sends with `btmon -i hci0 -w FILE`"),
+        (["advertise", "--uuid", appleUUID, "--major", "1", "--minor", "2", "--hci", "mgmt:1", "--phy", "coded"],
+         "Error: '--phy coded' needs the raw channel (--hci hci1): mgmt:1 advertises on LE 1M"),
     ])
     func eachCommandTakesTheInterfacesItCanUse(arguments: [String], error: String) {
         let io = CapturedConsole()

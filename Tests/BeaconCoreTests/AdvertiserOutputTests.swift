@@ -21,6 +21,14 @@ struct AdvertiserOutputTests {
         #expect(line.hasSuffix(#""commands":"extended","txPower":0,"advertisingInstance":5}"#))
     }
 
+    @Test("a long-range advertising line says coded; on LE 1M there is no phy member")
+    func codedLine() {
+        var coded = plan
+        coded.phy = .leCoded
+        let line = OutputLine.encode(.advertising(plan: coded, started: AdvertisingStarted(commands: .extended, txPower: 0, time: t0)))
+        #expect(line.hasSuffix(#""commands":"extended","phy":"coded","txPower":0}"#))
+    }
+
     @Test("a controller that does not tell its power (127) gets no txPower member")
     func unknownPower() {
         var connectable = plan
@@ -61,6 +69,8 @@ extension OutputSchemaTests {
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .legacy, txPower: nil, time: Fixture.t0))),
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .extended, txPower: -127, time: Fixture.t0))),
             OutputLine.encode(.advertising(plan: plan, started: AdvertisingStarted(commands: .legacy, txPower: nil, time: Fixture.t0, instance: 254))),
+            OutputLine.encode(.advertising(plan: AdvertisingPlan(beacon: plan.beacon, phy: .leCoded),
+                                           started: AdvertisingStarted(commands: .extended, txPower: 0, time: Fixture.t0))),
             OutputLine.encode(.stopped(time: Fixture.t0, reason: .signal)),
         ])
         let started = AdvertisingStarted(commands: .extended, txPower: 0, time: Fixture.t0)

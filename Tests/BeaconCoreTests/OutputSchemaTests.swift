@@ -79,11 +79,13 @@ struct OutputSchemaTests {
         var lines: [String] = []
         for (i, frame) in frames.enumerated() {
             let sighting = Sighting(frame: frame, rssi: i % 2 == 0 ? -127 : nil, address: Fixture.address1,
-                                    addressType: AddressType(raw: UInt8(i % 5)), time: Fixture.t0, isScanResponse: i % 3 == 1)
+                                    addressType: AddressType(raw: UInt8(i % 5)), time: Fixture.t0, isScanResponse: i % 3 == 1,
+                                    phy: [PHY.le1M, .leCoded, .unknown(0x07)][i % 3])
             lines.append(ScanLine.encode(.advertisement(sighting)))
             var beacon = ScannedBeacon(frame: frame, address: Fixture.address2, addressType: .randomDevice, rssi: i % 2 == 0 ? 20 : nil,
                                        samples: 1 + i, firstSeen: Fixture.t0, lastSeen: Fixture.at(ms: 900))
             if case .eddystone = frame, frame.format != .eddystoneTLM { beacon.telemetry = tlm }
+            beacon.phy = i % 2 == 0 ? .leCoded : .le1M
             lines.append(ScanLine.encode(.beacon(beacon, time: Fixture.at(ms: 1_000), partial: i == 3)))
         }
         let alt = BeaconRegion(name: "alt", .altBeacon(id1: Fixture.uuid, id2: 0, id3: 0))
@@ -91,6 +93,7 @@ struct OutputSchemaTests {
         var ranged = RangedBeacon(identity: .eddystoneUID(uid), rssi: -60, filteredRSSI: -61, measuredPower: -61, accuracy: 1,
                                   proximity: .near, address: Fixture.address1, addressType: .randomDevice, samples: 3, lastSeen: Fixture.t0)
         ranged.txPower = -20
+        ranged.phy = .leCoded
         ranged.telemetry = unsupported
         let altRanged = RangedBeacon(identity: .altBeacon(AltBeaconID(id1: Fixture.uuid, id2: 0, id3: 0)), rssi: nil, measuredPower: -59,
                                      accuracy: -1, proximity: .unknown, address: Fixture.address2, addressType: .publicDevice,
@@ -155,29 +158,29 @@ struct OutputSchemaTests {
         // beacons not an array
         #"{"event":"range","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":{}}"#,
         // an accuracy between -1 and 0
-        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":-0.50,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":-0.50,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","samples":6}]}"#,
         // an unknown proximity
-        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"close","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"close","address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","samples":6}]}"#,
         // a lower-case address
-        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"f0:f1:f2:f3:f4:01","addressType":"public","samples":6}]}"#,
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"f0:f1:f2:f3:f4:01","addressType":"public","phy":"1m","samples":6}]}"#,
         // a fractional measuredPower
-        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59.5,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59.5,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","samples":6}]}"#,
         // zero samples
-        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":0}]}"#,
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","samples":0}]}"#,
         // an unknown address type
-        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"static","samples":6}]}"#,
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":-50.0,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"static","phy":"1m","samples":6}]}"#,
         // a null rssi
-        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":null,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","samples":6}]}"#,
+        #"{"event":"range","time":"2026-11-29T12:00:01.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"rssi":null,"measuredPower":-59,"accuracy":0.35,"proximity":"immediate","address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","samples":6}]}"#,
         // a scan line of one format with another's identity
-        #"{"event":"beacon","time":"2026-11-29T12:00:01.000Z","format":"altbeacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"measuredPower":-59,"rssi":-50.0,"samples":1,"address":"F0:F1:F2:F3:F4:01","addressType":"public","firstSeen":"2026-11-29T12:00:00.000Z","lastSeen":"2026-11-29T12:00:00.000Z"}"#,
+        #"{"event":"beacon","time":"2026-11-29T12:00:01.000Z","format":"altbeacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"measuredPower":-59,"rssi":-50.0,"samples":1,"address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","firstSeen":"2026-11-29T12:00:00.000Z","lastSeen":"2026-11-29T12:00:00.000Z"}"#,
         // an Eddystone-UID scan line without its tx power
-        #"{"event":"beacon","time":"2026-11-29T12:00:01.000Z","format":"eddystone-uid","namespace":"00010203040506070809","instance":"0A0B0C0D0E0F","measuredPower":-61,"rssi":-50.0,"samples":1,"address":"F0:F1:F2:F3:F4:01","addressType":"public","firstSeen":"2026-11-29T12:00:00.000Z","lastSeen":"2026-11-29T12:00:00.000Z"}"#,
+        #"{"event":"beacon","time":"2026-11-29T12:00:01.000Z","format":"eddystone-uid","namespace":"00010203040506070809","instance":"0A0B0C0D0E0F","measuredPower":-61,"rssi":-50.0,"samples":1,"address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","firstSeen":"2026-11-29T12:00:00.000Z","lastSeen":"2026-11-29T12:00:00.000Z"}"#,
         // a lower-case namespace in a region
         #"{"event":"enter","time":"2026-11-29T12:00:00.000Z","region":{"format":"eddystone-uid","namespace":"0001020304050607080a"}}"#,
         // an AltBeacon region's ID3 without an ID2
         #"{"event":"enter","time":"2026-11-29T12:00:00.000Z","region":{"format":"altbeacon","id1":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","id3":1}}"#,
         // a telemetry temperature as text
-        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-tlm","telemetry":{"batteryMillivolts":3000,"temperature":"24.5","advertisementCount":1,"uptime":1.0},"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public"}"#,
+        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-tlm","telemetry":{"batteryMillivolts":3000,"temperature":"24.5","advertisementCount":1,"uptime":1.0},"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m"}"#,
         // a calibration's measured power without the flag that applies it
         #"{"event":"calibration","time":"2026-11-29T12:00:30.000Z","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"address":"F0:F1:F2:F3:F4:01","distance":1.00,"samples":297,"rssi":-62.0,"spread":3.00,"advertisedMeasuredPower":-59,"measuredPower":-62}"#,
         // a calibration of fewer readings than calibrate accepts
@@ -187,7 +190,11 @@ struct OutputSchemaTests {
         // a fitted measured power beacon range would refuse
         #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":0.30,"measuredPower":0,"measuredPowerDeviation":2.10,"residual":0.40,"flags":"--path-loss-exponent 2.66 --measured-power 0"}"#,
         // scanResponse anything but true
-        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-url","url":"https://a.b","txPowerAt0m":-20,"measuredPower":-61,"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public","scanResponse":false}"#,
+        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-url","url":"https://a.b","txPowerAt0m":-20,"measuredPower":-61,"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","scanResponse":false}"#,
+        // a PHY no controller reports by that name
+        #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-url","url":"https://a.b","txPowerAt0m":-20,"measuredPower":-61,"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"LE Coded"}"#,
+        // an advertising line naming LE 1M (absent means LE 1M)
+        #"{"event":"advertising","time":"2026-11-29T12:00:00.000Z","format":"eddystone-url","url":"https://a.b","txPowerAt0m":-20,"intervalMs":100.000,"connectable":false,"data":"020106","commands":"extended","phy":"1m"}"#,
         // partial anything but true
         #"{"event":"range","time":"2026-11-29T12:00:00.000Z","region":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"},"beacons":[],"partial":false}"#,
     ]

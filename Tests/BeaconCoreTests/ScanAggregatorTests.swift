@@ -117,7 +117,7 @@ import Testing
         let lines = each.outputs.map(ScanLine.encode)
         #expect(lines.count == 2)
         #expect(!lines[0].contains("scanResponse"), "\(lines[0])")
-        #expect(lines[1].hasSuffix(#""rssi":-70,"address":"F0:F1:F2:F3:F4:01","addressType":"public","scanResponse":true}"#), "\(lines[1])")
+        #expect(lines[1].hasSuffix(#""rssi":-70,"address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","scanResponse":true}"#), "\(lines[1])")
     }
 
     @Test("filters: formats, RSSI floor (no RSSI fails it), UUID and namespace prefixes")

@@ -39,8 +39,10 @@ final class BumbleRig: Sendable {
     /// Starts one controller per entry of `links` and waits (bounded) for READY.
     /// With `extended`, every controller lists the LE extended advertising and
     /// scanning commands as supported (bumble implements them but leaves them
-    /// out of its bitmap), so beacon takes its extended paths.
-    static func start(_ links: [ControllerLink] = [.tcp, .tcp], extended: Bool = false) async throws -> BumbleRig {
+    /// out of its bitmap), so beacon takes its extended paths. With `codedPHY` false, their LE features
+    /// lack the LE Coded PHY (bumble lists it by default).
+    static func start(_ links: [ControllerLink] = [.tcp, .tcp], extended: Bool = false,
+                      codedPHY: Bool = true) async throws -> BumbleRig {
         guard FileManager.default.isExecutableFile(atPath: ProjectPaths.python) else {
             throw ChildProcessError(description: "no \(ProjectPaths.python); run `make deps`")
         }
@@ -55,7 +57,8 @@ final class BumbleRig: Sendable {
         let controllers = try ChildProcess(
             name: "bumble_controllers",
             executable: ProjectPaths.python,
-            arguments: [ProjectPaths.tool("bumble_controllers.py")] + (extended ? ["--extended"] : []) + arguments,
+            arguments: [ProjectPaths.tool("bumble_controllers.py")] + (extended ? ["--extended"] : [])
+                + (codedPHY ? [] : ["--without-coded-phy"]) + arguments,
             input: .heldOpen,
             limit: HangGuard.processLimit)
         do {
@@ -85,10 +88,11 @@ final class BumbleRig: Sendable {
     static func with<T>(
         _ links: [ControllerLink] = [.tcp, .tcp],
         extended: Bool = false,
+        codedPHY: Bool = true,
         _ body: (BumbleRig) async throws -> T
     ) async throws -> T {
         try await EmulatorSlots.shared.run {
-            let rig = try await start(links, extended: extended)
+            let rig = try await start(links, extended: extended, codedPHY: codedPHY)
             do {
                 let result = try await body(rig)
                 await rig.stop()

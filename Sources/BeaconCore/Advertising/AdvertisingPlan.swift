@@ -7,16 +7,21 @@ public struct AdvertisingPlan: Equatable, Sendable {
     public var connectable: Bool
     /// Requested transmit power in dBm (extended advertising only); nil lets the controller choose.
     public var txPower: Int8?
+    /// The primary (and secondary) advertising PHY: LE 1M, or LE Coded for long range, which needs
+    /// extended advertising PDUs (legacy PDUs are LE 1M only).
+    public var phy: PHY
 
     /// The iBeacon recommendation, and the shortest interval Bluetooth 4.x controllers accept for non-connectable advertising.
     public static let recommendedIntervalSlots: UInt32 = 160
     public static let intervalSlotRange: ClosedRange<UInt32> = 0x0020...0x4000
 
-    public init(beacon: AdvertisedBeacon, intervalSlots: UInt32 = recommendedIntervalSlots, connectable: Bool = false, txPower: Int8? = nil) {
+    public init(beacon: AdvertisedBeacon, intervalSlots: UInt32 = recommendedIntervalSlots, connectable: Bool = false, txPower: Int8? = nil,
+                phy: PHY = .le1M) {
         self.beacon = beacon
         self.intervalSlots = intervalSlots
         self.connectable = connectable
         self.txPower = txPower
+        self.phy = phy
     }
 
     /// Interval in milliseconds, for output.
@@ -31,9 +36,13 @@ public struct AdvertisingPlan: Equatable, Sendable {
         !connectable && hciVersion < 9 && intervalSlots < Self.recommendedIntervalSlots
     }
 
-    /// Extended advertising event properties with the legacy PDU bit (Core Vol 4 Part E 7.8.53).
+    /// Extended advertising event properties (Core Vol 4 Part E 7.8.53): legacy PDUs on LE 1M, which every
+    /// scanner hears; extended PDUs (non-scannable, connectable or not) on LE Coded.
     public var extendedProperties: UInt16 {
-        connectable ? ExtendedAdvertisingProperties.legacyConnectable
+        if phy == .leCoded {
+            return connectable ? ExtendedAdvertisingProperties.connectable : 0x0000
+        }
+        return connectable ? ExtendedAdvertisingProperties.legacyConnectable
             : ExtendedAdvertisingProperties.legacyNonConnectable
     }
 

@@ -9,6 +9,8 @@ struct AdvertisingReportView {
     let address: UInt64
     /// 0xFF for legacy reports (no ADI).
     let sid: UInt8
+    /// Primary_PHY; 0x01 (LE 1M) for legacy reports.
+    let primaryPHY: UInt8
     let rssi: Int8
     let data: UnsafeRawBufferPointer
 
@@ -60,7 +62,7 @@ struct AdvertisingReportView {
                 let length = Int(f.length)
                 guard rest.count - extendedFixedLength >= length else { return .malformed }
                 body(AdvertisingReportView(eventType: f.eventType, isExtended: true, addressType: f.addressType, address: f.address,
-                                           sid: f.sid, rssi: Int8(bitPattern: f.rssi),
+                                           sid: f.sid, primaryPHY: f.primaryPHY, rssi: Int8(bitPattern: f.rssi),
                                            data: UnsafeRawBufferPointer(rebasing: rest[extendedFixedLength..<extendedFixedLength + length])))
                 at += extendedFixedLength + length
             } else {
@@ -70,7 +72,7 @@ struct AdvertisingReportView {
                 // The data, then the RSSI.
                 guard rest.count - legacyFixedLength > length else { return .malformed }
                 body(AdvertisingReportView(eventType: UInt16(f.eventType), isExtended: false, addressType: f.addressType, address: f.address,
-                                           sid: 0xFF, rssi: Int8(bitPattern: rest[legacyFixedLength + length]),
+                                           sid: 0xFF, primaryPHY: PHY.le1M.raw, rssi: Int8(bitPattern: rest[legacyFixedLength + length]),
                                            data: UnsafeRawBufferPointer(rebasing: rest[legacyFixedLength..<legacyFixedLength + length])))
                 at += legacyFixedLength + length + 1
             }
@@ -84,6 +86,7 @@ struct AdvertisingReportView {
     func sighting(_ frame: BeaconFrame, at time: Timestamp) -> Sighting {
         Sighting(frame: frame, rssi: AdvertisingReport.rssiValue(rssi), address: DeviceAddress(value: address),
                  addressType: AddressType(raw: addressType), time: time,
-                 isScanResponse: AdvertisingReport.isScanResponse(eventType: eventType, isExtended: isExtended))
+                 isScanResponse: AdvertisingReport.isScanResponse(eventType: eventType, isExtended: isExtended),
+                 phy: PHY(raw: primaryPHY))
     }
 }

@@ -10,15 +10,18 @@ public struct Sighting: Hashable, Sendable {
     public var time: Timestamp
     /// Heard in a scan response, which answers a scan request within the same advertising event.
     public var isScanResponse: Bool
+    /// The primary PHY it arrived on (LE 1M for legacy reports).
+    public var phy: PHY
 
     public init(frame: BeaconFrame, rssi: Int8?, address: DeviceAddress, addressType: AddressType,
-                time: Timestamp, isScanResponse: Bool = false) {
+                time: Timestamp, isScanResponse: Bool = false, phy: PHY = .le1M) {
         self.frame = frame
         self.rssi = rssi
         self.address = address
         self.addressType = addressType
         self.time = time
         self.isScanResponse = isScanResponse
+        self.phy = phy
     }
 
     /// An iBeacon sighting.

@@ -38,7 +38,7 @@ public enum SightingDecoder {
     public static func sighting(from report: AdvertisingReport, at time: Timestamp) -> Sighting? {
         guard let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return nil }
         return Sighting(frame: frame, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
-                        time: time, isScanResponse: report.isScanResponse)
+                        time: time, isScanResponse: report.isScanResponse, phy: PHY(raw: report.primaryPHY))
     }
 
     /// Throws the fault of an event whose lengths do not add up, as the checked decoder names it (from a

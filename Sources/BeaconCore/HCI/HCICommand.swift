@@ -54,6 +54,9 @@ public struct HCICommand: Hashable, Sendable {
     /// HCI_Read_Local_Supported_Commands, Core Vol 4 Part E 7.4.2.
     public static var readLocalSupportedCommands: HCICommand { HCICommand(opcode: .readLocalSupportedCommands) }
 
+    /// HCI_LE_Read_Local_Supported_Features, Core Vol 4 Part E 7.8.3.
+    public static var leReadLocalSupportedFeatures: HCICommand { HCICommand(opcode: .leReadLocalSupportedFeatures) }
+
     /// HCI_Read_Local_Version_Information, Core Vol 4 Part E 7.4.1.
     public static var readLocalVersionInformation: HCICommand { HCICommand(opcode: .readLocalVersionInformation) }
 
@@ -81,17 +84,20 @@ public struct HCICommand: Hashable, Sendable {
 
     // MARK: Extended scanning
 
-    /// HCI_LE_Set_Extended_Scan_Parameters, Core Vol 4 Part E 7.8.64, scanning on the LE 1M PHY only
-    /// (Scanning_PHYs = 0x01, so one set of per-PHY parameters follows).
-    public static func leSetExtendedScanParameters(ownAddressType: UInt8, filterPolicy: UInt8, active: Bool,
-                                                   interval: UInt16, window: UInt16) -> HCICommand {
+    /// HCI_LE_Set_Extended_Scan_Parameters, Core Vol 4 Part E 7.8.64: Scanning_PHYs, then for each PHY
+    /// in it, in bit order, the scan type, interval and window (the same for every PHY), block after
+    /// block as controllers and the Linux host lay it out.
+    public static func leSetExtendedScanParameters(ownAddressType: UInt8, filterPolicy: UInt8, phys: ScanningPHYs = .le1M,
+                                                   active: Bool, interval: UInt16, window: UInt16) -> HCICommand {
         build(.leSetExtendedScanParameters) { w in
             w.u8(ownAddressType)
             w.u8(filterPolicy)
-            w.u8(0x01) // Scanning_PHYs: LE 1M
-            w.u8(active ? 0x01 : 0x00)
-            w.u16(interval)
-            w.u16(window)
+            w.u8(phys.rawValue)
+            for _ in phys.phys {
+                w.u8(active ? 0x01 : 0x00)
+                w.u16(interval)
+                w.u16(window)
+            }
         }
     }
 

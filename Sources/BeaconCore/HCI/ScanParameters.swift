@@ -6,14 +6,17 @@ public struct ScanParameters: Equatable, Sendable {
     public var interval: UInt16
     /// Scan window in 0.625 ms units, at most the interval.
     public var window: UInt16
+    /// The PHYs extended scanning listens on, each with this interval and window; legacy scanning is LE 1M only.
+    public var phys: ScanningPHYs
 
     /// 100 ms interval and window: continuous scanning, so no advertisement (and no RSSI sample) is missed.
     public static let defaultSlots: UInt16 = 0x00A0
 
-    public init(active: Bool = false, interval: UInt16 = defaultSlots, window: UInt16 = defaultSlots) {
+    public init(active: Bool = false, interval: UInt16 = defaultSlots, window: UInt16 = defaultSlots, phys: ScanningPHYs = .le1M) {
         self.active = active
         self.interval = interval
         self.window = window
+        self.phys = phys
     }
 }
 

@@ -6,6 +6,8 @@ public struct ScannedBeacon: Hashable, Sendable {
     public var frame: BeaconFrame
     public var address: DeviceAddress
     public var addressType: AddressType
+    /// The primary PHY of the latest advertisement heard in the interval.
+    public var phy: PHY
     /// Mean of the interval's RSSI readings (dBm); nil when none had one.
     public var rssi: Double?
     /// Advertisements heard in the interval (a scan response of the same event is not a second one).
@@ -17,10 +19,11 @@ public struct ScannedBeacon: Hashable, Sendable {
     public var telemetry: EddystoneTLM?
 
     public init(frame: BeaconFrame, address: DeviceAddress, addressType: AddressType, rssi: Double?, samples: Int,
-                firstSeen: Timestamp, lastSeen: Timestamp, telemetry: EddystoneTLM? = nil) {
+                firstSeen: Timestamp, lastSeen: Timestamp, telemetry: EddystoneTLM? = nil, phy: PHY = .le1M) {
         self.frame = frame
         self.address = address
         self.addressType = addressType
+        self.phy = phy
         self.rssi = rssi
         self.samples = samples
         self.firstSeen = firstSeen
@@ -93,6 +96,7 @@ public struct ScanAggregator: Sendable {
     private struct Entry {
         var frame: BeaconFrame
         var addressType: AddressType
+        var phy: PHY
         var firstSeen: Timestamp
         var lastSeen: Timestamp
         var readings = IntervalSamples()
@@ -100,6 +104,7 @@ public struct ScanAggregator: Sendable {
         mutating func record(_ s: Sighting, at now: Timestamp) {
             frame = s.frame
             addressType = s.addressType
+            phy = s.phy
             lastSeen = now
             _ = readings.record(s, at: now)
         }
@@ -140,7 +145,7 @@ public struct ScanAggregator: Sendable {
         }
         tick(now: now, emit: emit)
         let key = Key(format: s.format, identity: s.identity, address: s.address)
-        entries[key, default: Entry(frame: s.frame, addressType: s.addressType, firstSeen: now, lastSeen: now)].record(s, at: now)
+        entries[key, default: Entry(frame: s.frame, addressType: s.addressType, phy: s.phy, firstSeen: now, lastSeen: now)].record(s, at: now)
         if entries.count > maximumBeacons { evictLeastRecentlyHeard() }
     }
 
@@ -206,7 +211,8 @@ public struct ScanAggregator: Sendable {
         }
         for (key, entry) in heard {
             var beacon = ScannedBeacon(frame: entry.frame, address: key.address, addressType: entry.addressType,
-                                       rssi: entry.readings.meanRSSI, samples: entry.readings.samples, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen)
+                                       rssi: entry.readings.meanRSSI, samples: entry.readings.samples, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen,
+                                       phy: entry.phy)
             if Self.carriesTelemetry(key.format) { beacon.telemetry = telemetry[key.address] }
             emit(.beacon(beacon, time: time, partial: partial))
         }

@@ -14,6 +14,7 @@ public enum ScanLine {
                 o.field("samples", beacon.samples)
                 o.field("address", beacon.address)
                 o.field("addressType", beacon.addressType)
+                o.field("phy", beacon.phy.name)
                 o.field("firstSeen", beacon.firstSeen)
                 o.field("lastSeen", beacon.lastSeen)
                 if let telemetry = beacon.telemetry { OutputLine.write(telemetry, to: &o) }
@@ -25,6 +26,7 @@ public enum ScanLine {
                 o.field("rssi", sighting.rssi)
                 o.field("address", sighting.address)
                 o.field("addressType", sighting.addressType)
+                o.field("phy", sighting.phy.name)
                 if sighting.isScanResponse { o.field("scanResponse", true) }
             }
         }

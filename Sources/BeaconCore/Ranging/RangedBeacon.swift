@@ -18,6 +18,8 @@ public struct RangedBeacon: Hashable, Sendable {
     public var address: DeviceAddress
     /// Address type of the latest advertisement.
     public var addressType: AddressType
+    /// The primary PHY of the latest advertisement.
+    public var phy: PHY = .le1M
     /// Advertisements heard in the interval, with or without an RSSI.
     public var samples: Int
     /// When the beacon was last heard.

@@ -62,6 +62,7 @@ public struct RegionMonitor: Sendable {
         var measuredPower: Int8 = 0
         var txPower: Int8?
         var addressType = AddressType.publicDevice
+        var phy = PHY.le1M
         /// This interval's readings.
         var readings = IntervalSamples()
 
@@ -72,6 +73,7 @@ public struct RegionMonitor: Sendable {
             measuredPower = s.measuredPower ?? 0
             if case .eddystone(let frame) = s.frame { txPower = frame.txPower }
             addressType = s.addressType
+            phy = s.phy
             if let rssi = readings.record(s, at: now) { filter.add(Double(rssi), at: now) }
         }
 
@@ -101,6 +103,7 @@ public struct RegionMonitor: Sendable {
                 accuracy: accuracy, proximity: classified, address: address, addressType: addressType,
                 samples: readings.samples, lastSeen: lastSeen)
             entry.rssiSpread = readings.rssiSpread
+            entry.phy = phy
             entry.txPower = txPower
             entry.telemetry = telemetry
             return entry
