@@ -9,10 +9,12 @@ let package = Package(
     targets: [
         // Kernel HCI socket constants, address layouts and bind helpers (headers from libbluetooth-dev).
         .target(name: "CHCI"),
+        // Linux and glibc calls Swift's Glibc module does not import: signalfd, mallopt.
+        .target(name: "CSystem"),
         // Pure protocol and state-machine logic: no syscalls, no clock reads, no printing.
         .target(name: "BeaconCore"),
         // Every syscall: sockets, serial lines, capture files, poll, signals; the controller driver.
-        .target(name: "BeaconTransport", dependencies: ["BeaconCore", "CHCI"]),
+        .target(name: "BeaconTransport", dependencies: ["BeaconCore", "CHCI", "CSystem"]),
         // Argument parsing, help, commands and exit codes.
         .target(name: "BeaconCLI", dependencies: ["BeaconCore", "BeaconTransport", "BeaconSimulation", "BeaconMQTT"]),
         .executableTarget(name: "beacon", dependencies: ["BeaconCLI"]),
@@ -35,9 +37,11 @@ let package = Package(
                           path: "Sources/BeaconEval"),
         // Checks JSON lines against the schemas in docs/, for the unit tests of every target that prints lines.
         .target(name: "SchemaValidation", path: "Tests/SchemaValidation"),
+        // The pseudo-terminal calls the serial-line tests use, which the Glibc module does not import.
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconSimulation", "SchemaValidation"]),
         .testTarget(name: "BeaconSimulationTests", dependencies: ["BeaconSimulation", "BeaconCore"]),
-        .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore"]),
+        .testTarget(name: "BeaconTransportTests", dependencies: ["BeaconTransport", "BeaconCore", "CPseudoTerminal"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCLI", "BeaconCore", "BeaconTransport", "BeaconSimulation", "SchemaValidation"]),
         .testTarget(name: "BeaconEvaluationTests", dependencies: ["BeaconEvaluation", "BeaconCore", "BeaconSimulation"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "BeaconCore"]),

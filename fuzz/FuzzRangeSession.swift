@@ -81,7 +81,8 @@ public func fuzzRangeSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         let margin = Int64(input.u16()) * 1000
         now = Timestamp(microseconds: setup & 0x20 != 0 ? Int64.min + margin : Int64.max - margin)
     }
-    var session = RangeSession(monitor: RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval),
+    var session = RangeSession(monitor: RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval,
+                                                      hashKey: MultilinearHash(seed: 0)),
                                duration: duration)
     var lastOutputTime: Timestamp?
     var outputs = 0

@@ -77,7 +77,7 @@ try measure("decode (SightingDecoder)", packets: scene.count) {
 
 func newSession() -> RangeSession {
     RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: .seconds(10),
-                                        interval: .seconds(1)), duration: nil)
+                                        interval: .seconds(1), hashKey: .systemRandomKey()), duration: nil)
 }
 
 try measure("range (decode + monitor + JSON lines)", packets: scene.count) {

@@ -32,7 +32,7 @@ struct AdvertiseOptions {
             OptionSpec("namespace", .value(placeholder: "hex"), "eddystone-uid: 10-byte namespace, 20 hex digits."),
             OptionSpec("instance", .value(placeholder: "hex"), "eddystone-uid: 6-byte instance, 12 hex digits."),
             OptionSpec("url", .value(placeholder: "url"), "eddystone-url: http:// or https:// URL of printable ASCII that encodes to at most 17 bytes after the scheme."),
-            OptionSpec("measured-power", .value(placeholder: "dBm"), "Calibrated RSSI at 1 m carried in the advertisement, -127...20 (eddystone: sent as the power at 0 m, this plus 41 dBm, so at most -21).", default: "-59"),
+            OptionSpec("measured-power", .value(placeholder: "dBm"), "Calibrated RSSI at 1 m carried in the advertisement, -127...20 (eddystone: sent as the power at 0 m, this plus 41 dBm, so at most -21).", default: "\(defaultMeasuredPower)"),
             OptionSpec("tx-power-at-0m", .value(placeholder: "dBm"), "eddystone-uid, eddystone-url: calibrated power at 0 m to carry instead of --measured-power + 41, -100...20."),
             OptionSpec("interval", .value(placeholder: "duration"), "Advertising interval, 20ms...10.24s (100ms is the iBeacon recommendation and the floor for non-connectable advertising on Bluetooth 4.x controllers).", default: "100ms"),
             OptionSpec("tx-power", .value(placeholder: "dBm"), "Requested transmit power, -127...20 (extended advertising only; the controller may choose another)."),

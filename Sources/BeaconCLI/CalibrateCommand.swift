@@ -80,7 +80,8 @@ extension CalibrateCommand {
             // Every PHY the controller scans: with none asked for, nothing is refused.
             _ = try scanning.start(host, scan, phys: nil)
             // The session finds when scanning started and when --duration ends; its lines are not printed.
-            var session = CalibrationSession(range: RangeSession(monitor: RegionMonitor(regions: [region]), duration: duration))
+            var session = CalibrationSession(range: RangeSession(monitor: RegionMonitor(regions: [region], hashKey: .systemRandomKey()),
+                                                                duration: duration))
             defer {
                 endTime = host.wallTime(at: host.now())
                 malformedPackets = session.range.malformedPackets

@@ -36,12 +36,15 @@ struct LocateOptions {
                        + "a radio map per gateway interpolated from it places the beacons where the survey reaches, the "
                        + "distance model beyond. A survey that contradicts itself, and a gateway whose readings no longer "
                        + "fit it, are warned about."),
-            OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.", default: "1s"),
+            OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.",
+                       default: Locator.Settings().interval.description),
             OptionSpec("away-after", .value(placeholder: "duration"),
-                       "No gateway has heard a beacon for this long: an away line, and its room not_home.", default: "30s"),
+                       "No gateway has heard a beacon for this long: an away line, and its room not_home.",
+                       default: Locator.Settings().awayAfter.description),
             OptionSpec("max-lateness", .value(placeholder: "duration"),
                        "How far behind the other gateways one may fall before the fuser stops waiting for it; 'none' "
-                       + "waits for every online gateway of the site (replays, which may run at any pace).", default: "5s"),
+                       + "waits for every online gateway of the site (replays, which may run at any pace).",
+                       default: Locator.Settings().maximumLateness?.description ?? "none"),
             OptionSpec("smoothing", .value(placeholder: "duration"),
                        "Publish each window's lines this much later, its estimate weighed by the readings of the windows "
                        + "since too, so a beacon walked slowly across a room boundary is placed where it was rather than "

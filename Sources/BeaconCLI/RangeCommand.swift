@@ -50,7 +50,8 @@ struct RangeCommand: ControllerCommand {
             output.console.diagnose("Advertising this gateway's own beacon \(advertising.plan.beaconID ?? "") (the site file's gateways[].beacon)")
         }
         var session = RangeSession(monitor: RegionMonitor(regions: options.regions, exitAfter: options.exitAfter,
-                                                          interval: options.interval, estimator: options.estimator),
+                                                          interval: options.interval, estimator: options.estimator,
+                                                          hashKey: .systemRandomKey()),
                                    duration: options.common.duration)
         let output = output
         // Heard beacons but none in the regions: said once on stderr, stdout stays data.

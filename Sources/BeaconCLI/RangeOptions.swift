@@ -32,11 +32,12 @@ struct RangeOptions {
             OptionSpec("region", .repeatedValue(placeholder: "region"),
                        "Another region to monitor, optionally named: [name=]uuid[:major[:minor]] (iBeacon), [name=]altbeacon:id1[:id2[:id3]] "
                        + "or [name=]eddystone:namespace[:instance] (20 and 12 hex digits); repeat for several."),
-            OptionSpec("exit-after", .value(placeholder: "duration"), "A region is exited when none of its beacons was heard for this long.", default: "10s"),
-            OptionSpec("interval", .value(placeholder: "duration"), "Time between ranging reports.", default: "1s"),
+            OptionSpec("exit-after", .value(placeholder: "duration"), "A region is exited when none of its beacons was heard for this long.",
+                       default: defaultExitAfter.description),
+            OptionSpec("interval", .value(placeholder: "duration"), "Time between ranging reports.", default: defaultInterval.description),
             OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
-            OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: "100ms"),
-            OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: "100ms"),
+            OptionSpec("scan-interval", .value(placeholder: "duration"), "Controller scan interval, 2.5ms...10.24s.", default: ScanParameters.defaultText),
+            OptionSpec("scan-window", .value(placeholder: "duration"), "Controller scan window, at most the scan interval.", default: ScanParameters.defaultText),
             ScanningPHYs.spec,
             OptionSpec("advertise-self", .flag,
                        "With --gateway: advertise this gateway's own iBeacon on the same controller while it scans (the "
@@ -152,6 +153,9 @@ extension ScanParameters {
         }
         self.init(active: parsed.has("active"), interval: interval, window: window)
     }
+
+    /// The default scan interval and window as help shows them.
+    static var defaultText: String { Micros(Int64(defaultSlots) * 625).description }
 
     /// Converts a duration to 0.625 ms slots within 0x0004...0x4000 (Core Vol 4 Part E 7.8.10).
     static func slots(_ text: String?, option: String) throws(UsageError) -> UInt16 {

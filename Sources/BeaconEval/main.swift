@@ -51,7 +51,7 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
 
 /// The Kolakowski flat's robot drive, nil when its directory is absent.
 func flatDrive(_ flatDirectory: String) -> FlatDrive? {
-    guard EvalFiles.isDirectory(flatDirectory) else { return nil }
+    guard Directory.exists(flatDirectory) else { return nil }
     do {
         return try FlatDrive.parse(name: "test_robot_df", bytes: InputFile.read("\(flatDirectory)/test_robot_df.csv"))
     } catch {
@@ -62,7 +62,7 @@ func flatDrive(_ flatDirectory: String) -> FlatDrive? {
 /// The Kolakowski flat's calibration drive (`calibration_df.csv`: the same columns as the drive), nil when its
 /// directory is absent.
 func flatCalibrationDrive(_ flatDirectory: String) throws -> FlatDrive? {
-    guard EvalFiles.isDirectory(flatDirectory) else { return nil }
+    guard Directory.exists(flatDirectory) else { return nil }
     return try FlatDrive.parse(name: "calibration_df", bytes: InputFile.read("\(flatDirectory)/calibration_df.csv"))
 }
 
@@ -91,7 +91,7 @@ func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
     let smoothing = "\(FleetEvaluation.smoothing.value)us\n"
     for run in FleetBrokerCheck.sceneRuns {
         guard let scene = run.scene else { continue }
-        try EvalFiles.makeDirectories("\(directory)/\(run.name)")
+        try Directory.makeWithParents("\(directory)/\(run.name)")
         try EvalFiles.write(smoothing, to: "\(directory)/\(run.name)/smoothing")
         try EvalFiles.write(String(decoding: scene.json, as: UTF8.self), to: "\(directory)/\(run.name)/scene.json")
         try EvalFiles.write("\(run.seed)\n", to: "\(directory)/\(run.name)/seed")
@@ -99,7 +99,7 @@ func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
     }
     guard let drive else { return }
     let captures = "\(directory)/\(FleetBrokerCheck.flatRun)/captures"
-    try EvalFiles.makeDirectories(captures)
+    try Directory.makeWithParents(captures)
     try EvalFiles.write(smoothing, to: "\(directory)/\(FleetBrokerCheck.flatRun)/smoothing")
     try EvalFiles.write(String(decoding: FlatDrive.site.json, as: UTF8.self), to: "\(captures)/site.json")
     let writer = BtsnoopWriter(datalink: .h4)
@@ -119,7 +119,7 @@ func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
 func checkBrokerRuns(in directory: String, drive: FlatDrive?) throws -> (runs: Int, problem: String?) {
     var runs = FleetBrokerCheck.sceneRuns
     if drive != nil { runs.append(FleetBrokerCheck.Run(name: FleetBrokerCheck.flatRun, scene: nil, seed: 0)) }
-    runs = runs.filter { EvalFiles.isDirectory("\(directory)/\($0.name)") }
+    runs = runs.filter { Directory.exists("\(directory)/\($0.name)") }
     guard !runs.isEmpty else { return (0, "\(directory) holds no fleet run") }
     for run in runs {
         let path = "\(directory)/\(run.name)"
@@ -173,9 +173,9 @@ func seconds(_ from: Micros, _ to: Micros) -> String {
 let started = Clock.monotonic()
 var sections: [EvaluationSection] = []
 do {
-    if EvalFiles.isDirectory(researchDirectory) {
+    if Directory.exists(researchDirectory) {
         var files: [ResearchFile] = []
-        for name in try EvalFiles.list(researchDirectory, suffix: ".csv") {
+        for name in try Directory.names(in: researchDirectory, suffix: ".csv") {
             files.append(try ResearchFile.parse(name: String(name.dropLast(4)), bytes: InputFile.read("\(researchDirectory)/\(name)")))
         }
         sections.append(Evaluation.research(files))
@@ -202,7 +202,7 @@ sections.append(flatSection(flatDirectory))
 
 print(Evaluation.report(sections))
 do {
-    try EvalFiles.makeDirectories(outputDirectory)
+    try Directory.makeWithParents(outputDirectory)
     for (name, contents) in sections.flatMap(\.files) + [("results.csv", Evaluation.resultsCSV(sections))] {
         try EvalFiles.write(contents, to: "\(outputDirectory)/\(name)")
     }

@@ -16,7 +16,7 @@ public struct GatewayReplay {
     /// `regions` with `beacon range`'s defaults for everything else.
     public init(gateway: String, regions: [BeaconRegion]) {
         self.gateway = gateway
-        session = RangeSession(monitor: RegionMonitor(regions: regions), duration: nil)
+        session = RangeSession(monitor: RegionMonitor(regions: regions, hashKey: MultilinearHash(seed: 0)), duration: nil)
         collector = GatewayReadingsCollector(gateway: gateway)
     }
 

@@ -19,7 +19,8 @@ public enum ResearchEvaluation {
 
     /// The ranging ticks of `file` at which the beacon was heard, the calibration distance included.
     public static func ticks(_ file: ResearchFile, measuredPower: Int8, estimator: RangingEstimator) -> [ScoredTick] {
-        var monitor = RegionMonitor(regions: [BeaconRegion(uuid: identity.uuid)], estimator: estimator)
+        var monitor = RegionMonitor(regions: [BeaconRegion(uuid: identity.uuid)], estimator: estimator,
+                                    hashKey: MultilinearHash(seed: 0))
         var ticks: [ScoredTick] = []
         var truth: Double?
         func emit(_ output: MonitorOutput) {

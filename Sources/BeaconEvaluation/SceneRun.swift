@@ -25,7 +25,7 @@ public struct SceneRun: Sendable {
     /// Replays `recording` through a `RangeSession` whose monitor uses `estimator` and the tool's defaults.
     public init(_ recording: SceneRecording, estimator: RangingEstimator) {
         let regions = recording.monitorRegions
-        let monitor = RegionMonitor(regions: regions, estimator: estimator)
+        let monitor = RegionMonitor(regions: regions, estimator: estimator, hashKey: MultilinearHash(seed: 0))
         var session = RangeSession(monitor: monitor, duration: recording.scene.duration)
         exitAfter = monitor.exitAfter
         enters = Array(repeating: [], count: regions.count)

@@ -17,11 +17,6 @@ public enum SimulatedAir {
         report(data: beacon.beacon.advertisingData, address: beacon.address, rssi: rssi, extended: true)
     }
 
-    /// LE Advertising Report (Core Vol 4 Part E 7.7.65.2) carrying one ADV_NONCONN_IND.
-    public static func legacyReport(_ beacon: SimulatedBeacon, rssi: Int8) -> HCIPacket {
-        report(data: beacon.beacon.advertisingData, address: beacon.address, rssi: rssi, extended: false)
-    }
-
     /// An advertisement that is not an iBeacon (a device name), as a busy street has many.
     public static func otherAdvertisement(address: DeviceAddress, rssi: Int8) -> HCIPacket {
         let data = AdvertisingData.build([(.flags, [0x06]), (.completeLocalName, Array("sensor".utf8))])

@@ -1,5 +1,4 @@
 import BeaconCore
-import Glibc
 
 /// Whether bluetoothd holds a controller: a process named bluetoothd runs (from /proc) and the controller
 /// is up. Then advertising set up on the raw channel behind the kernel's back would be lost or reshaped.
@@ -13,25 +12,15 @@ public enum BluetoothDaemon {
 
     /// A process whose name (/proc/PID/comm) is bluetoothd.
     static func isRunning() -> Bool {
-        guard let directory = opendir("/proc") else { return false }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard !name.isEmpty, name.allSatisfy(\.isNumber) else { continue }
-            if processName("/proc/\(name)/comm") == "bluetoothd" { return true }
+        guard let names = try? Directory.names(in: "/proc", suffix: "") else { return false }
+        return names.contains { name in
+            !name.isEmpty && name.allSatisfy(\.isNumber) && processName("/proc/\(name)/comm") == "bluetoothd"
         }
-        return false
     }
 
+    /// The first line of `path`; nil when the process is gone or the file cannot be read.
     private static func processName(_ path: String) -> String? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { closeDescriptor(fd) }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return String(decoding: bytes.prefix(count).prefix { $0 != 0x0A }, as: UTF8.self)
+        guard let bytes = try? InputFile.read(path, atMost: 32), !bytes.isEmpty else { return nil }
+        return String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
     }
 }

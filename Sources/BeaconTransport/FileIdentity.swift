@@ -10,7 +10,7 @@ public struct FileIdentity: Hashable, Sendable {
     /// then there is nothing to protect.
     public init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard (try? syscall("stat") { stat(path, &info) }) != nil else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }

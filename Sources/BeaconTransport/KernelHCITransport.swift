@@ -41,8 +41,10 @@ public final class KernelHCITransport: PacketTransport {
                 chci_bind(fd, controller, channel == .raw ? chci_hci_channel_raw : chci_hci_channel_user)
             }
             if channel == .raw {
-                // A fresh raw-channel socket receives nothing until its filter lets events through.
-                try syscall("setsockopt(HCI_FILTER)") { chci_set_event_filter(fd) }
+                // A fresh raw-channel socket receives nothing until its filter lets events through: every event, nothing else.
+                try syscall("setsockopt(HCI_FILTER)") {
+                    chci_set_filter(fd, 1 << UInt32(HCIPacketKind.event.rawValue), .max, .max)
+                }
                 stage = .bringUp
                 try Self.bringUpIfDown(fd, controller: controller)
             }
@@ -170,7 +172,8 @@ extension ControllerListing {
         let address = withUnsafeBytes(of: info.bdaddr) { raw in
             DeviceAddress(value: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         }
+        // The kernel packs the bus (low nibble) and the device type (bits 4-5) into one byte.
         self.init(index: info.id, name: name, address: address, isUp: info.flags & chci_hci_flag_up != 0,
-                  bus: info.bus, deviceType: info.dev_type)
+                  bus: info.type & 0x0F, deviceType: (info.type >> 4) & 0x03)
     }
 }

@@ -12,8 +12,7 @@ public enum OutputDirectory {
             try syscall("mkdir") { mkdir(path, 0o755) }
             return true
         } catch {
-            var info = stat()
-            if error.errno == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return false }
+            if error.errno == EEXIST, Directory.exists(path) { return false }
             var failure = error.errno == EEXIST
                 ? TransportError(.cannotCreate, "\(name): something that is not a directory is there", systemError: error)
                 : TransportError.from(error, transport: name)

@@ -65,7 +65,7 @@ public final class OutputFile {
     /// missing file, a FIFO or a device holds nothing unfinished and is left alone.
     public static func remove(_ path: String) throws(SystemError) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        guard (try? syscall("stat") { stat(path, &info) }) != nil, info.st_mode & S_IFMT == S_IFREG else { return false }
         try syscall("unlink(\(path))") { unlink(path) }
         return true
     }

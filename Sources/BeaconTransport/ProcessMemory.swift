@@ -1,4 +1,4 @@
-import CHCI
+import CSystem
 
 /// How the process's allocator hands memory back.
 public enum ProcessMemory {
@@ -6,6 +6,6 @@ public enum ProcessMemory {
     /// threshold after each large free, and then a tick's list of thousands of ranged beacons comes
     /// from the heap and stays resident after the tick (1.9 MB more at 10,000 beacons).
     public static func unmapLargeBlocks() {
-        _ = chci_mmap_threshold(128 * 1024)
+        _ = csystem_mmap_threshold(128 * 1024)
     }
 }

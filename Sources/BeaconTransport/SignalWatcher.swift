@@ -1,4 +1,4 @@
-import CHCI
+import CSystem
 import Glibc
 
 /// Turns every signal whose default action ends the process and that a user or the system sends to
@@ -36,7 +36,7 @@ public final class SignalWatcher {
         }
         previousMask = previous
         do throws(SystemError) {
-            descriptor = try syscall("signalfd") { chci_signalfd(-1, &mask, chci_sfd_nonblock | chci_sfd_cloexec) }
+            descriptor = try syscall("signalfd") { csystem_signalfd(-1, &mask, csystem_sfd_nonblock | csystem_sfd_cloexec) }
         } catch {
             _ = pthread_sigmask(SIG_SETMASK, &previous, nil)
             throw error
@@ -52,7 +52,7 @@ public final class SignalWatcher {
     public func pendingSignal() -> Int32? {
         guard descriptor >= 0 else { return nil }
         let fd = descriptor
-        var info = [UInt8](repeating: 0, count: Int(chci_signalfd_siginfo_size))
+        var info = [UInt8](repeating: 0, count: Int(csystem_signalfd_siginfo_size))
         let count: Int
         do throws(SystemError) {
             count = try syscall("read(signalfd)") { info.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }

@@ -31,6 +31,16 @@ public func syscall<Result: FixedWidthInteger & SignedInteger>(_ name: String, _
     }
 }
 
+/// `syscall` for the calls that return a null pointer and set errno on failure (opendir).
+func pointerSyscall<Pointer>(_ name: String, _ body: () -> Pointer?) throws(SystemError) -> Pointer {
+    while true {
+        if let result = body() { return result }
+        let code = Glibc.errno
+        if code == EINTR { continue }
+        throw SystemError(call: name, errno: code)
+    }
+}
+
 /// One read(2) into the whole of `buffer`: the byte count, 0 at the end of the stream.
 func readOnce(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
     try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }

@@ -12,6 +12,7 @@
 _Static_assert(sizeof(struct sockaddr_hci) == 6, "sockaddr_hci is family + dev + channel");
 _Static_assert(offsetof(struct sockaddr_hci, hci_dev) == 2, "sockaddr_hci.hci_dev offset");
 _Static_assert(offsetof(struct sockaddr_hci, hci_channel) == 4, "sockaddr_hci.hci_channel offset");
+_Static_assert(HCI_EVENT_PKT == 0x04, "the filter's packet type bits are numbered by H4 indicator");
 _Static_assert(sizeof(struct hci_filter) == 16, "hci_filter: type mask, event mask[2], opcode, padding");
 _Static_assert(offsetof(struct hci_filter, opcode) == 12, "hci_filter.opcode offset");
 _Static_assert(sizeof(bdaddr_t) == 6, "bdaddr_t is 6 bytes");
@@ -50,12 +51,12 @@ int chci_bind(int fd, uint16_t dev, uint16_t channel) {
     return bind(fd, (struct sockaddr *)&addr, sizeof addr);
 }
 
-int chci_set_event_filter(int fd) {
+int chci_set_filter(int fd, uint32_t type_mask, uint32_t event_mask_low, uint32_t event_mask_high) {
     struct hci_filter filter;
     memset(&filter, 0, sizeof filter);
-    filter.type_mask = 1u << HCI_EVENT_PKT;
-    filter.event_mask[0] = 0xffffffffu;
-    filter.event_mask[1] = 0xffffffffu;
+    filter.type_mask = type_mask;
+    filter.event_mask[0] = event_mask_low;
+    filter.event_mask[1] = event_mask_high;
     return setsockopt(fd, SOL_HCI, HCI_FILTER, &filter, sizeof filter);
 }
 
@@ -70,14 +71,12 @@ int chci_get_dev_info(int fd, uint16_t dev, chci_dev_info *out) {
     memcpy(out->name, info.name, sizeof out->name);
     memcpy(out->bdaddr, &info.bdaddr, sizeof out->bdaddr);
     out->flags = info.flags;
-    // The kernel packs bus (low nibble) and device type (bits 4-5) into one byte.
-    out->bus = info.type & 0x0f;
-    out->dev_type = (info.type >> 4) & 0x03;
+    out->type = info.type;
     return result;
 }
 
 int chci_get_dev_list(int fd, uint16_t *ids, int capacity) {
-        union {
+    union {
         struct hci_dev_list_req list;
         uint8_t storage[sizeof(struct hci_dev_list_req) + HCI_MAX_DEV * sizeof(struct hci_dev_req)];
     } request;

@@ -185,18 +185,20 @@ import Testing
         #expect(try EddystoneFrame.decode(serviceData: [0xAA, 0xFE][...]) == nil)
     }
 
-    @Test("every truncation of every frame is an error or no frame, never a trap")
+    @Test("every truncation of every frame is an error or no frame, never a trap: no frame before the frame type, an error after it until the frame is whole")
     func truncations() throws {
-        for hex in [Self.uid.dropFirst(2).joined(), Self.tlm.joined()] {
+        // The service data of each frame, and its length without the UID's optional RFU bytes.
+        for (hex, whole) in [(Self.uid.dropFirst(2).joined(), 20), (Self.tlm.joined(), 16)] {
             let data = try #require(Hex.decode(hex))
             let value = Array(data.dropFirst(2))
             for cut in 0..<value.count {
-                do throws(DecodeError) {
-                    let frame = try EddystoneFrame.decode(serviceData: value.prefix(cut))
-                    #expect(frame == nil || cut >= 18)
-                } catch {
-                    // A frame cut short names a place inside what there was.
-                    #expect(error.offset <= cut, "\(error)")
+                let truncated = value.prefix(cut)
+                if cut < 3 {
+                    #expect(try EddystoneFrame.decode(serviceData: truncated) == nil)
+                } else if cut < whole {
+                    #expect(throws: DecodeError.self) { try EddystoneFrame.decode(serviceData: truncated) }
+                } else {
+                    #expect(try EddystoneFrame.decode(serviceData: truncated) != nil)
                 }
             }
         }

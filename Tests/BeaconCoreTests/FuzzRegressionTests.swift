@@ -43,7 +43,8 @@ struct FuzzRegressionTests {
             (Micros.seconds(1), [.state(region, .unknown, end), .enter(region, end), .state(region, .inside, end)]),
         ]
         for (exitAfter, expectedOutputs) in expected {
-            var session = RangeSession(monitor: RegionMonitor(regions: [region], exitAfter: exitAfter, interval: .milliseconds(10)),
+            var session = RangeSession(monitor: RegionMonitor(regions: [region], exitAfter: exitAfter, interval: .milliseconds(10),
+                                                              hashKey: MultilinearHash(seed: 0)),
                                        duration: nil)
             var outputs: [MonitorOutput] = []
             for time in [Int64.max - 1000, Int64.max, Int64.min] {

@@ -8,7 +8,7 @@ struct GatewayReadingsTests {
 
     /// Beacon 1/2 heard at -60 and -64 dBm, beacon 3/4 once at -70, through two overlapping regions.
     func ticks() -> [GatewayReadings] {
-        var monitor = RegionMonitor(regions: [Self.whole, Self.major1])
+        var monitor = RegionMonitor(regions: [Self.whole, Self.major1], hashKey: MultilinearHash(seed: 0))
         var collector = GatewayReadingsCollector(gateway: "gw1")
         var ticks: [GatewayReadings] = []
         let emit: (MonitorOutput) -> Void = { collector.add($0) }
@@ -47,7 +47,7 @@ struct GatewayReadingsTests {
 
     @Test("a tick at which no region is inside still gives one empty message, once; a tick with range outputs gives no second one")
     func emptyTicks() throws {
-        var monitor = RegionMonitor(regions: [Self.whole], exitAfter: .seconds(2))
+        var monitor = RegionMonitor(regions: [Self.whole], exitAfter: .seconds(2), hashKey: MultilinearHash(seed: 0))
         var collector = GatewayReadingsCollector(gateway: "gw1")
         var ticks: [GatewayReadings] = []
         let emit: (MonitorOutput) -> Void = { collector.add($0) }

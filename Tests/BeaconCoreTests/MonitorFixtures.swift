@@ -40,7 +40,8 @@ struct MonitorHarness {
 
     init(_ regions: [BeaconRegion], exitAfter: Micros = .seconds(10), interval: Micros = .seconds(1),
          estimator: RangingEstimator = RangingEstimator(), startMs: Int64? = 0) {
-        monitor = RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval, estimator: estimator)
+        monitor = RegionMonitor(regions: regions, exitAfter: exitAfter, interval: interval, estimator: estimator,
+                                hashKey: MultilinearHash(seed: 0))
         if let startMs {
             monitor.start(at: Fixture.at(ms: startMs)) { outputs.append($0) }
         }

@@ -9,7 +9,13 @@ struct RangeSessionTests {
 
     func session(duration: Micros? = nil, exitAfter: Micros = .seconds(2)) -> RangeSession {
         RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: exitAfter,
-                                            interval: .seconds(1)), duration: duration)
+                                            interval: .seconds(1), hashKey: MultilinearHash(seed: 0)), duration: duration)
+    }
+
+    /// An LE Advertising Report (not the extended one) carrying `beacon`'s ADV_NONCONN_IND at -60 dBm.
+    static func legacyReport(_ beacon: SimulatedBeacon) -> HCIPacket {
+        SimulatedAir.report(.nonConnectable, data: beacon.beacon.advertisingData, address: beacon.address,
+                            addressType: .publicDevice, rssi: -60, extended: false)
     }
 
     func complete(_ opcode: HCIOpcode, status: UInt8 = 0) -> HCIPacket {
@@ -176,7 +182,7 @@ struct RangeSessionTests {
         var packets: [(HCIPacket, Timestamp)] = []
         for i in 0..<40 {
             let beacon = SimulatedAir.beacon(i % 4, uuid: i % 2 == 0 ? other : uuid)
-            packets.append((SimulatedAir.legacyReport(beacon, rssi: -60), t0 + .milliseconds(Int64(100 * i))))
+            packets.append((Self.legacyReport(beacon), t0 + .milliseconds(Int64(100 * i))))
         }
         var s = session()
         var heard: [BeaconUUID] = []
@@ -192,7 +198,8 @@ struct RangeSessionTests {
         #expect(Array(heard.dropFirst()) == Array(repeating: uuid, count: 20))
 
         // The monitor, given every sighting, prints the same lines.
-        var monitor = RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: .seconds(2), interval: .seconds(1))
+        var monitor = RegionMonitor(regions: [BeaconRegion(uuid: uuid)], exitAfter: .seconds(2), interval: .seconds(1),
+                                    hashKey: MultilinearHash(seed: 0))
         var direct: [MonitorOutput] = []
         monitor.start(at: t0) { direct.append($0) }
         for (packet, time) in packets {
@@ -205,7 +212,7 @@ struct RangeSessionTests {
     @Test("once heard says it wants no more sightings it is not called again, and the lines do not change")
     func heardStopsWhenItHasEnough() throws {
         let packets = (0..<30).map { i in
-            (SimulatedAir.legacyReport(SimulatedAir.beacon(i % 3, uuid: uuid), rssi: -60), t0 + .milliseconds(Int64(100 * i)))
+            (Self.legacyReport(SimulatedAir.beacon(i % 3, uuid: uuid)), t0 + .milliseconds(Int64(100 * i)))
         }
         var told = 0, all = 0
         var s = session(), counting = session()

@@ -339,7 +339,7 @@ struct RegionMonitorRangingTests {
 
     @Test("a flood of new identities in a region: at most maximumBeacons tracked, the least recently heard evicted and counted")
     func floodOfIdentitiesIsBounded() {
-        var monitor = RegionMonitor(regions: [region], maximumBeacons: 64)
+        var monitor = RegionMonitor(regions: [region], maximumBeacons: 64, hashKey: MultilinearHash(seed: 0))
         monitor.start(at: Fixture.t0) { _ in }
         var outputs: [MonitorOutput] = []
         let tracked = Fixture.flood(1_000).map { sighting in

@@ -61,7 +61,8 @@ private final class Ranging {
 
     static func session(exitAfter: Micros) -> RangeSession {
         RangeSession(monitor: RegionMonitor(regions: [BeaconRegion(uuid: BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!)],
-                                            exitAfter: exitAfter, interval: .seconds(1)), duration: nil)
+                                            exitAfter: exitAfter, interval: .seconds(1), hashKey: .systemRandomKey()),
+                     duration: nil)
     }
 
     /// The lines a replay of `path` prints, with the session this run has, up to the end of the capture.

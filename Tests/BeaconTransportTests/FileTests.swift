@@ -53,4 +53,25 @@ struct FileTests {
         let error = #expect(throws: SystemError.self) { try OutputFile.remove("/proc/version") }
         #expect(error?.call == "unlink(/proc/version)")
     }
+
+    @Test("directories: made with their parents (again is no error), listed by suffix in order, and a failure names the call and the path")
+    func directories() throws {
+        let root = temporaryPath("tree")
+        let leaf = "\(root)/a/b"
+        defer {
+            for path in ["\(leaf)/2.csv", "\(leaf)/1.csv", "\(leaf)/notes.txt"] { unlink(path) }
+            for path in [leaf, "\(root)/a", root] { rmdir(path) }
+        }
+        #expect(!Directory.exists(root))
+        try Directory.makeWithParents(leaf)
+        try Directory.makeWithParents(leaf)
+        #expect(Directory.exists(leaf))
+        for name in ["2.csv", "notes.txt", "1.csv"] { try writeFile("\(leaf)/\(name)", [1]) }
+        #expect(try Directory.names(in: leaf, suffix: ".csv") == ["1.csv", "2.csv"])
+        #expect(!Directory.exists("\(leaf)/1.csv"))
+        let missing = #expect(throws: SystemError.self) { try Directory.names(in: "\(root)/none", suffix: "") }
+        #expect(missing == SystemError(call: "opendir(\(root)/none)", errno: ENOENT))
+        let blocked = #expect(throws: SystemError.self) { try Directory.makeWithParents("\(leaf)/1.csv/c") }
+        #expect(blocked == SystemError(call: "mkdir(\(leaf)/1.csv/c/)", errno: ENOTDIR))
+    }
 }

@@ -84,6 +84,28 @@ import Testing
         #expect(none.message == "hci7: no controller hci7; present: none")
     }
 
+    @Test("a controller's device info reads as its listing: name, address, up flag, and the bus and device type the kernel packs into one byte")
+    func deviceInfoBecomesAListing() {
+        var info = chci_dev_info()
+        info.id = 2
+        withUnsafeMutableBytes(of: &info.name) { $0.copyBytes(from: Array("hci2".utf8)) }
+        info.bdaddr = (0x01, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0)
+        info.flags = chci_hci_flag_up
+        info.type = 0x13  // HCI_AMP in bits 4-5, HCI_UART in the low nibble
+        let listing = ControllerListing(info)
+        #expect(listing.index == 2)
+        #expect(listing.name == "hci2")
+        #expect(listing.address == DeviceAddress(value: 0xF0F1_F2F3_F401))
+        #expect(listing.isUp)
+        #expect(listing.bus == 3)
+        #expect(listing.deviceType == 1)
+        info.flags = 0
+        info.type = 0xC1  // bits 6-7 are not the device type's
+        #expect(!ControllerListing(info).isUp)
+        #expect(ControllerListing(info).bus == 1)
+        #expect(ControllerListing(info).deviceType == 0)
+    }
+
     @Test func shimConstantsMatchTheKernelABI() {
         #expect(chci_af_bluetooth == 31)
         #expect(chci_btproto_hci == 1)

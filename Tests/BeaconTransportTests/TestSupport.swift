@@ -1,5 +1,5 @@
 import BeaconCore
-import CHCI
+import CPseudoTerminal
 import Glibc
 import Testing
 @testable import BeaconTransport
@@ -142,12 +142,12 @@ final class PseudoTerminal {
     let devicePath: String
 
     init() throws {
-        let fd = try syscall("posix_openpt") { chci_posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC) }
+        let fd = try syscall("posix_openpt") { cpty_posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC) }
         controller = fd
-        try syscall("grantpt") { chci_grantpt(fd) }
-        try syscall("unlockpt") { chci_unlockpt(fd) }
+        try syscall("grantpt") { cpty_grantpt(fd) }
+        try syscall("unlockpt") { cpty_unlockpt(fd) }
         var name = [CChar](repeating: 0, count: 128)
-        let code = chci_ptsname_r(fd, &name, name.count)
+        let code = cpty_ptsname_r(fd, &name, name.count)
         guard code == 0 else { throw SystemError(call: "ptsname_r", errno: code) }
         devicePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -9,12 +9,14 @@ struct BeaconTable<Value> {
     /// Entry index + 1 per slot, 0 for an empty slot; 2^`slotBits` of them, at most half full.
     private var slots: [UInt32]
     private var slotBits: Int
-    private let hash = MultilinearHash.randomKey()
+    private let hash: MultilinearHash
 
     /// Slots of an empty table: 2^7.
     private static var minimumSlotBits: Int { 7 }
 
-    init() {
+    /// An empty table whose index is hashed under `hash`.
+    init(hash: MultilinearHash) {
+        self.hash = hash
         slotBits = Self.minimumSlotBits
         slots = [UInt32](repeating: 0, count: 1 << slotBits)
     }

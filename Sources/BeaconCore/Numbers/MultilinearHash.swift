@@ -6,17 +6,15 @@
 /// Then a fixed mix (xor-shift, multiply, xor-shift: one-to-one, so it adds no collision): identities
 /// that count up (minor 1, 2, 3…) give sums that count up by m, and a table probed linearly would pile
 /// them into runs for some keys; the mix spreads them as a random function would.
-struct MultilinearHash: Sendable {
+///
+/// The key comes from outside: the system's random source wherever strangers advertise (BeaconTransport
+/// draws it), a seed where the identities are measurements and a run must repeat.
+public struct MultilinearHash: Sendable {
     /// m₀…m₈.
     let key: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 
-    /// A key from the system's random source (getrandom), drawn anew for every table.
-    static func randomKey() -> MultilinearHash {
-        var generator = SystemRandomNumberGenerator()
-        return randomKey(using: &generator)
-    }
-
-    static func randomKey(using generator: inout some RandomNumberGenerator) -> MultilinearHash {
+    /// A key of nine draws from `generator`.
+    public static func randomKey(using generator: inout some RandomNumberGenerator) -> MultilinearHash {
         MultilinearHash(key: (generator.next(), generator.next(), generator.next(), generator.next(), generator.next(),
                               generator.next(), generator.next(), generator.next(), generator.next()))
     }
@@ -44,5 +42,13 @@ struct MultilinearHash: Sendable {
         mixed &*= 0xFF51_AFD7_ED55_8CCD
         mixed ^= mixed >> 32
         return Int(truncatingIfNeeded: mixed >> UInt64(64 - bits))
+    }
+}
+
+extension MultilinearHash {
+    /// The key drawn from SplitMix64 seeded with `seed` (an initializer in the struct would hide the memberwise one).
+    public init(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        self = Self.randomKey(using: &generator)
     }
 }

@@ -123,7 +123,7 @@ public struct RegionMonitor: Sendable {
     /// Telemetry is kept only when some region can range an Eddystone beacon.
     private let hasEddystoneRegion: Bool
     private var phases: [Phase]
-    private var beacons = BeaconTable<TrackedBeacon>()
+    private var beacons: BeaconTable<TrackedBeacon>
     /// The latest Eddystone-TLM per address and when it was heard: an Eddystone beacon interleaves its
     /// UID frames with TLM frames from the same address, and its ranged entry carries the telemetry.
     private var telemetry: [DeviceAddress: (tlm: EddystoneTLM, time: Timestamp)] = [:]
@@ -141,8 +141,10 @@ public struct RegionMonitor: Sendable {
     ///   - interval: ranging period (CoreLocation's is 1 s); must be positive.
     ///   - estimator: turns readings into filtered RSSI, distance and proximity.
     ///   - maximumBeacons: beacons tracked at most.
+    ///   - hashKey: keys the index of tracked beacons; random wherever strangers advertise (see `MultilinearHash`).
     public init(regions: [BeaconRegion], exitAfter: Micros = .seconds(10), interval: Micros = .seconds(1),
-                estimator: RangingEstimator = RangingEstimator(), maximumBeacons: Int = BeaconMemory.maximumBeacons) {
+                estimator: RangingEstimator = RangingEstimator(), maximumBeacons: Int = BeaconMemory.maximumBeacons,
+                hashKey: MultilinearHash) {
         precondition(maximumBeacons > 0, "maximumBeacons must be positive")
         precondition(interval.value > 0, "ranging interval must be positive")
         precondition(exitAfter.value >= 0, "exitAfter must not be negative")
@@ -156,6 +158,7 @@ public struct RegionMonitor: Sendable {
         filter = RegionFilter(regions)
         patterns = regions.map { PackedConstraint($0.constraint) }
         phases = Array(repeating: .outside, count: regions.count)
+        beacons = BeaconTable(hash: hashKey)
     }
 
     /// Anchors the ranging schedule at `time` (ticks at `time + k * interval`, k ≥ 1) and reports

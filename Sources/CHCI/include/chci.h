@@ -30,8 +30,9 @@ extern const uint32_t chci_hci_flag_up;
 /// Binds an HCI socket to controller `dev` on `channel`. Returns bind(2)'s result; errno on failure.
 int chci_bind(int fd, uint16_t dev, uint16_t channel);
 
-/// Sets the raw channel filter to pass every HCI event (and nothing else). Returns setsockopt(2)'s result.
-int chci_set_event_filter(int fd);
+/// Sets the raw channel filter (HCI_FILTER): the packet types passed, by bit (1 << H4 indicator), and the
+/// event codes passed, by bit (codes 0-31 in `event_mask_low`, 32-63 in `event_mask_high`). Returns setsockopt(2)'s result.
+int chci_set_filter(int fd, uint32_t type_mask, uint32_t event_mask_low, uint32_t event_mask_high);
 
 /// A controller's identity as reported by HCIGETDEVINFO, in plain fields Swift can read.
 typedef struct chci_dev_info {
@@ -39,8 +40,7 @@ typedef struct chci_dev_info {
     char name[8];       // NUL-padded, e.g. "hci0"
     uint8_t bdaddr[6];  // little-endian, as on the wire
     uint32_t flags;     // HCI_UP and friends
-    uint8_t bus;        // HCI_VIRTUAL 0, HCI_USB 1, HCI_PCCARD 2, HCI_UART 3, ...
-    uint8_t dev_type;   // HCI_PRIMARY 0, HCI_AMP 1
+    uint8_t type;       // as the kernel packs it: bus in the low nibble, device type in bits 4-5
 } chci_dev_info;
 
 /// HCIGETDEVINFO on `fd` (any AF_BLUETOOTH/BTPROTO_HCI socket) for controller `dev`. Returns ioctl(2)'s result.
