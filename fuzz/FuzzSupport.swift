@@ -54,6 +54,6 @@ struct FuzzCursor {
 func sighting(of report: AdvertisingReport, at time: Timestamp) -> Sighting? {
     BeaconFrame.find(inAdvertisingData: report.data).map {
         Sighting(frame: $0, rssi: report.rssiValue, address: report.address, addressType: report.addressType,
-                 time: time, isScanResponse: report.isScanResponse)
+                 time: time, isScanResponse: report.isScanResponse, phy: PHY(raw: report.primaryPHY))
     }
 }
