@@ -70,6 +70,13 @@ public final class KernelHCITransport: PacketTransport {
 
     deinit { closeDescriptor(descriptor) }
 
+    /// Reads one datagram from a kernel Bluetooth socket into `buffer`, in place of the one before it (a
+    /// datagram not taken is dropped: each read is one packet); the bytes read, 0 at the end.
+    static func readDatagram(_ fd: Int32, into buffer: inout ReadBuffer) throws(SystemError) -> Int {
+        buffer.consume(buffer.count)
+        return try syscall("read") { buffer.fill(upTo: readSize) { room in Glibc.read(fd, room.baseAddress, room.count) } }
+    }
+
     static func openSocket() throws(SystemError) -> Int32 {
         try syscall("socket(AF_BLUETOOTH)") {
             socket(chci_af_bluetooth, Int32(SOCK_RAW.rawValue | SOCK_CLOEXEC.rawValue), chci_btproto_hci)
@@ -78,12 +85,9 @@ public final class KernelHCITransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
-        // A datagram not taken is dropped: each read is one packet.
-        datagram.consume(datagram.count)
         let count: Int
-        let fd = descriptor
         do throws(SystemError) {
-            count = try syscall("read") { datagram.fill(upTo: Self.readSize) { room in Glibc.read(fd, room.baseAddress, room.count) } }
+            count = try Self.readDatagram(descriptor, into: &datagram)
         } catch {
             throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: channel, present: nil)
         }

@@ -42,13 +42,9 @@ public final class KernelMonitorTransport: PacketTransport {
 
     public func read() throws(TransportError) -> Bool {
         guard descriptor >= 0 else { return false }
-        datagram.consume(datagram.count)
         let count: Int
-        let fd = descriptor
         do throws(SystemError) {
-            count = try syscall("read") {
-                datagram.fill(upTo: KernelHCITransport.readSize) { room in Glibc.read(fd, room.baseAddress, room.count) }
-            }
+            count = try KernelHCITransport.readDatagram(descriptor, into: &datagram)
         } catch {
             throw KernelHCIFailure.classify(error, stage: .transfer, controller: controller, channel: .raw, present: nil,
                                             listener: .kernelMonitor(controller))
