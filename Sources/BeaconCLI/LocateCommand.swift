@@ -26,7 +26,8 @@ struct LocateCommand {
             publisher = try MQTTPublisher(address: address, caFile: options.broker.caFile, statusTopic: topics.status,
                                           clientID: GatewayTopics.stableClientID(prefix: address.prefix,
                                                                                  name: "locate " + (options.shard?.description ?? "")),
-                                          subscriptions: topics.subscriptions, received: { [inbox] in inbox.push($0, $1) },
+                                          subscriptions: topics.subscriptions + (options.settings.calibration == nil ? [] : [topics.calibration]),
+                                          received: { [inbox] in inbox.push($0, $1, retained: $2) },
                                           waitsForRoom: options.settings.maximumLateness == nil,
                                           stopDescriptor: signals?.descriptor, warn: { diagnose($0) })
         } catch {
@@ -45,8 +46,8 @@ struct LocateCommand {
                            ?? options.settings.interval)
             _ = inbox.wakeup.wait(socket: signals?.descriptor, wantWrite: false, timeout: max(Micros(0), wait))
             let arrival = Clock.now()
-            for (topic, payload) in inbox.take() {
-                fusion.receive(topic: topic, payload: payload, arrival: arrival)
+            for (topic, payload, retained) in inbox.take() {
+                fusion.receive(topic: topic, payload: payload, arrival: arrival, retained: retained)
             }
             fusion.advance(arrival: arrival)
             if options.untilOffline, fusion.everyGatewayOffline, inbox.isEmpty {

@@ -19,6 +19,7 @@ struct LocateFusion {
     private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) dropped to bound the readings waiting, in all" }
     private var clocks = RepeatedWarning { "Warning: \($0) gateway clock drifts in all" }
     private var misfits = RepeatedWarning { "Warning: \($0.counted("gateway")) no longer fit the survey, in all" }
+    private var badCalibrations = RepeatedWarning { "Warning: \($0.counted("retained calibration")) ignored, in all" }
 
     init(site: Site, settings: Locator.Settings, radio: RadioMap? = nil, shard: BeaconShard?, topics: LocateTopics,
          publish: @escaping ([MQTTMessage]) -> Void, output: LineOutput) {
@@ -35,7 +36,13 @@ struct LocateFusion {
         locator.site.gateways.allSatisfy { statuses[$0.name] == false }
     }
 
-    mutating func receive(topic: String, payload: [UInt8], arrival: Timestamp) {
+    /// `retained`: the broker held the message retained when locate subscribed (an earlier run's calibration).
+    mutating func receive(topic: String, payload: [UInt8], arrival: Timestamp, retained: Bool = false) {
+        if topic == topics.calibration {
+            // What is passed on live is this run's own fit (or another shard's), already in use or about to be.
+            if retained { resumeCalibration(payload) }
+            return
+        }
         switch messages.decode(topic: topic, payload: payload) {
         case .readings(let readings):
             let gateway = readings.gateway
@@ -56,6 +63,23 @@ struct LocateFusion {
         case nil:
             break
         }
+    }
+
+    /// An earlier run's calibration: used, and fresh fits held to it, until this run's first fit; one that
+    /// is malformed or of another site is warned about and ignored (the gateways are fitted afresh).
+    private mutating func resumeCalibration(_ payload: [UInt8]) {
+        let earlier: CalibrationReport
+        do {
+            earlier = try CalibrationReport.decode(payload, site: locator.site)
+        } catch {
+            let what = if case .foreign = error { "is not of this site" } else { "is malformed" }
+            messages.warn(&badCalibrations, "Warning: the calibration retained on \(DiagnosticEscaping.escaped(topics.calibration)) "
+                          + "\(what) (\(DiagnosticEscaping.escaped(error.description))); ignored, the gateways are fitted afresh")
+            return
+        }
+        guard locator.resumeCalibration(from: earlier.calibration) else { return }
+        output.console.diagnose("Continuing from the calibration of \(earlier.time.iso8601) (\(earlier.calibration.gateways.count.counted("gateway"))) "
+                                + "retained on \(DiagnosticEscaping.escaped(topics.calibration)) until this run's first fit")
     }
 
     mutating func advance(arrival: Timestamp) {
@@ -83,7 +107,7 @@ struct LocateFusion {
         var outputs: [LocateOutput] = []
         if everythingReceived { locator.finish { outputs.append($0) } }
         emit(outputs)
-        for summary in messages.summaries + [late, future, overflow, clocks, misfits].compactMap(\.summary) {
+        for summary in messages.summaries + [late, future, overflow, clocks, misfits, badCalibrations].compactMap(\.summary) {
             output.console.diagnose(summary)
         }
     }

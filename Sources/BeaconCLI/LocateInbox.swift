@@ -20,7 +20,7 @@ final class LocateInbox: Sendable {
     let byteCapacity: Int
 
     private struct State {
-        var messages: [(topic: String, payload: [UInt8])] = []
+        var messages: [(topic: String, payload: [UInt8], retained: Bool)] = []
         var bytes = 0
         var dropped = 0
     }
@@ -34,7 +34,8 @@ final class LocateInbox: Sendable {
         self.byteCapacity = byteCapacity
     }
 
-    func push(_ topic: String, _ payload: [UInt8]) {
+    /// `retained`: the broker held it retained when it was subscribed to (not passed on live).
+    func push(_ topic: String, _ payload: [UInt8], retained: Bool = false) {
         let size = Self.size(topic, payload)
         state.withLock { state in
             if state.messages.count >= capacity || state.bytes + size > byteCapacity {
@@ -51,14 +52,14 @@ final class LocateInbox: Sendable {
                 state.bytes -= freed
                 state.dropped += excess
             }
-            state.messages.append((topic, payload))
+            state.messages.append((topic, payload, retained))
             state.bytes += size
         }
         wakeup.signal()
     }
 
     /// Everything waiting, oldest first; the inbox is empty afterwards.
-    func take() -> [(topic: String, payload: [UInt8])] {
+    func take() -> [(topic: String, payload: [UInt8], retained: Bool)] {
         state.withLock { state in
             defer {
                 state.messages.removeAll(keepingCapacity: true)

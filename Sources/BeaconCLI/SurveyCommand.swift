@@ -29,7 +29,7 @@ enum SurveyCommand {
             // A clean session: readings queued for an earlier survey must not start this one.
             publisher = try MQTTPublisher(address: options.broker.address, caFile: options.broker.caFile,
                                           statusTopic: "\(topics.prefix)/survey/status", subscriptions: topics.subscriptions,
-                                          received: { [inbox] in inbox.push($0, $1) }, stopDescriptor: signals?.descriptor,
+                                          received: { [inbox] topic, payload, _ in inbox.push(topic, payload) }, stopDescriptor: signals?.descriptor,
                                           warn: { diagnose($0) })
         } catch {
             return Failure.report(error, console: console)
@@ -45,7 +45,7 @@ enum SurveyCommand {
             }
             _ = inbox.wakeup.wait(socket: signals?.descriptor, wantWrite: false, timeout: ProgressMeter.period)
             let arrival = Clock.now()
-            for (topic, payload) in inbox.take() {
+            for (topic, payload, _) in inbox.take() {
                 survey.receive(topic: topic, payload: payload, arrival: arrival)
             }
             if survey.recorder.isComplete(at: arrival) { break }

@@ -52,15 +52,15 @@ public final class MQTTPublisher: Sendable {
     /// id and a clean session.
     let clientID: String?
     /// Topic filters subscribed to (QoS 1) on every connection, and what receives their messages (on the
-    /// publishing thread: topic, payload).
+    /// publishing thread: topic, payload, and whether the broker held it retained when it was subscribed to).
     let subscriptions: [String]
-    let received: (@Sendable (String, [UInt8]) -> Void)?
+    let received: (@Sendable (String, [UInt8], Bool) -> Void)?
 
     /// `waitsForRoom`: `publish` waits for the broker when the queue is full (a replay, which need not keep
     /// up with the air) rather than dropping the oldest, unless `stopDescriptor` (a signal watcher's) is readable.
     /// `subscriptions`: topic filters whose messages go to `received`, on the publishing thread.
     public init(address: BrokerAddress, caFile: String?, statusTopic: String? = nil, clientID: String? = nil,
-                subscriptions: [String] = [], received: (@Sendable (String, [UInt8]) -> Void)? = nil,
+                subscriptions: [String] = [], received: (@Sendable (String, [UInt8], Bool) -> Void)? = nil,
                 queueCapacity: Int = PublishBounds.queueCapacity,
                 queueBytes: Int = PublishBounds.queueBytes, waitsForRoom: Bool = false, stopDescriptor: Int32? = nil,
                 warn: @escaping @Sendable (String) -> Void) throws {
@@ -328,7 +328,7 @@ private final class BrokerSession {
                 let session = Unmanaged<BrokerSession>.fromOpaque(context).takeUnretainedValue()
                 let count = Int(max(0, message.pointee.payloadlen))
                 let payload = message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-                session.publisher.received?(String(cString: topic), payload)
+                session.publisher.received?(String(cString: topic), payload, message.pointee.retain)
             }
         }
         rc = library.connectAsync(handle, address.host, address.port, MQTTPublisher.keepAliveSeconds)

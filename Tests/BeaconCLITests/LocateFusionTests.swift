@@ -84,25 +84,34 @@ struct LocateFusionTests {
         #expect(try locations(console).last?["time"] as? String == Self.at(10).iso8601, "\(console.stdout)")
     }
 
-    @Test("--calibrate: the fit printed, published retained to PREFIX/calibration, and a gateway that starts reading 8 dB louder warned about once")
-    func calibration() throws {
-        let site = try Site.decode(Array("""
-            {"rooms":[{"name":"office","polygon":[[0,0],[8,0],[8,4],[0,4]]}],
-             "gateways":[{"name":"gw1","position":[0.5,0.5,1],"beacon":"g1"},{"name":"gw2","position":[7.5,3.5,1],"beacon":"g2"},
-                         {"name":"gw3","position":[7.5,0.5,1],"beacon":"g3"},{"name":"gw4","position":[3,3.5,1],"beacon":"g4"}]}
-            """.utf8))
+    /// Four gateways in one room, each advertising its own beacon.
+    private static let calibrationSite = """
+        {"rooms":[{"name":"office","polygon":[[0,0],[8,0],[8,4],[0,4]]}],
+         "gateways":[{"name":"gw1","position":[0.5,0.5,1],"beacon":"g1"},{"name":"gw2","position":[7.5,3.5,1],"beacon":"g2"},
+                     {"name":"gw3","position":[7.5,0.5,1],"beacon":"g3"},{"name":"gw4","position":[3,3.5,1],"beacon":"g4"}]}
+        """
+
+    /// A fusion with --calibrate of `calibrationSite`, the messages it published, and its console.
+    private func calibratingFusion() throws -> (LocateFusion, Published, CapturedConsole) {
         var settings = Locator.Settings()
         settings.calibration = SelfCalibration()
         let published = Published()
         let console = CapturedConsole()
-        var fusion = LocateFusion(site: site, settings: settings, shard: nil, topics: LocateTopics(prefix: "site"),
-                                  publish: { published.messages += $0 }, output: LineOutput(console: console.console))
-        for second in 1...800 {
+        let fusion = LocateFusion(site: try Site.decode(Array(Self.calibrationSite.utf8)), settings: settings, shard: nil,
+                                  topics: LocateTopics(prefix: "site"), publish: { published.messages += $0 },
+                                  output: LineOutput(console: console.console))
+        return (fusion, published, console)
+    }
+
+    /// Every gateway hears the others' beacons once a second over `seconds`, gw3 reading `louder(second)` dB more.
+    private func hearEachOther(_ fusion: inout LocateFusion, _ seconds: ClosedRange<Int>, louder: (Int) -> Double = { _ in 0 }) {
+        let site = fusion.locator.site
+        for second in seconds {
             let time = Double(second)
             for (index, receiver) in site.gateways.enumerated() {
                 let beacons = site.gateways.enumerated().filter { $0.offset != index }.map { _, transmitter in
                     let distance = receiver.point.distance(to: transmitter.point)
-                    let rssi = -59 - 20 * log10(distance) + (index == 2 && second >= 100 ? 8 : 0)
+                    let rssi = -59 - 20 * log10(distance) + (index == 2 ? louder(second) : 0)
                     return #"{"id":"\#(transmitter.beacon!)","rssi":\#(rssi),"filteredRssi":\#(rssi),"spread":1,"samples":10,"measuredPower":-59,"accuracy":1}"#
                 }
                 let payload = #"{"gateway":"\#(receiver.name)","time":"\#(Self.at(time).iso8601)","seq":\#(second),"beacons":[\#(beacons.joined(separator: ","))]}"#
@@ -110,6 +119,12 @@ struct LocateFusionTests {
             }
             fusion.advance(arrival: Self.at(time + 0.1))
         }
+    }
+
+    @Test("--calibrate: the fit printed, published retained to PREFIX/calibration, and a gateway that starts reading 8 dB louder warned about once")
+    func calibration() throws {
+        var (fusion, published, console) = try calibratingFusion()
+        hearEachOther(&fusion, 1...800, louder: { $0 >= 100 ? 8 : 0 })
         fusion.finish(everythingReceived: false)
         fusion.output.flush()
         let fits = console.stdout.filter { $0.hasPrefix(#"{"event":"gatewayCalibration""#) }
@@ -121,5 +136,31 @@ struct LocateFusionTests {
         let warnings = console.stderr.filter { $0.contains("hears differently") }
         #expect(warnings.count == 1, "\(console.stderr)")
         #expect(warnings.first?.hasPrefix("Warning: gw3 hears differently from its earlier calibration (offset ") == true, "\(warnings)")
+    }
+
+    @Test("--calibrate restarted: the retained calibration continued from (a moved gateway reported by the first fit); a live one, a malformed or a foreign one not")
+    func restartedCalibration() throws {
+        var (earlier, published, _) = try calibratingFusion()
+        hearEachOther(&earlier, 1...100)
+        let line = try #require(published.messages.last { $0.topic == "site/calibration" }?.payload)
+
+        var (fusion, _, console) = try calibratingFusion()
+        let foreign = line.replacingOccurrences(of: #""name":"gw1""#, with: #""name":"attic""#)
+        for (payload, retained) in [("{}", true), (foreign, true), (line, false), (line, true), (line, true)] {
+            fusion.receive(topic: "site/calibration", payload: Array(payload.utf8), arrival: Self.at(0.5), retained: retained)
+        }
+        hearEachOther(&fusion, 1...60, louder: { _ in 8 })
+        fusion.finish(everythingReceived: false)
+        fusion.output.flush()
+        let notes = console.stderr.filter { $0.hasPrefix("Continuing from the calibration of ") }
+        #expect(notes.count == 1 && notes[0].contains("(4 gateways) retained on site/calibration"), "\(console.stderr)")
+        #expect(console.stderr.contains { $0.hasPrefix("Warning: the calibration retained on site/calibration is malformed (event: ") }, "\(console.stderr)")
+        #expect(console.stderr.contains { $0.contains(#"is not of this site (gateways[0].name: "attic" is not a gateway of the site)"#) },
+                "\(console.stderr)")
+        // gw3 reads 8 dB louder than when the retained fit was made: its first fit here says so.
+        let warnings = console.stderr.filter { $0.contains("hears differently") }
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("Warning: gw3 "), "\(console.stderr)")
+        let fits = console.stdout.filter { $0.hasPrefix(#"{"event":"gatewayCalibration""#) }
+        #expect(fits.count == 1 && fits[0].contains(#""name":"gw3","offset":"#), "\(fits)")
     }
 }

@@ -117,3 +117,115 @@ struct LocatorCalibrationTests {
         #expect(calibrated < 0.5 && calibrated < uncalibrated / 2, "calibrated \(calibrated) m, uncalibrated \(uncalibrated) m")
     }
 }
+
+@Suite("beacon locate --calibrate restarted: the retained calibration read back and continued from")
+struct ResumedCalibrationTests {
+    /// The last fit of two minutes of the gateways hearing each other, and its line.
+    private static func earlierReport() throws -> CalibrationReport {
+        var locator = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true))
+        return try #require(Calibrated.run(&locator, seconds: 120, beaconAt: Point2(x: 1.5, y: 2)).compactMap(\.calibration).last)
+    }
+
+    @Test("the line read back gives every gateway's fit to its rounding, and the same level at any distance")
+    func roundTrip() throws {
+        let report = try Self.earlierReport()
+        let read = try CalibrationReport.decode(Array(report.json.utf8), site: Calibrated.site)
+        #expect(read.time == report.time && read.calibration.pairs == report.calibration.pairs && read.changes.isEmpty)
+        #expect(read.calibration.gateways.map(\.gateway) == report.calibration.gateways.map(\.gateway))
+        for (fit, back) in zip(report.calibration.gateways, read.calibration.gateways) {
+            #expect(abs(fit.offset - back.offset) <= 0.005 && abs(fit.exponent - back.exponent) <= 0.005, "\(fit) \(back)")
+            #expect(abs(fit.covariance - back.covariance) <= 0.00005 && abs(fit.centre - back.centre) <= 0.005, "\(fit) \(back)")
+            #expect(fit.outliers == back.outliers && fit.pairs == back.pairs)
+            for distance in [1.0, back.centre, 10] {
+                #expect(abs(fit.level(at: distance).value - back.level(at: distance).value) < 0.05)
+                // Away from 1 m the level's error is what is left of the errors' squares (two decimals each)
+                // once the covariance takes its share: a few tenths of a dB, against the 3 dB a change must show.
+                #expect(abs(fit.level(at: distance).error - back.level(at: distance).error) < 0.25)
+            }
+        }
+        #expect(read.json == report.json, "read back, it writes the same line")
+    }
+
+    @Test("resumed, a locator places the beacon with the earlier fit from its first windows, better than cold")
+    func resumedLocatesCalibrated() throws {
+        let earlier = try CalibrationReport.decode(Array(Self.earlierReport().json.utf8), site: Calibrated.site)
+        let truth = Point2(x: 4.5, y: 1)
+        func error(resume: Bool) throws -> Double {
+            var locator = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true))
+            if resume {
+                let resumed = locator.resumeCalibration(from: earlier.calibration)
+                #expect(resumed)
+            }
+            // 20 s: well before this run's own first fit.
+            let outputs = Calibrated.run(&locator, seconds: 20, beaconAt: truth)
+            #expect(outputs.compactMap(\.calibration).isEmpty)
+            return try #require(outputs.compactMap(\.located).last?.fix?.point).distance(to: truth)
+        }
+        let resumed = try error(resume: true), cold = try error(resume: false)
+        #expect(resumed < 0.5 && resumed < cold / 2, "resumed \(resumed) m, cold \(cold) m")
+    }
+
+    @Test("a gateway that moved while locate was stopped is reported changed by the first fit of the resumed run, not by a cold one")
+    func movedWhileStopped() throws {
+        let earlier = try CalibrationReport.decode(Array(Self.earlierReport().json.utf8), site: Calibrated.site)
+        func firstFit(resume: Bool) throws -> CalibrationReport {
+            var locator = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true))
+            if resume {
+                let resumed = locator.resumeCalibration(from: earlier.calibration)
+                #expect(resumed)
+            }
+            return try #require(Calibrated.run(&locator, seconds: 60, beaconAt: Point2(x: 1.5, y: 2), shiftAt: 0, shift: 8)
+                .compactMap(\.calibration).first)
+        }
+        #expect(try firstFit(resume: true).changed == [2])
+        #expect(try firstFit(resume: false).changed.isEmpty)
+    }
+
+    @Test("only before the run's own first fit, and only with --calibrate")
+    func resumedOnlyOnce() throws {
+        let earlier = try CalibrationReport.decode(Array(Self.earlierReport().json.utf8), site: Calibrated.site)
+        var uncalibrated = Locator(site: Calibrated.site)
+        let uncalibratedResumed = uncalibrated.resumeCalibration(from: earlier.calibration)
+        #expect(!uncalibratedResumed)
+        #expect(uncalibrated.signal.receivers.isEmpty)
+        var locator = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true))
+        _ = Calibrated.run(&locator, seconds: 60, beaconAt: Point2(x: 1.5, y: 2))
+        let fitted = locator.signal
+        let resumedAfterFit = locator.resumeCalibration(from: earlier.calibration)
+        #expect(!resumedAfterFit)
+        #expect(locator.signal.receivers.map(\.offset) == fitted.receivers.map(\.offset))
+    }
+
+    @Test("a line that is not a calibration of this site's gateways is refused with its reason, malformed or foreign")
+    func refused() throws {
+        let line = try Self.earlierReport().json
+        func edited(_ from: String, _ to: String) -> String {
+            guard let range = line.range(of: from) else { Issue.record("\(from) not in \(line)"); return line }
+            return line.replacingCharacters(in: range, with: to)
+        }
+        let covariance = try #require(line.range(of: #","covariance":[-0-9.]+"#, options: .regularExpression))
+        let cases: [(String, String, Bool)] = [
+            ("{not json", "not a calibration line", false),
+            (#"{"event":"location"}"#, "event", false),
+            (line.replacingCharacters(in: covariance, with: ""), "gateways[0].covariance: expected a number", false),
+            (edited(#""exponent":"#, #""exponent":1e300,"x":"#), "gateways[0].exponent", false),
+            (edited(#""covariance":"#, #""covariance":900,"c":"#), "gateways[0].covariance", false),
+            (edited(#""time":""#, #""time":"yesterday","t":""#), "time", false),
+            (edited(#""name":"gw2""#, #""name":"gw1""#), "gateways[1].name: gw1 fitted twice", false),
+            (edited(#""name":"gw1""#, #""name":"attic""#), #"gateways[0].name: "attic" is not a gateway of the site"#, true),
+            (edited(#""outliers":[]"#, #""outliers":["attic"]"#), #"outliers[0]: "attic" is not a gateway of the site"#, true),
+        ]
+        for (payload, reason, foreign) in cases {
+            do {
+                _ = try CalibrationReport.decode(Array(payload.utf8), site: Calibrated.site)
+                Issue.record("accepted: \(payload)")
+            } catch {
+                #expect(error.description.contains(reason), "\(error) for \(payload)")
+                if case .foreign = error { #expect(foreign, "\(error)") } else { #expect(!foreign, "\(error)") }
+            }
+        }
+        // A site with fewer gateways than the line fits.
+        let smaller = Site(rooms: Calibrated.site.rooms, gateways: Array(Calibrated.site.gateways.prefix(2)))
+        #expect(throws: CalibrationReport.DecodingError.self) { try CalibrationReport.decode(Array(line.utf8), site: smaller) }
+    }
+}

@@ -97,6 +97,23 @@ public struct Locator: Sendable {
         surveyFits = radio == nil ? [] : site.gateways.map { _ in SurveyFit() }
     }
 
+    /// With `--calibrate`, continues from an earlier run's calibration (its retained message) until this
+    /// run's first fit, which is held to it: true when taken; false without a calibration or once this run
+    /// has fitted (or resumed) already.
+    public mutating func resumeCalibration(from earlier: SiteCalibration) -> Bool {
+        guard calibration?.resume(from: earlier) == true else { return false }
+        use(earlier)
+        return true
+    }
+
+    /// Each gateway's offset and exponent as `fitted` says, the model's own for a gateway it leaves out.
+    private mutating func use(_ fitted: SiteCalibration) {
+        signal.receivers = site.gateways.indices.map { index in
+            fitted.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent) }
+                ?? SignalModel.Receiver(offset: 0, exponent: settings.signal.exponent)
+        }
+    }
+
     /// Takes one gateway's readings message, arrived at `arrival` (the fuser's clock, used only to tell
     /// a gateway that stopped sending and to estimate its clock offset).
     public mutating func receive(_ readings: GatewayReadings, arrival: Timestamp) -> Receipt {
@@ -287,10 +304,7 @@ public struct Locator: Sendable {
         pending.removeFirst(due)
         if tracks.count > Self.maximumBeacons { evictLeastRecent(emit: emit, at: tick) }
         if let report = calibration?.fitIfDue(at: tick, site: site, exponentPrior: settings.signal.exponent) {
-            signal.receivers = site.gateways.indices.map { index in
-                report.calibration.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent) }
-                    ?? SignalModel.Receiver(offset: 0, exponent: settings.signal.exponent)
-            }
+            use(report.calibration)
             emit(.calibration(report))
         }
 

@@ -44,6 +44,16 @@ public struct SelfCalibration: Sendable {
         if firstReady == nil, pairs[key]!.count >= Self.minimumReadings { firstReady = time }
     }
 
+    /// Continues from `calibration`, an earlier run's (its retained message): it is the one in use and
+    /// every fresh fit is held to it, until a fit of this run's readings is made. False (nothing changed)
+    /// once this run has a fit of its own.
+    public mutating func resume(from calibration: SiteCalibration) -> Bool {
+        guard lastFit == nil, current == nil else { return false }
+        current = calibration
+        for fit in calibration.gateways { references[fit.gateway] = fit }
+        return true
+    }
+
     /// At the end of the window ending `tick`: a fresh fit when one is due (nil otherwise), with the
     /// gateways whose reference fit it contradicts; the fresh fit becomes the one in use.
     public mutating func fitIfDue(at tick: Timestamp, site: Site, exponentPrior: Double) -> CalibrationReport? {
@@ -155,6 +165,9 @@ public struct CalibrationReport: Equatable, Sendable {
                         g.field("outliers", array: { names in
                             for outlier in fit.outliers { names.string(gatewayNames[outlier]) }
                         })
+                        // What a restarted locate needs to hold fresh fits to this one (`GatewayFit.level`).
+                        g.field("covariance", fit.covariance, decimals: 4)
+                        g.field("centre", fit.centre, decimals: 2)
                     }
                 }
             })
