@@ -153,6 +153,111 @@ struct LocateIntegrationTests {
         }
     }
 
+    /// Four gateways, each advertising its own beacon, in two rooms; each hears with its own offset and exponent.
+    private static let calibrationSite = """
+        {"rooms":[{"name":"office","polygon":[[0,0],[4,0],[4,4],[0,4]]},{"name":"hall","polygon":[[4,0],[8,0],[8,4],[4,4]]}],
+         "gateways":[{"name":"gw1","position":[0.5,0.5,1],"room":"office","beacon":"g1"},{"name":"gw2","position":[7.5,3.5,1],"room":"hall","beacon":"g2"},
+                     {"name":"gw3","position":[7.5,0.5,1],"room":"hall","beacon":"g3"},{"name":"gw4","position":[3,3.5,1],"room":"office","beacon":"g4"}]}
+        """
+    private static let calibrationGateways = [(0.5, 0.5), (7.5, 3.5), (7.5, 0.5), (3.0, 3.5)]
+    private static let offsets = [-6.0, 5, 2, -3]
+    private static let exponents = [1.6, 3.2, 2.0, 2.9]
+    private static let walker = (x: 6.0, y: 1.0)
+
+    /// Each gateway's readings messages of `seconds` (from `start`, in s after 2026-01-01T00:00:00Z, within
+    /// the day): the other gateways' beacons, gw3 hearing them `quieter` dB less (a cupboard now between
+    /// them), and b1 standing at `walker`; published as the gateways would, online first and offline at
+    /// the end (retained).
+    private func publishCalibrationReadings(_ broker: MosquittoBroker, start: Int, seconds: Int, quieter: Double = 0) async throws {
+        for (index, (gx, gy)) in Self.calibrationGateways.enumerated() {
+            func rssi(_ x: Double, _ y: Double) -> Double {
+                let distance = max(((x - gx) * (x - gx) + (y - gy) * (y - gy)).squareRoot(), 0.1)
+                return -59 + Self.offsets[index] - 10 * Self.exponents[index] * log10(distance)
+            }
+            var lines: [String] = []
+            for second in start..<(start + seconds) {
+                let time = String(format: "2026-01-01T%02d:%02d:%02d.000Z", second / 3600, second / 60 % 60, second % 60)
+                var beacons = Self.calibrationGateways.enumerated().filter { $0.offset != index }.map { other, point in
+                    let level = rssi(point.0, point.1) - (index == 2 ? quieter : 0)
+                    return #"{"id":"g\#(other + 1)","rssi":\#(level),"filteredRssi":\#(level),"spread":1,"samples":10,"measuredPower":-59,"accuracy":1}"#
+                }
+                let heard = rssi(Self.walker.x, Self.walker.y)
+                beacons.append(#"{"id":"b1","rssi":\#(heard),"filteredRssi":\#(heard),"spread":1,"samples":10,"measuredPower":-59,"accuracy":1}"#)
+                lines.append(#"{"gateway":"gw\#(index + 1)","time":"\#(time)","seq":\#(second + 1),"beacons":[\#(beacons.joined(separator: ","))]}"#)
+            }
+            let topic = "site/gateways/gw\(index + 1)"
+            for (arguments, input) in [(["-r", "-t", "\(topic)/status", "-m", "online"], ""), (["-t", "\(topic)/readings", "-l"], lines.joined(separator: "\n") + "\n"),
+                                       (["-r", "-t", "\(topic)/status", "-m", "offline"], "")] {
+                let publish = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
+                                               arguments: ["-p", "\(broker.port)", "-q", "1"] + arguments, input: .bytes(Data(input.utf8)))
+                #expect(try await publish.waitForExit(within: HangGuard.step) == .exited(0), "\(publish.failure("exit status"))")
+            }
+        }
+    }
+
+    /// Every gateway's retained status set back to online, so a fuser started now waits for their readings.
+    private func gatewaysOnline(_ broker: MosquittoBroker) async throws {
+        for index in Self.calibrationGateways.indices {
+            let publish = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
+                                           arguments: ["-p", "\(broker.port)", "-q", "1", "-r", "-t", "site/gateways/gw\(index + 1)/status", "-m", "online"])
+            #expect(try await publish.waitForExit(within: HangGuard.step) == .exited(0))
+        }
+    }
+
+    @Test("--calibrate restarted: it continues from the calibration it left retained (placing the beacon with it at once), and its first fit reports a gateway whose surroundings changed meanwhile")
+    func calibrationSurvivesRestart() async throws {
+        try await MosquittoBroker.with { broker, scratch in
+            let sitePath = scratch.appendingPathComponent("site.json").path
+            try Self.calibrationSite.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            func located(_ locate: ChildProcess) throws -> [[String: Any]] {
+                try locate.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            }
+            /// The mean distance from the truth of the beacon's first `count` locations.
+            func firstError(_ lines: [[String: Any]], count: Int) throws -> Double {
+                let fixes = lines.filter { $0["event"] as? String == "location" }.prefix(count)
+                try #require(fixes.count == count)
+                return try fixes.reduce(0.0) { sum, line in
+                    let x = try #require(line["x"] as? Double), y = try #require(line["y"] as? Double)
+                    return sum + ((x - Self.walker.x) * (x - Self.walker.x) + (y - Self.walker.y) * (y - Self.walker.y)).squareRoot()
+                } / Double(count)
+            }
+
+            // A bad retained calibration first: warned about and ignored, the gateways fitted from cold.
+            let bad = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
+                                       arguments: ["-p", "\(broker.port)", "-q", "1", "-r", "-t", "site/calibration", "-m", #"{"event":"gatewayCalibration"}"#])
+            #expect(try await bad.waitForExit(within: HangGuard.step) == .exited(0))
+            let first = try await startLocate(broker, site: sitePath, extra: ["--calibrate"])
+            try await publishCalibrationReadings(broker, start: 0, seconds: 70)
+            #expect(try await first.waitForExit(within: HangGuard.step) == .exited(0), "\(first.failure("exit status"))")
+            #expect(first.stderrLines.contains { $0.hasPrefix("Warning: the calibration retained on site/calibration is malformed (time: ") },
+                    "\(first.stderrLines)")
+            #expect(!first.stderrLines.contains { $0.hasPrefix("Continuing") })
+            let firstLines = try located(first)
+            let fits = firstLines.filter { $0["event"] as? String == "gatewayCalibration" }
+            #expect(fits.count == 1, "\(first.stdoutLines.filter { !$0.contains(#""location""#) })")
+            try await expectValidOutput(first.stdoutLines)
+
+            // Restarted after a cupboard came between gw3 and the others: the retained fit is used from the
+            // first window, and the first fresh fit, held to it, says gw3 changed.
+            try await gatewaysOnline(broker)
+            let second = try await startLocate(broker, site: sitePath, extra: ["--calibrate"])
+            try await publishCalibrationReadings(broker, start: 1000, seconds: 70, quieter: 8)
+            #expect(try await second.waitForExit(within: HangGuard.step) == .exited(0), "\(second.failure("exit status"))")
+            let fitTime = try #require(fits.first?["time"] as? String)
+            #expect(second.stderrLines.contains { $0.hasPrefix("Continuing from the calibration of \(fitTime) (4 gateways) retained on site/calibration") },
+                    "\(second.stderrLines)")
+            #expect(second.stderrLines.filter { $0.contains("hears differently") }.map { $0.prefix(12) } == ["Warning: gw3"], "\(second.stderrLines)")
+            let secondLines = try located(second)
+            let refit = try #require(secondLines.first { $0["event"] as? String == "gatewayCalibration" })
+            let changed = (refit["gateways"] as? [[String: Any]] ?? []).filter { $0["changed"] as? Bool == true }.map { $0["name"] as? String }
+            #expect(changed == ["gw3"], "\(refit)")
+            // Before either run's own fit (50 s): cold, the first run places the beacon worse than the restarted one.
+            let cold = try firstError(firstLines, count: 20), resumed = try firstError(secondLines, count: 20)
+            #expect(resumed < cold / 2, "resumed \(resumed) m, cold \(cold) m")
+            try await expectValidOutput(second.stdoutLines)
+        }
+    }
+
     @Test("the same captures replayed one after another and all at once, at full speed: exactly the same lines")
     func interleavingsAgree() async throws {
         try await withCapture("walk-away", "60s") { broker, capture, sitePath in
