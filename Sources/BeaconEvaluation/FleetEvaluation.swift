@@ -93,6 +93,8 @@ public enum FleetEvaluation {
 
     /// Added to a run's seed for its site's survey.
     static let surveySeed: UInt64 = 1_000_003
+    /// Added to the first run's seed for the survey's moved-beacon check.
+    static let movementSeed: UInt64 = 2_000_003
 
     /// One row per rule on `fleet`, its seeds' runs added up (and on a site with walls, beacon locate with
     /// a survey of it); the companion scenes get a row of the figures
@@ -101,6 +103,7 @@ public enum FleetEvaluation {
         var tallies: [RoomTally] = []
         var names: [String] = []
         var surveyPlaces = 0
+        var movement: SimulatedSurvey.MovementCheck?
         for seed in fleet.seeds {
             let run = try FleetRun(fleet.scene, seed: seed)
             var rules = peerRules(run.site)
@@ -109,6 +112,7 @@ public enum FleetEvaluation {
                 let survey = try SimulatedSurvey.points(fleet.scene, seed: seed &+ surveySeed)
                 surveyPlaces = survey.count / max(1, run.site.gateways.count)
                 rules.append(LocatorRule(site: run.site, survey: survey, name: "beacon locate --survey"))
+                if movement == nil { movement = try SimulatedSurvey.movementCheck(fleet.scene, seed: seed &+ movementSeed) }
             }
             names = rules.map(\.name)
             let runTallies = self.tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site, rules: rules)
@@ -121,6 +125,7 @@ public enum FleetEvaluation {
             + "; \(tallies.first?.arrivals.count ?? 0) room entries, \(Int((tallies.first?.standingTime ?? 0).rounded())) s standing still"
             + (surveyPlaces > 0 ? "; --survey: \(surveyPlaces) points, the centre of each \(Int(SimulatedSurvey.spacing)) m square in a room, "
                 + "a beacon held there \(SimulatedSurvey.hold) (a simulated run of its own)" : "")
+            + (movement.map { "; " + $0.summary } ?? "")
         return DatasetResult(name: "fleet \(fleet.name)", detail: detail, metrics: metrics, rows: rows)
     }
 
