@@ -229,3 +229,30 @@ struct ResumedCalibrationTests {
         #expect(throws: CalibrationReport.DecodingError.self) { try CalibrationReport.decode(Array(line.utf8), site: smaller) }
     }
 }
+
+@Suite("a calibration line's covariance, rounded")
+struct RoundedCovarianceTests {
+    private static let site = Site(rooms: [], gateways: [SiteGateway(name: "gw1", x: 0, y: 0), SiteGateway(name: "gw2", x: 5, y: 0)])
+
+    private static func line(offsetError: String, exponentError: String, covariance: String) -> [UInt8] {
+        Array(#"""
+            {"event":"gatewayCalibration","time":"2026-01-01T00:00:50.000Z","pairs":1,"scatter":0.50,"gateways":[{"name":"gw1",\#
+            "offset":1.00,"offsetError":\#(offsetError),"exponent":2.00,"exponentError":\#(exponentError),"pairs":1,"residual":0.10,\#
+            "changed":false,"outliers":[],"covariance":\#(covariance),"centre":8.00}]}
+            """#.utf8)
+    }
+
+    @Test("a fit whose offset and exponent are almost fully correlated is read back: the rounding of its errors is allowed for, the covariance held within them")
+    func nearlyFullCorrelation() throws {
+        // Errors 9.994 and 0.994 (the priors decided) with correlation 0.999 (covariance 9.924), written as
+        // 9.99, 0.99 and 9.9240: past the product of the errors as written (9.8901).
+        let read = try CalibrationReport.decode(Self.line(offsetError: "9.99", exponentError: "0.99", covariance: "9.9240"), site: Self.site)
+        let fit = try #require(read.calibration.fit(ofGateway: 0))
+        #expect(abs(fit.covariance - 9.99 * 0.99) < 1e-12)
+        #expect(fit.level(at: fit.centre).error.isFinite)
+        #expect(try CalibrationReport.decode(Array(read.json.utf8), site: Self.site).json == read.json)
+        #expect(throws: CalibrationReport.DecodingError.self) {
+            try CalibrationReport.decode(Self.line(offsetError: "9.99", exponentError: "0.99", covariance: "10.0000"), site: Self.site)
+        }
+    }
+}

@@ -69,15 +69,18 @@ extension CalibrationReport {
             var outliers: [Int] = []
             for (k, name) in outlierNames.enumerated() { outliers.append(try gateway(name, "\(path).outliers[\(k)]")) }
             guard entry["changed"]?.bool != nil else { throw .malformed("\(path).changed: expected true or false") }
-            let fit = GatewayFit(gateway: index, offset: try number("offset", offsetRange), offsetError: try number("offsetError", 0...100),
+            var fit = GatewayFit(gateway: index, offset: try number("offset", offsetRange), offsetError: try number("offsetError", 0...100),
                                  exponent: try number("exponent", exponentRange), exponentError: try number("exponentError", 0...10),
                                  covariance: try number("covariance", -1_000...1_000), centre: try number("centre", 0.1...10_000),
                                  pairs: try count(entry["pairs"], "\(path).pairs"), residual: try number("residual", 0...100),
                                  outliers: outliers.sorted())
-            // Offset and exponent's covariance within what their errors allow (the line rounds all three).
-            guard abs(fit.covariance) <= fit.offsetError * fit.exponentError + 0.01 else {
+            // A covariance beyond what the errors allow, by more than the line's rounding of the three
+            // (0.01 and 0.0001) explains, comes from no fit; within that, it is held to what they allow.
+            let bound = fit.offsetError * fit.exponentError
+            guard abs(fit.covariance) <= bound + 0.005 * (fit.offsetError + fit.exponentError) + 0.0001 else {
                 throw .malformed("\(path).covariance: \(fit.covariance) exceeds offsetError times exponentError")
             }
+            fit.covariance = min(max(fit.covariance, -bound), bound)
             fits.append(fit)
         }
         let calibration = SiteCalibration(gateways: fits.sorted { $0.gateway < $1.gateway }, scatter: scatter, pairs: pairs)
