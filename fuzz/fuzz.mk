@@ -10,7 +10,7 @@ SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_BUILD ?= .build/fuzz
-FUZZ_TARGETS := h4_framer hci_event advertising_data beacon_decoders beacon_frames btsnoop_reader transport_spec arguments range_session json_value site_file readings_decoder broker_address survey_path survey_file site_fit
+FUZZ_TARGETS := h4_framer hci_event advertising_data beacon_decoders beacon_frames btsnoop_reader transport_spec arguments range_session json_value site_file readings_decoder broker_address survey_path survey_file site_fit calibration_message
 # Bounded memory and time per input; -use_value_profile helps with magic numbers and lengths.
 FUZZ_OPTIONS ?= -rss_limit_mb=512 -malloc_limit_mb=256 -timeout=5 -max_len=4096 -use_value_profile=1 -print_final_stats=1
 
@@ -51,6 +51,7 @@ fuzz_source_broker_address := fuzz/FuzzBrokerAddress.swift
 fuzz_libs_broker_address := $(FUZZ_MQTT_LIB)
 fuzz_source_survey_path := fuzz/FuzzSurveyPath.swift
 fuzz_source_site_fit := fuzz/FuzzSiteFit.swift
+fuzz_source_calibration_message := fuzz/FuzzCalibrationMessage.swift
 
 .PHONY: fuzz fuzz-smoke fuzz-build fuzz-seeds $(addprefix fuzz-,$(FUZZ_TARGETS))
 

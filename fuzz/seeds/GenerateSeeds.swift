@@ -167,6 +167,14 @@ enum GenerateSeeds {
             write("site_fit", "fit-\(i)", Array(text.utf8))
         }
 
+        let calibrationTexts = [
+            #"{"event":"gatewayCalibration","time":"2026-01-01T00:00:50.000Z","pairs":6,"scatter":0.50,"gateways":[{"name":"gw1","offset":-5.42,"offsetError":1.95,"exponent":1.67,"exponentError":0.24,"pairs":2,"residual":0.05,"changed":false,"outliers":[],"covariance":0.4138,"centre":5.23},{"name":"gw2","offset":4.41,"offsetError":1.95,"exponent":3.13,"exponentError":0.24,"pairs":2,"residual":0.05,"changed":true,"outliers":["gw3"],"covariance":0.4138,"centre":5.23}]}"#,
+            #"{"event":"gatewayCalibration","time":"2026-01-01T00:00:50.000Z","pairs":1,"scatter":4.00,"gateways":[{"name":"gw3","offset":0.00,"offsetError":10.00,"exponent":2.50,"exponentError":1.00,"pairs":1,"residual":0.00,"changed":false,"outliers":[],"covariance":-0.0001,"centre":0.10}]}"#,
+        ]
+        for (i, text) in calibrationTexts.enumerated() {
+            write("calibration_message", "calibration-\(i)", Array(text.utf8))
+        }
+
         let commandLines: [[String]] = [
             ["range", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "0x2", "--hci", "btsnoop:x", "--index", "1"],
             ["range", "--region", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1", "--interval=500ms", "--exit-after", "2.5s",
