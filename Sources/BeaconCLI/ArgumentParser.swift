@@ -1,7 +1,7 @@
 import BeaconCore
 
-/// One option a command accepts, described once for parsing and for help.
-struct OptionSpec {
+/// One option a command accepts, described once for parsing, lookups and help; its description is its name.
+struct OptionSpec: CustomStringConvertible {
     enum Kind { case flag, value(placeholder: String), repeatedValue(placeholder: String) }
     let name: String
     let kind: Kind
@@ -18,6 +18,13 @@ struct OptionSpec {
         self.help = help
         self.defaultText = defaultText
         self.words = words
+    }
+
+    var description: String { name }
+
+    /// The same option worded for one command.
+    func withHelp(_ help: String, default defaultText: String?) -> OptionSpec {
+        OptionSpec(name, kind, help, default: defaultText, words: words)
     }
 
     var takesValue: Bool {
@@ -58,19 +65,43 @@ extension UsageError {
     static func choiceName(_ text: String) -> String { String(text.prefix { $0 != ":" }) }
 }
 
-/// The options given on a command line, by name, in the order given.
-struct ParsedOptions {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
-    var helpRequested = false
+/// The options given on a command line, read back by the specs that declared them: `parsed[RangeOptions.interval]`.
+final class ParsedOptions {
+    private let specs: [OptionSpec]
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
+    private(set) var helpRequested = false
+    /// The names of the options looked up so far.
+    private var read: Set<String> = []
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    private init(specs: [OptionSpec]) { self.specs = specs }
+
+    /// The value given last, nil when the option was not given.
+    subscript(option: OptionSpec) -> String? { values[lookUp(option)]?.last }
+    /// Every value of a repeatable option, in the order given.
+    func all(_ option: OptionSpec) -> [String] { values[lookUp(option)] ?? [] }
+    func has(_ flag: OptionSpec) -> Bool { flags.contains(lookUp(flag)) }
+    /// Whether the option was given, as a flag or with a value.
+    func given(_ option: OptionSpec) -> Bool { option.takesValue ? self[option] != nil : has(option) }
+
+    /// The options given that no lookup has read: after a command has taken its options, each is one it
+    /// declares and then ignores.
+    var unread: [String] {
+        specs.map(\.name).filter { !read.contains($0) && (values[$0] != nil || flags.contains($0)) }
+    }
+
+    /// An option's name, checked against the options the command declares: looking up one it does not
+    /// declare is a mistake in the command, which would read nothing.
+    private func lookUp(_ option: OptionSpec) -> String {
+        assert(specs.contains { $0.name == option.name && $0.takesValue == option.takesValue && $0.isRepeatable == option.isRepeatable },
+               "'--\(option.name)' is not an option of this command")
+        read.insert(option.name)
+        return option.name
+    }
 
     /// Parses `--name value`, `--name=value` and flags; `-h`/`--help` anywhere asks for help.
     static func parse(_ arguments: [String], specs: [OptionSpec]) throws(UsageError) -> ParsedOptions {
-        var parsed = ParsedOptions()
+        let parsed = ParsedOptions(specs: specs)
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

@@ -124,6 +124,7 @@ public enum BeaconTool {
                 return console.print(help.render(width: console.helpWidth)).rawValue
             }
             command = try prepare(parsed)
+            assert(parsed.unread.isEmpty, "beacon \(help.name) ignores \(parsed.unread.map { "--\($0)" })")
         } catch {
             return usageError(error, usage: help.usageLine, console: console)
         }

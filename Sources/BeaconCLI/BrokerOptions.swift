@@ -25,25 +25,23 @@ struct BrokerOptions {
 
     static let passwordPrecedence = "--mqtt-password-file, else \(passwordVariable), else the URL's password"
 
-    /// The options after `--mqtt` itself, whose text each command words for its own topics.
-    static let specs: [OptionSpec] = [
-        OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
-                   default: "the system's certificates"),
-        OptionSpec("mqtt-password-file", .value(placeholder: "file"),
-                   "Log in to the broker with the password on this file's first line (its newline not included), "
-                   + "as the user of the --mqtt URL; it wins over \(passwordVariable) and over a password in the URL, "
-                   + "which ps(1) shows to every user of the machine. Without it, \(passwordVariable) is used when set."),
-    ]
+    static let ca = OptionSpec("mqtt-ca", .value(placeholder: "file"), "CA certificate (PEM) that vouches for an mqtts:// broker.",
+                               default: "the system's certificates")
+    static let passwordFile = OptionSpec(
+        "mqtt-password-file", .value(placeholder: "file"),
+        "Log in to the broker with the password on this file's first line (its newline not included), "
+            + "as the user of the --mqtt URL; it wins over \(passwordVariable) and over a password in the URL, "
+            + "which ps(1) shows to every user of the machine. Without it, \(passwordVariable) is used when set.")
 
-    /// The option names that need `--mqtt`.
-    static let dependentOptions = ["mqtt-ca", "mqtt-password-file"]
+    /// The options after `--mqtt` itself (`MQTTOptions.mqtt`, worded by each command for its own topics); they need it.
+    static let options = [ca, passwordFile]
 
     /// The broker of `--mqtt`, or nil without it; `--mqtt-ca` and the password are checked and read here, so
     /// a missing file stops the run before it starts rather than on every reconnection.
     static func parse(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) -> BrokerOptions? {
-        guard let text = parsed.value("mqtt") else {
-            for name in dependentOptions where parsed.value(name) != nil {
-                throw UsageError("'--\(name)' needs '--mqtt'")
+        guard let text = parsed[MQTTOptions.mqtt] else {
+            for option in options where parsed[option] != nil {
+                throw UsageError("'--\(option.name)' needs '--mqtt'")
             }
             return nil
         }
@@ -56,7 +54,7 @@ struct BrokerOptions {
         let caFile = try caFile(parsed, for: address)
         let passwordInURL = address.password != nil
         var source: PasswordSource? = passwordInURL ? .url : nil
-        if let path = parsed.value("mqtt-password-file") {
+        if let path = parsed[Self.passwordFile] {
             address.password = try passwordFromFile(path)
             source = .file(path)
         } else if let secret = environment[passwordVariable], !secret.isEmpty {
@@ -77,7 +75,7 @@ struct BrokerOptions {
 
     /// `--mqtt-ca`: only for an mqtts:// broker, and a file that can be read.
     static func caFile(_ parsed: ParsedOptions, for address: BrokerAddress) throws(UsageError) -> String? {
-        guard let caFile = parsed.value("mqtt-ca") else { return nil }
+        guard let caFile = parsed[Self.ca] else { return nil }
         guard address.tls else { throw UsageError("'--mqtt-ca' applies only to an mqtts:// broker") }
         // libmosquitto would only say "A TLS error occurred." on every retry.
         guard access(caFile, R_OK) == 0 else {

@@ -11,22 +11,24 @@ enum CalibrateOptions {
     /// How long a measurement listens unless --duration says otherwise.
     static let defaultDuration = Micros.seconds(30)
 
+    static let uuid = OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID of the beacon to measure.")
+    static let major = OptionSpec("major", .value(placeholder: "major"),
+                                  "Its major (0...65535, decimal or 0x hex), when several beacons share the UUID.")
+    static let minor = OptionSpec("minor", .value(placeholder: "minor"), "Its minor (0...65535, decimal or 0x hex; needs --major).")
+    static let distance = OptionSpec("distance", .value(placeholder: "metres"), "How far the beacon is from the receiver (0.1...100).",
+                                     default: "\(defaultDistance)")
+    static let sample = OptionSpec(
+        "sample", .repeatedValue(placeholder: "metres=rssi"),
+        "Fit instead of measuring: a distance and the median RSSI measured there (the \"distance\" and \"rssi\" of a calibration line); two or more.")
+    static let defaultDistance = 1
+
     static let help = CommandHelp(
         name: "calibrate",
         overview: "Measure a beacon at a known distance, or fit a site's path-loss exponent, printing the flags to use.",
         usage: "beacon calibrate --uuid <uuid> [--major <major> [--minor <minor>]] [--distance <metres>] [<options>] | beacon calibrate --sample <metres>=<rssi> ...",
-        options: [
-            OptionSpec("uuid", .value(placeholder: "uuid"), "Proximity UUID of the beacon to measure."),
-            OptionSpec("major", .value(placeholder: "major"), "Its major (0...65535, decimal or 0x hex), when several beacons share the UUID."),
-            OptionSpec("minor", .value(placeholder: "minor"), "Its minor (0...65535, decimal or 0x hex; needs --major)."),
-            OptionSpec("distance", .value(placeholder: "metres"), "How far the beacon is from the receiver (0.1...100).", default: "1"),
-            OptionSpec("sample", .repeatedValue(placeholder: "metres=rssi"),
-                       "Fit instead of measuring: a distance and the median RSSI measured there (the \"distance\" and \"rssi\" of a calibration line); two or more."),
-            OptionSpec("active", .flag, "Scan actively (send scan requests) instead of passively."),
-        ] + CommonOptions.specs.map { spec in
-            spec.name == "duration"
-                ? OptionSpec("duration", spec.kind, "How long to listen.", default: defaultDuration.description) : spec
-        },
+        options: [uuid, major, minor, distance, sample, ScanOptions.active, CommonOptions.hci,
+                  CommonOptions.duration.withHelp("How long to listen.", default: defaultDuration.description),
+                  CommonOptions.record, CommonOptions.index],
         discussion: """
         Measuring: hold the beacon still at --distance from the receiver, with nobody in between, and keep it
         there for --duration. The result is a "calibration" line with the median RSSI and its spread (the
@@ -46,36 +48,36 @@ enum CalibrateOptions {
     )
 
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
-        let samples = parsed.all("sample")
+        let samples = parsed.all(Self.sample)
         if !samples.isEmpty {
-            for name in ["uuid", "major", "minor", "distance", "active", "hci", "duration", "record", "index"]
-            where parsed.value(name) != nil || parsed.has(name) {
-                throw UsageError("'--sample' fits given measurements; it cannot be combined with '--\(name)'")
+            for option in Self.help.options where option.name != Self.sample.name && parsed.given(option) {
+                throw UsageError("'--sample' fits given measurements; it cannot be combined with '--\(option.name)'")
             }
             self = .fit(try samples.map { text throws(UsageError) in try Self.sample(text) })
             return
         }
         var common = try CommonOptions(parsed, environment: environment)
+        try common.readCaptureIndex(parsed)
         try common.requireListener("calibrate")
         common.duration = common.duration ?? Self.defaultDuration
-        guard let uuidText = parsed.value("uuid") else {
+        guard let uuidText = parsed[Self.uuid] else {
             throw UsageError("Missing expected argument '--uuid <uuid>' (or '--sample' to fit)")
         }
         guard let uuid = BeaconUUID(uuidText) else {
             throw UsageError("Invalid value '\(uuidText)' for '--uuid <uuid>': expected 8-4-4-4-12 hex digits such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
         }
-        let major = try parsed.value("major").map { text throws(UsageError) in try RangeOptions.uint16(text, option: "major") }
-        let minor = try parsed.value("minor").map { text throws(UsageError) in try RangeOptions.uint16(text, option: "minor") }
+        let major = try parsed[Self.major].map { text throws(UsageError) in try RangeOptions.uint16(text, option: Self.major) }
+        let minor = try parsed[Self.minor].map { text throws(UsageError) in try RangeOptions.uint16(text, option: Self.minor) }
         if minor != nil, major == nil { throw UsageError("'--minor' needs '--major'") }
-        var distance = 1.0
-        if let text = parsed.value("distance") {
+        var distance = Double(Self.defaultDistance)
+        if let text = parsed[Self.distance] {
             guard let value = Double(text), (0.1...100).contains(value) else {
                 throw UsageError("Invalid value '\(text)' for '--distance <metres>': expected a number in 0.1...100")
             }
             distance = value
         }
         self = .measure(common: common, region: BeaconRegion(uuid: uuid, major: major, minor: minor), distance: distance,
-                        scan: try ScanParameters(parsed))
+                        scan: ScanParameters(active: parsed.has(ScanOptions.active)))
     }
 
     /// `METRES=RSSI`, as `2=-65.5`.

@@ -19,45 +19,51 @@ struct CommonOptions {
         if case .btsnoop = transport { true } else { false }
     }
 
-    static let specs: [OptionSpec] = [
-        OptionSpec("hci", .value(placeholder: "spec"),
-                   "Controller: hciN (kernel, shared with bluetoothd; brought up if down), hci-user:N (kernel, exclusive; must be down), "
-                   + "mgmt:N (kernel management interface, beside bluetoothd; advertise only), monitor:N (kernel monitor channel, read-only; range and scan only), "
-                   + "tcp:HOST:PORT, unix:PATH, serial:DEVICE[,BAUD][,rtscts] or btsnoop:FILE. `beacon devices` lists the kernel's.",
-                   default: "$\(hciEnvironmentVariable), else hci0"),
-        OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
-        OptionSpec("record", .value(placeholder: "file"), "Also write every HCI packet exchanged to this btsnoop file (readable by btmon -r)."),
-        OptionSpec("index", .value(placeholder: "n"), "Controller index to take from a btmon (datalink 2001) capture."),
-    ]
-
+    static let hci = OptionSpec(
+        "hci", .value(placeholder: "spec"),
+        "Controller: hciN (kernel, shared with bluetoothd; brought up if down), hci-user:N (kernel, exclusive; must be down), "
+            + "mgmt:N (kernel management interface, beside bluetoothd; advertise only), monitor:N (kernel monitor channel, read-only; range and scan only), "
+            + "tcp:HOST:PORT, unix:PATH, serial:DEVICE[,BAUD][,rtscts] or btsnoop:FILE. `beacon devices` lists the kernel's.",
+        default: "$\(hciEnvironmentVariable), else hci0")
+    static let duration = OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m).")
+    static let record = OptionSpec("record", .value(placeholder: "file"),
+                                   "Also write every HCI packet exchanged to this btsnoop file (readable by btmon -r).")
+    static let index = OptionSpec("index", .value(placeholder: "n"), "Controller index to take from a btmon (datalink 2001) capture.")
     /// The commands that replay a capture for its lines (range, scan) also take `--speed`.
-    static let replaySpeedSpec = OptionSpec(
+    static let speed = OptionSpec(
         "speed", .value(placeholder: "multiplier"),
         "Replay a btsnoop: capture in time with its own timestamps, this many times faster than recorded: 1 is real time, "
             + "10 ten times faster; the lines are those of a replay at full speed.",
         default: "as fast as it reads")
 
+    /// The options of the commands that listen and can read a capture (range, scan).
+    static let options = [hci, duration, record, index]
+
+    /// `--hci` (else `BEACON_HCI`), `--duration` and `--record`; `--index` and `--speed` are read by
+    /// `readCaptureIndex` and `readReplaySpeed`, for the commands that take them.
     init(_ parsed: ParsedOptions, environment: [String: String]) throws(UsageError) {
-        let fromEnvironment = parsed.value("hci") == nil ? environment[Self.hciEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 } : nil
-        let specText = parsed.value("hci") ?? fromEnvironment ?? "hci0"
+        let fromEnvironment = parsed[Self.hci] == nil ? environment[Self.hciEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 } : nil
+        let specText = parsed[Self.hci] ?? fromEnvironment ?? "hci0"
         transportOrigin = fromEnvironment.map { "\(Self.hciEnvironmentVariable)=\($0)" }
         do {
             transport = try TransportSpec.parse(specText)
         } catch {
             throw UsageError("Invalid controller '\(specText)'\(transportOrigin.map { " (from \($0))" } ?? ""): \(error)")
         }
-        duration = try parsed.value("duration").map { text throws(UsageError) in
-            try Self.positiveDuration(text, option: "duration")
-        }
-        recordPath = parsed.value("record")
-        if recordPath == "" { throw UsageError("Missing value for '--record <file>'") }
+        duration = try parsed.positiveDuration(Self.duration)
+        recordPath = parsed[Self.record]
+        if recordPath == "" { throw UsageError("Missing value for '\(Self.record.synopsis)'") }
         // Checked before the recording is opened (and truncated): the capture being replayed survives
         // whatever path (a symbolic or hard link) leads to it.
         if let recordPath, case .btsnoop(let input) = transport, let identity = FileIdentity(path: input),
            FileIdentity(path: recordPath) == identity {
             throw UsageError("'--record' would overwrite the capture being replayed '\(input)'")
         }
-        if let text = parsed.value("index") {
+    }
+
+    /// `--index`: which controller of a btmon capture.
+    mutating func readCaptureIndex(_ parsed: ParsedOptions) throws(UsageError) {
+        if let text = parsed[Self.index] {
             guard let index = UInt16(text), index < 0xFFFF else {
                 throw UsageError("Invalid value '\(text)' for '--index <n>': expected a controller index 0...65534")
             }
@@ -66,7 +72,11 @@ struct CommonOptions {
         if captureIndex != nil, case .btsnoop = transport {} else if captureIndex != nil {
             throw UsageError("'--index' applies only to a btsnoop: capture")
         }
-        if let text = parsed.value("speed") {
+    }
+
+    /// `--speed`: the pace of a capture's replay.
+    mutating func readReplaySpeed(_ parsed: ParsedOptions) throws(UsageError) {
+        if let text = parsed[Self.speed] {
             let range = ReplayPacing.speedRange
             guard let speed = Double(text), range.contains(speed) else {
                 throw UsageError("Invalid value '\(text)' for '--speed <multiplier>': expected a number in "
@@ -96,10 +106,17 @@ struct CommonOptions {
     }
 
     /// Parses a duration that must be greater than zero.
-    static func positiveDuration(_ text: String, option: String) throws(UsageError) -> Micros {
+    static func positiveDuration(_ text: String, option: OptionSpec) throws(UsageError) -> Micros {
         guard let value = DurationText.parse(text), value.value > 0 else {
-            throw UsageError("Invalid value '\(text)' for '--\(option) <duration>': expected a positive duration such as 3, 0.5, 500ms, 10s or 2m")
+            throw UsageError("Invalid value '\(text)' for '\(option.synopsis)': expected a positive duration such as 3, 0.5, 500ms, 10s or 2m")
         }
         return value
+    }
+}
+
+extension ParsedOptions {
+    /// The value of a `<duration>` option, greater than zero; nil when it was not given.
+    func positiveDuration(_ option: OptionSpec) throws(UsageError) -> Micros? {
+        try self[option].map { text throws(UsageError) in try CommonOptions.positiveDuration(text, option: option) }
     }
 }

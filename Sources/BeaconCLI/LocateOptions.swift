@@ -17,51 +17,51 @@ struct LocateOptions {
     /// The longest --smoothing: a minute of windows held back per beacon is already far more than a room needs.
     static let maximumSmoothing = Micros.seconds(60)
 
+    static let site = OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons, the gateways' positions, and optionally walls, floors and beacons' names, for example "
+        + #"{"rooms": [{"name": "hall", "polygon": [[0,0], [4,0], [4,4], [0,4]]}], "gateways": [{"name": "gw1", "position": [2,2,1], "room": "hall"}]}."#)
+    static let survey = OptionSpec("survey", .value(placeholder: "file"),
+        "A survey of the site (JSON lines, one per point and gateway, for example "
+        + #"{"x":3.2,"y":1.5,"gateway":"gw1","rssi":-71.5,"samples":3400}; what `beacon survey` writes): "#
+        + "a radio map per gateway interpolated from it places the beacons where the survey reaches, the "
+        + "distance model beyond. A survey that contradicts itself, and a gateway whose readings no longer "
+        + "fit it, are warned about.")
+    static let interval = OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.",
+        default: Locator.Settings().interval.description)
+    static let awayAfter = OptionSpec("away-after", .value(placeholder: "duration"),
+        "No gateway has heard a beacon for this long: an away line, and its room not_home.",
+        default: Locator.Settings().awayAfter.description)
+    static let maxLateness = OptionSpec("max-lateness", .value(placeholder: "duration"),
+        "How far behind the other gateways one may fall before the fuser stops waiting for it; 'none' "
+        + "waits for every online gateway of the site (replays, which may run at any pace).",
+        default: Locator.Settings().maximumLateness?.description ?? "none")
+    static let smoothing = OptionSpec("smoothing", .value(placeholder: "duration"),
+        "Publish each window's lines this much later, its estimate weighed by the readings of the windows "
+        + "since too, so a beacon walked slowly across a room boundary is placed where it was rather than "
+        + "where its readings so far suggest; a line's time stays the window it describes. 0 publishes at once; "
+        + "at most \(LocateOptions.maximumSmoothing.value / 1_000_000)s.", default: "0")
+    static let untilOffline = OptionSpec("until-offline", .flag,
+        "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays).")
+    static let shard = OptionSpec("shard", .value(placeholder: "K/N"),
+        "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
+        + "split the beacons, each located by exactly one; every fuser reads every gateway's readings.")
+    static let calibrate = OptionSpec("calibrate", .flag,
+        "Fit each gateway's RSSI offset and path-loss exponent from how the gateways hear each other's own "
+        + "beacons (gateways[].beacon in the site file; `beacon range --advertise-self` or a `beacon advertise` "
+        + "beside each gateway), print it as a gatewayCalibration line, publish it to PREFIX/calibration (retained) "
+        + "and locate with it.")
+
     static let help = CommandHelp(
         name: "locate",
         overview: "Fuse the readings of several gateways into each beacon's room and position, printing JSON lines.",
         usage: "beacon locate --mqtt <url> --site <file> [<options>]",
         options: [
-            OptionSpec("mqtt", .value(placeholder: "url"),
-                       "The broker the gateways (`beacon range --mqtt URL --gateway NAME`) publish to: \(BrokerAddress.forms). "
-                       + "Reads PREFIX/\(GatewayTopics.level)/+/readings and /status; publishes PREFIX/beacons/ID/room and "
-                       + "/location (retained), Home Assistant discovery under \(LocateTopics.discoveryPrefix)/, and "
-                       + "PREFIX/locate/status (online, or offline as the last will)."),
-        ] + BrokerOptions.specs + [
-            OptionSpec("site", .value(placeholder: "file"), "The site, JSON in metres: rooms as polygons, the gateways' positions, and optionally walls, floors and beacons' names, for example "
-                       + #"{"rooms": [{"name": "hall", "polygon": [[0,0], [4,0], [4,4], [0,4]]}], "gateways": [{"name": "gw1", "position": [2,2,1], "room": "hall"}]}."#),
-            OptionSpec("survey", .value(placeholder: "file"),
-                       "A survey of the site (JSON lines, one per point and gateway, for example "
-                       + #"{"x":3.2,"y":1.5,"gateway":"gw1","rssi":-71.5,"samples":3400}; what `beacon survey` writes): "#
-                       + "a radio map per gateway interpolated from it places the beacons where the survey reaches, the "
-                       + "distance model beyond. A survey that contradicts itself, and a gateway whose readings no longer "
-                       + "fit it, are warned about."),
-            OptionSpec("interval", .value(placeholder: "duration"), "Time between a beacon's location lines.",
-                       default: Locator.Settings().interval.description),
-            OptionSpec("away-after", .value(placeholder: "duration"),
-                       "No gateway has heard a beacon for this long: an away line, and its room not_home.",
-                       default: Locator.Settings().awayAfter.description),
-            OptionSpec("max-lateness", .value(placeholder: "duration"),
-                       "How far behind the other gateways one may fall before the fuser stops waiting for it; 'none' "
-                       + "waits for every online gateway of the site (replays, which may run at any pace).",
-                       default: Locator.Settings().maximumLateness?.description ?? "none"),
-            OptionSpec("smoothing", .value(placeholder: "duration"),
-                       "Publish each window's lines this much later, its estimate weighed by the readings of the windows "
-                       + "since too, so a beacon walked slowly across a room boundary is placed where it was rather than "
-                       + "where its readings so far suggest; a line's time stays the window it describes. 0 publishes at once; "
-                       + "at most \(LocateOptions.maximumSmoothing.value / 1_000_000)s.", default: "0"),
-            OptionSpec("until-offline", .flag,
-                       "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays)."),
-            OptionSpec("shard", .value(placeholder: "K/N"),
-                       "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
-                       + "split the beacons, each located by exactly one; every fuser reads every gateway's readings."),
-            OptionSpec("calibrate", .flag,
-                       "Fit each gateway's RSSI offset and path-loss exponent from how the gateways hear each other's own "
-                       + "beacons (gateways[].beacon in the site file; `beacon range --advertise-self` or a `beacon advertise` "
-                       + "beside each gateway), print it as a gatewayCalibration line, publish it to PREFIX/calibration (retained) "
-                       + "and locate with it."),
-            OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m)."),
-        ],
+            MQTTOptions.mqtt.withHelp(
+                "The broker the gateways (`beacon range --mqtt URL --gateway NAME`) publish to: \(BrokerAddress.forms). "
+                    + "Reads PREFIX/\(GatewayTopics.level)/+/readings and /status; publishes PREFIX/beacons/ID/room and "
+                    + "/location (retained), Home Assistant discovery under \(LocateTopics.discoveryPrefix)/, and "
+                    + "PREFIX/locate/status (online, or offline as the last will).", default: nil),
+        ] + BrokerOptions.options
+            + [site, survey, interval, awayAfter, maxLateness, smoothing, untilOffline, shard, calibrate, CommonOptions.duration],
         discussion: """
         Each gateway is a `beacon range --mqtt URL --gateway NAME` whose NAME is a gateway of the site file.
         Readings are fused on their own times, never on their arrival: a window is fused once every live
@@ -100,32 +100,28 @@ struct LocateOptions {
             throw UsageError("Missing expected argument '--mqtt <url>'")
         }
         self.broker = broker
-        guard let site = parsed.value("site") else { throw UsageError("Missing expected argument '--site <file>'") }
+        guard let site = parsed[Self.site] else { throw UsageError("Missing expected argument '--site <file>'") }
         sitePath = site
-        surveyPath = parsed.value("survey")
+        surveyPath = parsed[Self.survey]
         settings = Locator.Settings()
-        if let text = parsed.value("interval") {
-            settings.interval = try CommonOptions.positiveDuration(text, option: "interval")
+        if let interval = try parsed.positiveDuration(Self.interval) {
+            settings.interval = interval
             if settings.interval < Micros.milliseconds(100) { throw UsageError("'--interval' must be at least 100ms") }
         }
-        if let text = parsed.value("away-after") {
-            settings.awayAfter = try CommonOptions.positiveDuration(text, option: "away-after")
+        if let awayAfter = try parsed.positiveDuration(Self.awayAfter) { settings.awayAfter = awayAfter }
+        if let text = parsed[Self.maxLateness] {
+            settings.maximumLateness = text == "none" ? nil : try CommonOptions.positiveDuration(text, option: Self.maxLateness)
         }
-        if let text = parsed.value("max-lateness") {
-            settings.maximumLateness = text == "none" ? nil : try CommonOptions.positiveDuration(text, option: "max-lateness")
-        }
-        if let text = parsed.value("smoothing") {
+        if let text = parsed[Self.smoothing] {
             guard let smoothing = DurationText.parse(text), smoothing <= Self.maximumSmoothing else {
                 throw UsageError("Invalid value '\(text)' for '--smoothing <duration>': expected a duration from 0 to 60s such as 0, 3 or 2500ms")
             }
             settings.smoothing = smoothing
         }
-        duration = try parsed.value("duration").map { text throws(UsageError) in
-            try CommonOptions.positiveDuration(text, option: "duration")
-        }
-        untilOffline = parsed.has("until-offline")
-        if parsed.has("calibrate") { settings.calibration = SelfCalibration() }
-        shard = try parsed.value("shard").map { text throws(UsageError) in
+        duration = try parsed.positiveDuration(CommonOptions.duration)
+        untilOffline = parsed.has(Self.untilOffline)
+        if parsed.has(Self.calibrate) { settings.calibration = SelfCalibration() }
+        shard = try parsed[Self.shard].map { text throws(UsageError) in
             guard let shard = BeaconShard(text) else {
                 throw UsageError("Invalid value '\(text)' for '--shard <K/N>': expected K/N with 1 <= K <= N <= \(BeaconShard.maximumCount), such as 1/2")
             }

@@ -13,26 +13,21 @@ struct SceneOverrides: Equatable {
     init() {}
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
-        duration = try parsed.value("duration").map { text throws(UsageError) in
-            try CommonOptions.positiveDuration(text, option: "duration")
-        }
-        tick = try parsed.value("tick").map { text throws(UsageError) in
-            let tick = try CommonOptions.positiveDuration(text, option: "tick")
-            guard tick >= .milliseconds(10) else { throw UsageError("'--tick' must be at least 10ms") }
-            return tick
-        }
-        pathLossExponent = try SimulateOptions.number(parsed, "exponent", placeholder: "n", in: 0.5...10)
-        if let text = parsed.value("loss") {
+        duration = try parsed.positiveDuration(SimulateOptions.duration)
+        tick = try parsed.positiveDuration(SimulateOptions.tick)
+        if let tick, tick < .milliseconds(10) { throw UsageError("'--tick' must be at least 10ms") }
+        pathLossExponent = try SimulateOptions.number(parsed, SimulateOptions.exponent, in: 0.5...10)
+        if let text = parsed[SimulateOptions.loss] {
             let fraction = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
             guard let fraction, fraction >= 0, fraction <= 1 else {
                 throw UsageError("Invalid value '\(text)' for '--loss <fraction>': expected 0...1 or a percentage such as 50%")
             }
             loss = fraction
         }
-        sensitivity = try SimulateOptions.number(parsed, "sensitivity", placeholder: "dBm", in: -127...20)
-        if let text = parsed.value("reports") {
+        sensitivity = try SimulateOptions.number(parsed, SimulateOptions.sensitivity, in: -127...20)
+        if let text = parsed[SimulateOptions.reports] {
             guard let format = ReceiverModel.ReportFormat(rawValue: text) else {
-                throw UsageError.invalidChoice(text, for: "--reports <kind>", expected: "legacy, extended or mixed",
+                throw UsageError.invalidChoice(text, for: SimulateOptions.reports.synopsis, expected: "legacy, extended or mixed",
                                                words: ReceiverModel.ReportFormat.allCases.map(\.rawValue))
             }
             reports = format

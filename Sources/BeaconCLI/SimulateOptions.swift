@@ -27,47 +27,51 @@ struct SimulateOptions {
     var start: Timestamp
 
     static let defaultSeed: UInt64 = 1
+    /// The distance of a beacon given by flags, metres, when --distance does not say.
+    static let defaultDistance = 1
     /// Length of a scene given by flags when --duration does not say.
     static let defaultFlagsDuration = Micros.seconds(60)
 
-    static let beaconOptions = ["uuid", "major", "minor", "measured-power", "interval", "distance", "walk-to", "speed"]
+    /// The options of a beacon given by flags.
+    static let beaconOptions = [uuid, major, minor, measuredPower, interval, distance, walkTo, speed]
+
+    static let scene = OptionSpec("scene", .value(placeholder: "name|file"),
+        "A built-in scene (see --list) or a scene file (JSON, as --print-scene writes it); ./NAME reads a file called NAME.")
+    static let list = OptionSpec("list", .flag, "List the built-in scenes: what each is for, and the identities its beacons advertise (what to range for).")
+    static let printScene = OptionSpec("print-scene", .flag, "Print the scene as a scene file instead of simulating it (a start for your own).")
+    static let out = OptionSpec("out", .value(placeholder: "capture"), "Write the capture to this file (btsnoop, datalink 1002 H4; btmon -r reads it); "
+        + "for a site scene, this directory (made when missing): one capture per gateway, NAME.btsnoop, and the site, site.json.")
+    static let site = OptionSpec("site", .value(placeholder: "file"), "Give the scene this site (a site file, as beacon locate --site takes it), "
+        + "in place of any it has: a site scene simulates every gateway of the site.")
+    static let truth = OptionSpec("truth", .value(placeholder: "file"), "Also write the ground truth to this file, one JSON object per beacon and tick ('-' for stdout).")
+    static let seed = OptionSpec("seed", .value(placeholder: "n"), "Seed of every random draw: the same arguments give the same bytes.", default: "\(defaultSeed)")
+    static let start = OptionSpec("start", .value(placeholder: "time"), "Wall-clock time of the capture's start, ISO 8601.",
+        default: SceneSimulator.defaultStart.iso8601)
+    static let duration = OptionSpec("duration", .value(placeholder: "duration"), "How long the scene lasts.", default: "the scene's; 60s for a beacon given by flags")
+    static let tick = OptionSpec("tick", .value(placeholder: "duration"), "Time between ground-truth rows.", default: "the scene's, 1s")
+    static let uuid = OptionSpec("uuid", .value(placeholder: "uuid"), "Instead of --scene, one beacon with this proximity UUID (8-4-4-4-12 hex digits).")
+    static let major = OptionSpec("major", .value(placeholder: "major"), "The beacon's major, 0...65535, decimal or 0x hex.")
+    static let minor = OptionSpec("minor", .value(placeholder: "minor"), "The beacon's minor, 0...65535, decimal or 0x hex.")
+    static let measuredPower = OptionSpec("measured-power", .value(placeholder: "dBm"), "The beacon's calibrated RSSI at 1 m, -127...20.",
+        default: "\(AdvertiseOptions.defaultMeasuredPower)")
+    static let interval = OptionSpec("interval", .value(placeholder: "duration"), "The beacon's advertising interval, 20ms...10.24s.", default: "100ms")
+    static let distance = OptionSpec("distance", .value(placeholder: "metres"), "The beacon's distance from the receiver.", default: "\(defaultDistance)")
+    static let walkTo = OptionSpec("walk-to", .value(placeholder: "metres"), "Walk the beacon from --distance to here and back, again and again.")
+    static let speed = OptionSpec("speed", .value(placeholder: "m/s"), "Walking speed with --walk-to.", default: "\(BeaconPath.defaultSpeed)")
+    static let exponent = OptionSpec("exponent", .value(placeholder: "n"), "Path-loss exponent, 0.5...10 (also with --scene).", default: "2, or the scene's")
+    static let loss = OptionSpec("loss", .value(placeholder: "fraction"), "Fraction of packets lost, 0...1 or a percentage such as 50% (also with --scene).",
+        default: "0, or the scene's")
+    static let sensitivity = OptionSpec("sensitivity", .value(placeholder: "dBm"), "Weaker packets are not received, -127...20 (also with --scene).",
+        default: "-100, or the scene's")
+    static let reports = OptionSpec("reports", .value(placeholder: "kind"), "Report events: legacy, extended or mixed (also with --scene).",
+        default: "extended, or the scene's")
 
     static let help = CommandHelp(
         name: "simulate",
         overview: "Simulate beacons around a scanning controller: write the btsnoop capture it would record, and the ground truth.",
         usage: "beacon simulate (--scene <name|file> | --uuid <uuid> --major <major> --minor <minor>) --out <capture> [<options>]",
-        options: [
-            OptionSpec("scene", .value(placeholder: "name|file"),
-                       "A built-in scene (see --list) or a scene file (JSON, as --print-scene writes it); ./NAME reads a file called NAME."),
-            OptionSpec("list", .flag, "List the built-in scenes: what each is for, and the identities its beacons advertise (what to range for)."),
-            OptionSpec("print-scene", .flag, "Print the scene as a scene file instead of simulating it (a start for your own)."),
-            OptionSpec("out", .value(placeholder: "capture"), "Write the capture to this file (btsnoop, datalink 1002 H4; btmon -r reads it); "
-                       + "for a site scene, this directory (made when missing): one capture per gateway, NAME.btsnoop, and the site, site.json."),
-            OptionSpec("site", .value(placeholder: "file"), "Give the scene this site (a site file, as beacon locate --site takes it), "
-                       + "in place of any it has: a site scene simulates every gateway of the site."),
-            OptionSpec("truth", .value(placeholder: "file"), "Also write the ground truth to this file, one JSON object per beacon and tick ('-' for stdout)."),
-            OptionSpec("seed", .value(placeholder: "n"), "Seed of every random draw: the same arguments give the same bytes.", default: "\(defaultSeed)"),
-            OptionSpec("start", .value(placeholder: "time"), "Wall-clock time of the capture's start, ISO 8601.",
-                       default: SceneSimulator.defaultStart.iso8601),
-            OptionSpec("duration", .value(placeholder: "duration"), "How long the scene lasts.", default: "the scene's; 60s for a beacon given by flags"),
-            OptionSpec("tick", .value(placeholder: "duration"), "Time between ground-truth rows.", default: "the scene's, 1s"),
-            OptionSpec("uuid", .value(placeholder: "uuid"), "Instead of --scene, one beacon with this proximity UUID (8-4-4-4-12 hex digits)."),
-            OptionSpec("major", .value(placeholder: "major"), "The beacon's major, 0...65535, decimal or 0x hex."),
-            OptionSpec("minor", .value(placeholder: "minor"), "The beacon's minor, 0...65535, decimal or 0x hex."),
-            OptionSpec("measured-power", .value(placeholder: "dBm"), "The beacon's calibrated RSSI at 1 m, -127...20.",
-                       default: "\(AdvertiseOptions.defaultMeasuredPower)"),
-            OptionSpec("interval", .value(placeholder: "duration"), "The beacon's advertising interval, 20ms...10.24s.", default: "100ms"),
-            OptionSpec("distance", .value(placeholder: "metres"), "The beacon's distance from the receiver.", default: "1"),
-            OptionSpec("walk-to", .value(placeholder: "metres"), "Walk the beacon from --distance to here and back, again and again."),
-            OptionSpec("speed", .value(placeholder: "m/s"), "Walking speed with --walk-to.", default: "1.2"),
-            OptionSpec("exponent", .value(placeholder: "n"), "Path-loss exponent, 0.5...10 (also with --scene).", default: "2, or the scene's"),
-            OptionSpec("loss", .value(placeholder: "fraction"), "Fraction of packets lost, 0...1 or a percentage such as 50% (also with --scene).",
-                       default: "0, or the scene's"),
-            OptionSpec("sensitivity", .value(placeholder: "dBm"), "Weaker packets are not received, -127...20 (also with --scene).",
-                       default: "-100, or the scene's"),
-            OptionSpec("reports", .value(placeholder: "kind"), "Report events: legacy, extended or mixed (also with --scene).",
-                       default: "extended, or the scene's"),
-        ],
+        options: [scene, list, printScene, out, site, truth, seed, start, duration, tick, uuid, major, minor, measuredPower, interval,
+                  distance, walkTo, speed, exponent, loss, sensitivity, reports],
         discussion: """
         A scene is beacons (an iBeacon, AltBeacon, Eddystone-UID or Eddystone-URL identity, advertising interval,
         when they advertise, how they move), the radio
@@ -93,9 +97,9 @@ struct SimulateOptions {
     )
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
-        if parsed.has("list") {
-            let others = Self.help.options.map(\.name).filter { $0 != "list" && (parsed.value($0) != nil || parsed.has($0)) }
-            if let other = others.first { throw UsageError("'--list' takes no other options (found '--\(other)')") }
+        if parsed.has(Self.list) {
+            let others = Self.help.options.filter { $0.name != Self.list.name && parsed.given($0) }
+            if let other = others.first { throw UsageError("'--list' takes no other options (found '--\(other.name)')") }
             action = .list
             overrides = SceneOverrides()
             sitePath = nil
@@ -104,28 +108,28 @@ struct SimulateOptions {
             return
         }
         overrides = try SceneOverrides(parsed)
-        sitePath = parsed.value("site")
+        sitePath = parsed[Self.site]
         if sitePath == "" { throw UsageError("Invalid value '' for '--site <file>': expected a site file") }
         let source: SceneSource
-        if let name = parsed.value("scene") {
-            if let other = Self.beaconOptions.first(where: { parsed.value($0) != nil }) {
-                throw UsageError("'--\(other)' describes a beacon given by flags; it cannot be combined with '--scene'")
+        if let name = parsed[Self.scene] {
+            if let other = Self.beaconOptions.first(where: { parsed[$0] != nil }) {
+                throw UsageError("'--\(other.name)' describes a beacon given by flags; it cannot be combined with '--scene'")
             }
             source = try Self.source(named: name)
-        } else if parsed.value("uuid") != nil {
+        } else if parsed[Self.uuid] != nil {
             if sitePath != nil {
                 throw UsageError("'--site' needs '--scene': a beacon given by flags is a distance from one receiver, not a point of a site")
             }
             source = .flags(try Self.flagsScene(parsed, duration: overrides.duration ?? Self.defaultFlagsDuration))
-        } else if let other = Self.beaconOptions.first(where: { parsed.value($0) != nil }) {
-            throw UsageError("'--\(other)' needs '--uuid' (a beacon given by flags)")
+        } else if let other = Self.beaconOptions.first(where: { parsed[$0] != nil }) {
+            throw UsageError("'--\(other.name)' needs '--uuid' (a beacon given by flags)")
         } else {
             throw UsageError("Missing expected argument '--scene <name|file>' (or '--uuid' for one beacon; '--list' lists the scenes)")
         }
 
-        let out = parsed.value("out")
-        let truth = parsed.value("truth")
-        if parsed.has("print-scene") {
+        let out = parsed[Self.out]
+        let truth = parsed[Self.truth]
+        if parsed.has(Self.printScene) {
             if out != nil || truth != nil { throw UsageError("'--print-scene' writes no capture; it cannot be combined with '--out' or '--truth'") }
             action = .printScene(source)
         } else {
@@ -136,7 +140,7 @@ struct SimulateOptions {
             action = .simulate(source, out: out, truth: truth)
         }
 
-        if let text = parsed.value("seed") {
+        if let text = parsed[Self.seed] {
             guard let value = UInt64(text) else {
                 throw UsageError("Invalid value '\(text)' for '--seed <n>': expected an integer in 0...18446744073709551615")
             }
@@ -144,7 +148,7 @@ struct SimulateOptions {
         } else {
             seed = Self.defaultSeed
         }
-        if let text = parsed.value("start") {
+        if let text = parsed[Self.start] {
             guard let value = TimestampText.parse(text), value >= Timestamp(microseconds: 0),
                   value <= Timestamp(microseconds: 253_402_300_799_999_999) else {
                 throw UsageError("Invalid value '\(text)' for '--start <time>': expected an ISO 8601 time from 1970 to 9999 such as 2026-01-01T00:00:00Z")
@@ -170,47 +174,46 @@ struct SimulateOptions {
 
     /// One beacon from --uuid, --major, --minor and friends, standing or walking; one region on its UUID.
     static func flagsScene(_ parsed: ParsedOptions, duration: Micros) throws(UsageError) -> Scene {
-        let uuidText = parsed.value("uuid") ?? ""
+        let uuidText = parsed[Self.uuid] ?? ""
         guard let uuid = BeaconUUID(uuidText) else {
             throw UsageError("Invalid value '\(uuidText)' for '--uuid <uuid>': expected 8-4-4-4-12 hex digits such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
         }
-        guard let majorText = parsed.value("major") else { throw UsageError("Missing expected argument '--major <major>'") }
-        guard let minorText = parsed.value("minor") else { throw UsageError("Missing expected argument '--minor <minor>'") }
-        let identity = IBeaconID(uuid: uuid, major: try RangeOptions.uint16(majorText, option: "major"),
-                                      minor: try RangeOptions.uint16(minorText, option: "minor"))
-        let power = try parsed.value("measured-power").map { text throws(UsageError) in
-            try AdvertiseOptions.dBm(text, option: "measured-power")
+        guard let majorText = parsed[Self.major] else { throw UsageError("Missing expected argument '--major <major>'") }
+        guard let minorText = parsed[Self.minor] else { throw UsageError("Missing expected argument '--minor <minor>'") }
+        let identity = IBeaconID(uuid: uuid, major: try RangeOptions.uint16(majorText, option: Self.major),
+                                      minor: try RangeOptions.uint16(minorText, option: Self.minor))
+        let power = try parsed[Self.measuredPower].map { text throws(UsageError) in
+            try AdvertiseOptions.dBm(text, option: Self.measuredPower)
         } ?? AdvertiseOptions.defaultMeasuredPower
-        let distance = try number(parsed, "distance", placeholder: "metres", in: 0...10_000) ?? 1
+        let distance = try number(parsed, Self.distance, in: 0...10_000) ?? Double(Self.defaultDistance)
         let path: BeaconPath
-        if let far = try number(parsed, "walk-to", placeholder: "metres", in: 0...10_000) {
-            let speed = try number(parsed, "speed", placeholder: "m/s", in: 0.01...100) ?? BeaconPath.defaultSpeed
+        if let far = try number(parsed, Self.walkTo, in: 0...10_000) {
+            let speed = try number(parsed, Self.speed, in: 0.01...100) ?? BeaconPath.defaultSpeed
             path = .walkingAwayAndBack(near: distance, far: far, speed: speed, pause: Micros(0))
-        } else if parsed.value("speed") != nil {
+        } else if parsed[Self.speed] != nil {
             throw UsageError("'--speed' needs '--walk-to' (a standing beacon does not move)")
         } else {
             path = .standing(distance: distance)
         }
         var beacon = SceneBeacon(beacon: .iBeacon(IBeacon(identity: identity, measuredPower: power)),
                                  address: SceneBeacon.defaultAddress(index: 0), path: path)
-        if let text = parsed.value("interval") {
-            let interval = try CommonOptions.positiveDuration(text, option: "interval")
+        if let text = parsed[Self.interval] {
+            let interval = try CommonOptions.positiveDuration(text, option: Self.interval)
             guard interval >= .milliseconds(20), interval <= .milliseconds(10_240) else {
                 throw UsageError("Invalid value '\(text)' for '--interval <duration>': expected 20ms...10.24s")
             }
             beacon.interval = interval
         }
-        let kind = parsed.value("walk-to") == nil ? "standing" : "walking"
+        let kind = parsed[Self.walkTo] == nil ? "standing" : "walking"
         return Scene(name: "flags", summary: "One \(kind) beacon given by flags.", duration: duration,
                      regions: [NamedRegion(name: "beacon", region: BeaconRegion(uuid: uuid))], beacons: [beacon])
     }
 
     /// A decimal number in `range`, nil when the option is absent.
-    static func number(_ parsed: ParsedOptions, _ option: String, placeholder: String,
-                       in range: ClosedRange<Double>) throws(UsageError) -> Double? {
-        guard let text = parsed.value(option) else { return nil }
+    static func number(_ parsed: ParsedOptions, _ option: OptionSpec, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = parsed[option] else { return nil }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw UsageError("Invalid value '\(text)' for '--\(option) <\(placeholder)>': expected a number in \(range.lowerBound)...\(range.upperBound)")
+            throw UsageError("Invalid value '\(text)' for '\(option.synopsis)': expected a number in \(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }

@@ -26,34 +26,35 @@ struct SurveyOptions {
 
     static let defaultDuration = Micros.seconds(30)
 
+    static let site = OptionSpec("site", .value(placeholder: "file"), "The site file, as beacon locate takes it: its gateways are the ones surveyed.")
+    static let beacon = OptionSpec("beacon", .value(placeholder: "id"),
+        "The beacon surveyed: its id as the gateways' readings give it (uuid-major-minor in lower case), or the name the site file's beacons give it.")
+    static let at = OptionSpec("at", .value(placeholder: "x,y|room"),
+        "Where the beacon is held still: metres in the site's frame, or a room of the site (its centre, on its floor).")
+    static let floor = OptionSpec("floor", .value(placeholder: "n"), "The floor of --at X,Y or of --path.", default: "0")
+    static let duration = OptionSpec("duration", .value(placeholder: "duration"),
+        "How long the beacon is held at --at, counted on the readings' own clock from the first readings message.",
+        default: defaultDuration.description)
+    static let path = OptionSpec("path", .value(placeholder: "file"),
+        "Instead of --at, a walk: a JSON array of {\"x\", \"y\", \"t\"}, metres and seconds from the first readings "
+        + "message, times increasing; the beacon is carried from point to point at a steady pace, and the "
+        + "survey lasts until the last point's time.")
+    static let out = OptionSpec("out", .value(placeholder: "file"), "Append the survey lines to this file (created when missing, never emptied).")
+    static let maxLateness = OptionSpec("max-lateness", .value(placeholder: "duration"),
+        "How long a gateway may stay silent, once another has reported past the survey's end, before it "
+        + "is no longer waited for; 'none' waits for every gateway not offline (replays).",
+        default: Locator.Settings().maximumLateness?.description ?? "none")
+
     static let help = CommandHelp(
         name: "survey",
         overview: "Record what each gateway hears of a beacon held still at a known point, or carried along a walk, as survey lines.",
         usage: "beacon survey --mqtt <url> --site <file> --beacon <id> (--at <x,y|room> | --path <file>) [<options>]",
         options: [
-            OptionSpec("mqtt", .value(placeholder: "url"),
-                       "The broker the gateways (`beacon range --mqtt URL --gateway NAME`) publish to: \(BrokerAddress.forms). "
-                       + "Reads PREFIX/\(GatewayTopics.level)/+/readings and /status, as beacon locate does; publishes "
-                       + "PREFIX/survey/status (online, or offline as the last will)."),
-        ] + BrokerOptions.specs + [
-            OptionSpec("site", .value(placeholder: "file"), "The site file, as beacon locate takes it: its gateways are the ones surveyed."),
-            OptionSpec("beacon", .value(placeholder: "id"),
-                       "The beacon surveyed: its id as the gateways' readings give it (uuid-major-minor in lower case), or the name the site file's beacons give it."),
-            OptionSpec("at", .value(placeholder: "x,y|room"),
-                       "Where the beacon is held still: metres in the site's frame, or a room of the site (its centre, on its floor)."),
-            OptionSpec("floor", .value(placeholder: "n"), "The floor of --at X,Y or of --path.", default: "0"),
-            OptionSpec("duration", .value(placeholder: "duration"),
-                       "How long the beacon is held at --at, counted on the readings' own clock from the first readings message.",
-                       default: defaultDuration.description),
-            OptionSpec("path", .value(placeholder: "file"),
-                       "Instead of --at, a walk: a JSON array of {\"x\", \"y\", \"t\"}, metres and seconds from the first readings "
-                       + "message, times increasing; the beacon is carried from point to point at a steady pace, and the "
-                       + "survey lasts until the last point's time."),
-            OptionSpec("out", .value(placeholder: "file"), "Append the survey lines to this file (created when missing, never emptied)."),
-            OptionSpec("max-lateness", .value(placeholder: "duration"),
-                       "How long a gateway may stay silent, once another has reported past the survey's end, before it "
-                       + "is no longer waited for; 'none' waits for every gateway not offline (replays).", default: "5s"),
-        ],
+            MQTTOptions.mqtt.withHelp(
+                "The broker the gateways (`beacon range --mqtt URL --gateway NAME`) publish to: \(BrokerAddress.forms). "
+                    + "Reads PREFIX/\(GatewayTopics.level)/+/readings and /status, as beacon locate does; publishes "
+                    + "PREFIX/survey/status (online, or offline as the last will).", default: nil),
+        ] + BrokerOptions.options + [site, beacon, at, floor, duration, path, out, maxLateness],
         discussion: """
         Hold the beacon still at the point for --duration (or carry it along --path) while the site's gateways \
         range it; the survey starts at the first readings message after it subscribes, and ends once every \
@@ -82,35 +83,33 @@ struct SurveyOptions {
             throw UsageError("Missing expected argument '--mqtt <url>'")
         }
         self.broker = broker
-        guard let site = parsed.value("site") else { throw UsageError("Missing expected argument '--site <file>'") }
+        guard let site = parsed[Self.site] else { throw UsageError("Missing expected argument '--site <file>'") }
         sitePath = site
-        guard let beacon = parsed.value("beacon") else { throw UsageError("Missing expected argument '--beacon <id>'") }
+        guard let beacon = parsed[Self.beacon] else { throw UsageError("Missing expected argument '--beacon <id>'") }
         guard !beacon.isEmpty, beacon.utf8.count <= 128, !beacon.unicodeScalars.contains(where: \.isControlOrNoncharacter) else {
             throw UsageError("Invalid value '\(DiagnosticEscaping.escaped(beacon))' for '--beacon <id>': expected 1 to 128 bytes without control characters")
         }
         self.beacon = beacon
-        switch (parsed.value("at"), parsed.value("path")) {
+        switch (parsed[Self.at], parsed[Self.path]) {
         case (nil, nil): throw UsageError("Missing expected argument '--at <x,y|room>' (or '--path <file>' for a walk)")
         case (.some, .some): throw UsageError("'--at' and '--path' cannot be combined: a survey is a point or a walk")
         case (.some(let text), nil): place = try Self.place(text)
         case (nil, .some(let path)):
-            if parsed.value("duration") != nil { throw UsageError("'--duration' applies to '--at'; a --path walk lasts until its last point's time") }
+            if parsed[Self.duration] != nil { throw UsageError("'--duration' applies to '--at'; a --path walk lasts until its last point's time") }
             place = .path(path)
         }
-        floor = try parsed.value("floor").map { text throws(UsageError) in
+        floor = try parsed[Self.floor].map { text throws(UsageError) in
             guard let level = Int(text), abs(level) <= Site.maximumLevel else {
                 throw UsageError("Invalid value '\(text)' for '--floor <n>': expected a whole number from -\(Site.maximumLevel) to \(Site.maximumLevel)")
             }
             return level
         }
         if floor != nil, case .room = place { throw UsageError("'--floor' applies to '--at X,Y' and '--path'; a room is on its own floor") }
-        duration = try parsed.value("duration").map { text throws(UsageError) in
-            try CommonOptions.positiveDuration(text, option: "duration")
-        } ?? Self.defaultDuration
-        outPath = parsed.value("out")
+        duration = try parsed.positiveDuration(Self.duration) ?? Self.defaultDuration
+        outPath = parsed[Self.out]
         maximumLateness = Locator.Settings().maximumLateness
-        if let text = parsed.value("max-lateness") {
-            maximumLateness = text == "none" ? nil : try CommonOptions.positiveDuration(text, option: "max-lateness")
+        if let text = parsed[Self.maxLateness] {
+            maximumLateness = text == "none" ? nil : try CommonOptions.positiveDuration(text, option: Self.maxLateness)
         }
     }
 

@@ -14,17 +14,17 @@ struct ArgumentParsingTests {
     @Test("values, inline values, repeated values and flags are collected")
     func collectsOptions() throws {
         let parsed = try ParsedOptions.parse(["--uuid", "A", "--region=B", "--region", "C", "--active"], specs: specs)
-        #expect(parsed.value("uuid") == "A")
-        #expect(parsed.all("region") == ["B", "C"])
-        #expect(parsed.has("active"))
+        #expect(parsed[specs[0]] == "A")
+        #expect(parsed.all(specs[1]) == ["B", "C"])
+        #expect(parsed.has(specs[2]))
         #expect(!parsed.helpRequested)
     }
 
     @Test("a negative number, and - alone, are values, not options")
     func negativeNumberIsValue() throws {
         let parsed = try ParsedOptions.parse(["--measured-power", "-59"], specs: specs)
-        #expect(parsed.value("measured-power") == "-59")
-        #expect(try ParsedOptions.parse(["--uuid", "-"], specs: specs).value("uuid") == "-")
+        #expect(parsed[specs[3]] == "-59")
+        #expect(try ParsedOptions.parse(["--uuid", "-"], specs: specs)[specs[0]] == "-")
     }
 
     @Test("-h and --help anywhere ask for help")

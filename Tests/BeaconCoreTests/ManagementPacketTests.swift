@@ -85,7 +85,7 @@ import BeaconCore
         let features = try ManagementAdvertisingFeatures(Self.hex("FFFF0000 1F 1F 05 02 01 02"))
         #expect(features.maxInstances == 5 && features.maxDataLength == 31)
         #expect(features.instances == [1, 2])
-        #expect(features.supportedFlags.contains(.useTxPower) && features.supportedFlags.contains(.canSetTxPower))
+        #expect(features.supportedFlags == ManagementAdvertisingFlags(rawValue: 0x0000_FFFF))
         #expect(features.freeInstance == 5)
         #expect(try ManagementAdvertisingFeatures(Self.hex("00000000 1F 1F 05 02 05 01")).freeInstance == 4)
         #expect(try ManagementAdvertisingFeatures(Self.hex("00000000 1F 1F 02 02 01 02")).freeInstance == nil)

@@ -56,6 +56,12 @@ struct MonitorHarness {
         return new
     }
 
+    /// A region's state as the monitor last reported it: every change of state is a state line.
+    func state(of region: BeaconRegion) -> RegionState {
+        for case let .state(reported, state, _) in outputs.reversed() where reported == region { return state }
+        return .unknown
+    }
+
     @discardableResult
     mutating func tick(ms: Int64) -> [MonitorOutput] {
         var new: [MonitorOutput] = []

@@ -10,7 +10,7 @@ struct RegionMonitorMonitoringTests {
         let b = BeaconRegion(uuid: Fixture.otherUUID)
         let h = MonitorHarness([a, b], startMs: 250)
         #expect(h.outputs == [.state(a, .unknown, Fixture.at(ms: 250)), .state(b, .unknown, Fixture.at(ms: 250))])
-        #expect(h.monitor.state(of: a) == .unknown)
+        #expect(h.state(of: a) == .unknown)
         // Unknown until exitAfter (10 s) has passed without a matching sighting.
         #expect(h.monitor.nextDeadline == Fixture.at(ms: 10_250))
     }
@@ -22,8 +22,8 @@ struct RegionMonitorMonitoringTests {
         h.sighting(Fixture.sighting(ms: 9_000))
         #expect(h.tick(ms: 9_999) == [])
         #expect(h.tick(ms: 10_000) == [.state(silent, .outside, Fixture.at(ms: 10_000))])
-        #expect(h.monitor.state(of: silent) == .outside)
-        #expect(h.monitor.state(of: heard) == .inside)
+        #expect(h.state(of: silent) == .outside)
+        #expect(h.state(of: heard) == .inside)
         // Exited before the first tick at 60 s: what it heard is reported first (see exitBeforeTheFirstTick...).
         let exit = h.tick(ms: 19_000)
         #expect(exit.map(\.kind) == ["partial", "exit", "state"])
@@ -34,14 +34,14 @@ struct RegionMonitorMonitoringTests {
     @Test func entersOnFirstMatchingSightingOnly() {
         var h = MonitorHarness([region])
         #expect(h.sighting(Fixture.sighting(ms: 300)) == [.enter(region, Fixture.at(ms: 300)), .state(region, .inside, Fixture.at(ms: 300))])
-        #expect(h.monitor.state(of: region) == .inside)
+        #expect(h.state(of: region) == .inside)
         #expect(h.sighting(Fixture.sighting(ms: 400)) == [])
     }
 
     @Test func ignoresOtherUUID() {
         var h = MonitorHarness([region])
         #expect(h.sighting(Fixture.sighting(uuid: Fixture.otherUUID, ms: 300)) == [])
-        #expect(h.monitor.state(of: region) == .unknown)
+        #expect(h.state(of: region) == .unknown)
         #expect(h.monitor.trackedBeaconCount == 0)
         #expect(h.tick(ms: 5000) == [])
     }
@@ -63,7 +63,7 @@ struct RegionMonitorMonitoringTests {
         var h = MonitorHarness([constrained])
         let out = h.sighting(Fixture.sighting(major: major, minor: minor, ms: 10))
         #expect(out == (enters ? [.enter(constrained, Fixture.at(ms: 10)), .state(constrained, .inside, Fixture.at(ms: 10))] : []))
-        #expect(h.monitor.state(of: constrained) == (enters ? .inside : .unknown))
+        #expect(h.state(of: constrained) == (enters ? .inside : .unknown))
     }
 
     @Test func exitsExactlyAtLastSeenPlusExitAfter() {
@@ -71,11 +71,11 @@ struct RegionMonitorMonitoringTests {
         h.sighting(Fixture.sighting(ms: 500))
         #expect(h.monitor.nextDeadline == Fixture.at(ms: 10_500))
         #expect(h.tick(ms: 10_499) == [])
-        #expect(h.monitor.state(of: region) == .inside)
+        #expect(h.state(of: region) == .inside)
         let exit = h.tick(ms: 10_500)
         #expect(exit.map(\.kind) == ["partial", "exit", "state"])
         #expect(exit.dropFirst() == [.exit(region, Fixture.at(ms: 10_500)), .state(region, .outside, Fixture.at(ms: 10_500))])
-        #expect(h.monitor.state(of: region) == .outside)
+        #expect(h.state(of: region) == .outside)
         #expect(h.monitor.nextDeadline == nil)
         // A late tick does not exit again; the next sighting enters again.
         #expect(h.tick(ms: 30_000) == [])

@@ -42,7 +42,10 @@ struct SurveyTests {
         var levels = SurveyLevels()
         levels.add(rssi: -60, samples: 0)
         levels.add(rssi: .nan, samples: 3)
-        #expect(levels.median == nil && levels.spread == nil && levels.samples == 0 && levels.tickCount == 0)
+        #expect(levels.median == nil && levels.spread == nil && levels.samples == 0)
+        // One tick heard after them: a single tick has no spread, so neither of the two was kept.
+        levels.add(rssi: -70, samples: 2)
+        #expect(levels.median == -70 && levels.spread == nil && levels.samples == 2)
     }
 
     // MARK: - Lines

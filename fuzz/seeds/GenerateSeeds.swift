@@ -33,6 +33,15 @@ enum GenerateSeeds {
         ]
     }
 
+    /// An iBeacon heard on LE Coded: an extended report (not legacy, non-connectable, non-scannable)
+    /// whose primary and secondary PHY are 0x03, what `beacon advertise --phy coded` sends.
+    static var codedEvent: [UInt8] {
+        let report = AdvertisingReport(eventType: 0x0000, isExtended: true, addressType: .publicDevice,
+                                       address: DeviceAddress(value: 0xC000_0000_0003), primaryPHY: 0x03, secondaryPHY: 0x03,
+                                       sid: 0x00, rssi: -88, data: beacon(3).advertisingData[...])
+        return reportEvent([report], extended: true)
+    }
+
     static func write(_ target: String, _ name: String, _ bytes: [UInt8]) {
         let directory = "fuzz/corpus/\(target)"
         mkdir("fuzz/corpus", 0o755)
@@ -55,6 +64,8 @@ enum GenerateSeeds {
             write("hci_event", "event-\(i)", event)
             write("beacon_decoders", "event-\(i)", event)
         }
+        write("hci_event", "event-\(events.count)", codedEvent)
+        write("beacon_decoders", "event-\(events.count)", codedEvent)
 
         write("advertising_data", "ibeacon", beacon(7).advertisingData)
         write("advertising_data", "padded", AdvertisingData.build([(.flags, [0x06]), (.completeLocalName, Array("sensor".utf8))]) + [0, 0, 0])

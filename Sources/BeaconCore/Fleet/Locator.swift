@@ -202,8 +202,6 @@ public struct Locator: Sendable {
 
     /// Beacons being tracked.
     public var beaconCount: Int { tracks.count }
-    /// Beacon readings waiting for the watermark.
-    public var pendingReadings: Int { pendingCount }
 
     // MARK: - Time
 

@@ -32,9 +32,6 @@ public struct SelfCalibration: Sendable {
         self.memory = max(1, memory)
     }
 
-    /// Pairs heard so far.
-    public var pairCount: Int { pairs.count }
-
     /// Gateway `receiver` heard gateway `transmitter`'s beacon in a tick ending at `time`.
     public mutating func heard(receiver: Int, transmitter: Int, rssi: Double, measuredPower: Int, at time: Timestamp) {
         guard receiver != transmitter, rssi.isFinite else { return }

@@ -13,14 +13,6 @@ public enum BeaconFormat: String, CaseIterable, Hashable, Sendable, Comparable {
     /// Eddystone-EID: service data 0xFEAA, frame type 0x30.
     case eddystoneEID = "eddystone-eid"
 
-    /// Formats whose identity a region can name; the others are frames a beacon sends alongside.
-    public var isRangeable: Bool {
-        switch self {
-        case .iBeacon, .altBeacon, .eddystoneUID: true
-        case .eddystoneURL, .eddystoneTLM, .eddystoneEID: false
-        }
-    }
-
     /// The formats `beacon advertise` sends.
     public static let advertisable: [BeaconFormat] = [.iBeacon, .altBeacon, .eddystoneUID, .eddystoneURL]
 

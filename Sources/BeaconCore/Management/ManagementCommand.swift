@@ -89,8 +89,6 @@ public struct ManagementAdvertisingFlags: OptionSet, Hashable, Sendable {
 
     /// Bit 0: Switch into Connectable mode.
     public static let connectable = ManagementAdvertisingFlags(rawValue: 1 << 0)
-    /// Bit 10: the Tx Power can be specified (Read Advertising Features only).
-    public static let canSetTxPower = ManagementAdvertisingFlags(rawValue: 1 << 10)
     /// Bit 14: the Interval parameters should be used.
     public static let useInterval = ManagementAdvertisingFlags(rawValue: 1 << 14)
     /// Bit 15: the Tx Power parameter should be used.

@@ -31,12 +31,4 @@ public enum ManagementEvent: Hashable, Sendable {
             }
         }
     }
-
-    /// The command this event answers, if it is an answer.
-    public var answeredCommand: UInt16? {
-        switch self {
-        case .commandComplete(let command, _, _), .commandStatus(let command, _): command
-        default: nil
-        }
-    }
 }

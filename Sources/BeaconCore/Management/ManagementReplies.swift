@@ -28,8 +28,6 @@ public struct ManagementSupportedCommands: Hashable, Sendable {
 public struct ManagementControllerSettings: Hashable, Sendable {
     public var current: UInt32
 
-    public init(current: UInt32) { self.current = current }
-
     /// Address (6), Bluetooth_Version (1), Manufacturer (2), Supported_Settings (4), then Current_Settings (4).
     public init(_ bytes: [UInt8]) throws(DecodeError) {
         current = try ByteReader.read(bytes) { reader throws(DecodeError) in
@@ -52,13 +50,6 @@ public struct ManagementAdvertisingFeatures: Hashable, Sendable {
     public var maxInstances: UInt8
     /// The instances in use (by bluetoothd, another program, or an earlier run that was killed).
     public var instances: [UInt8]
-
-    public init(supportedFlags: ManagementAdvertisingFlags, maxDataLength: UInt8, maxInstances: UInt8, instances: [UInt8]) {
-        self.supportedFlags = supportedFlags
-        self.maxDataLength = maxDataLength
-        self.maxInstances = maxInstances
-        self.instances = instances
-    }
 
     public init(_ bytes: [UInt8]) throws(DecodeError) {
         (supportedFlags, maxDataLength, maxInstances, instances) = try ByteReader.read(bytes) { reader throws(DecodeError) in

@@ -247,16 +247,6 @@ public struct RegionMonitor: Sendable {
     /// outside (then nothing can happen until a sighting arrives).
     public var nextDeadline: Timestamp? { pendingDeadline }
 
-    /// The current state of `region` (`.unknown` for a region that is not monitored).
-    public func state(of region: BeaconRegion) -> RegionState {
-        guard let i = regions.firstIndex(of: region) else { return .unknown }
-        switch phases[i] {
-        case .unknown: return .unknown
-        case .inside: return .inside
-        case .outside: return startTime == nil ? .unknown : .outside
-        }
-    }
-
     /// Beacons whose state is kept: those heard within the tracking age in a region that is inside.
     public var trackedBeaconCount: Int { beacons.count }
 

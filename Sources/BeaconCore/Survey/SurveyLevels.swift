@@ -25,9 +25,6 @@ public struct SurveyLevels: Sendable {
         self.samples += samples
     }
 
-    /// Ticks in which the beacon was heard.
-    public var tickCount: Int { ticks.count }
-
     /// The weighted median, dBm; nil when nothing was heard.
     public var median: Double? {
         guard samples > 0 else { return nil }
