@@ -94,7 +94,7 @@ struct CalibrateCommandTests {
         #expect(io.run(["calibrate", "--sample", "1=-60", "--sample", "2=-68", "--sample", "4=-76"]) == 0, "\(io.stderr)")
         let line = io.stdout.first ?? ""
         // 8 dB per doubling: n = 8 / (10 log10 2) = 2.66
-        #expect(line.contains(#""pathLossExponent":2.66,"exponentDeviation":1.15,"measuredPower":-60,"measuredPowerDeviation":4.47,"#), "\(line)")
+        #expect(line.contains(#""pathLossExponent":2.66,"exponentDeviation":1.99,"measuredPower":-60,"measuredPowerDeviation":4.47,"#), "\(line)")
         #expect(line.hasSuffix(#""flags":"--path-loss-exponent 2.66 --measured-power -60"}"#), "\(line)")
     }
 

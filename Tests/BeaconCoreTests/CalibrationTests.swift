@@ -96,13 +96,14 @@ struct CalibrationTests {
         #expect(fit == #"{"event":"fit","time":"2027-01-15T08:00:00.000Z","samples":3,"pathLossExponent":2.71,"exponentDeviation":0.46,"measuredPower":-61,"measuredPowerDeviation":2.35,"residual":0.50,"flags":"--path-loss-exponent 2.71 --measured-power -61"}"#)
     }
 
-    @Test("the fit's uncertainty: ordinary least squares' standard errors with the scatter pooled with the prior scatter")
+    @Test("the fit's uncertainty: least squares' standard errors with the scatter pooled with the prior scatter, the exponent's as Student's t")
     func fitUncertainty() throws {
         // Exact samples at 1, 10 and 100 m: x = log10 d is 0, 1, 2 (mean 1, Sxx 2); no residual, so the
-        // scatter is the prior's alone: sqrt(2 * 36 / (3 - 2 + 2)) = sqrt(24).
+        // scatter is the prior's alone: sqrt(2 * 36 / (3 - 2 + 2)) = sqrt(24), with 3 degrees of freedom,
+        // whose t has variance 3 / (3 - 2) times the normal's.
         let fit = try PathLossFit.fit(samples(exponent: 2, at: [1, 10, 100], noise: [0, 0, 0])).get()
         let scatter = 24.0.squareRoot()
-        #expect(abs(fit.exponentDeviation - scatter / (10 * 2.0.squareRoot())) < 1e-9)
+        #expect(abs(fit.exponentDeviation - 3.0.squareRoot() * scatter / (10 * 2.0.squareRoot())) < 1e-9)
         #expect(abs(fit.measuredPowerDeviation - scatter * (1.0 / 3 + 1.0 / 2).squareRoot()) < 1e-9)
         // More samples over a wider span: a tighter exponent.
         let more = try PathLossFit.fit(samples(exponent: 2, at: [0.5, 1, 2, 4, 8, 16, 32], noise: [0, 0, 0, 0, 0, 0, 0])).get()
@@ -110,5 +111,24 @@ struct CalibrationTests {
         // Scatter around the line widens it.
         let noisy = try PathLossFit.fit(samples(exponent: 2, at: [1, 10, 100], noise: [3, -6, 3])).get()
         #expect(noisy.exponentDeviation > fit.exponentDeviation)
+    }
+
+    @Test("a handful whose points disagree is as unsure as the exponents fitted with each point left out spread")
+    func jackknifeUncertainty() throws {
+        // Four points on n = 2 but the farthest 12 dB low: the line through all four has a residual the
+        // prior scatter dilutes, yet leaving that point out moves the exponent from 3.2 to 2.
+        let handful = samples(exponent: 2, at: [1, 2, 4, 8], noise: [0, 0, 0, -12])
+        let fit = try PathLossFit.fit(handful).get()
+        let left = try handful.indices.map { i in try PathLossFit.fit(handful.indices.filter { $0 != i }.map { handful[$0] }).get().exponent }
+        let mean = left.reduce(0, +) / 4
+        let jackknife = (0.75 * left.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }).squareRoot()
+        #expect(abs(fit.exponentDeviation - jackknife) < 1e-9)
+        // The same four points on the line: the t-scaled standard error decides, the jackknife being 0.
+        let exact = try PathLossFit.fit(samples(exponent: 2, at: [1, 2, 4, 8], noise: [0, 0, 0, 0])).get()
+        let x = [1.0, 2, 4, 8].map(log10), meanX = x.reduce(0, +) / 4
+        let sxx = x.reduce(0) { $0 + ($1 - meanX) * ($1 - meanX) }
+        let scatter = (2 * 36.0 / 4).squareRoot()
+        #expect(abs(exact.exponentDeviation - 2.0.squareRoot() * scatter / (10 * sxx.squareRoot())) < 1e-9)
+        #expect(fit.exponentDeviation > exact.exponentDeviation)
     }
 }

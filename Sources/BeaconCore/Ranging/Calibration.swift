@@ -132,7 +132,13 @@ public struct PathLossFit: Hashable, Sendable {
         // residual has count - 2 degrees of freedom.
         let k = Double(xs.count)
         let scatter = ((squares + priorScatterWeight * priorScatter * priorScatter) / (k - 2 + priorScatterWeight)).squareRoot()
-        let fit = PathLossFit(exponent: exponent, exponentDeviation: scatter / (10 * sxx.squareRoot()),
+        // With the scatter itself estimated, the exponent follows Student's t with the pooled degrees of
+        // freedom, whose variance is ν / (ν − 2) times the normal's: a handful of three or four points is
+        // less sure than its scatter alone says. Two points (ν = 2) keep the prior scatter's normal.
+        let freedom = k - 2 + priorScatterWeight
+        let tFactor = freedom > 2 ? (freedom / (freedom - 2)).squareRoot() : 1
+        let deviation = max(tFactor * scatter / (10 * sxx.squareRoot()), jackknifeDeviation(xs, ys))
+        let fit = PathLossFit(exponent: exponent, exponentDeviation: deviation,
                               measuredPower: intercept, measuredPowerDeviation: scatter * (1 / k + meanX * meanX / sxx).squareRoot(),
                               residual: (squares / k).squareRoot(), samples: usable.count)
         guard plausibleExponents.contains(exponent) else {
@@ -147,6 +153,30 @@ public struct PathLossFit: Hashable, Sendable {
         if let error = MeasuredPowerAtOneMetre.refusal(intercept, named: "the fitted RSSI at 1 m") { return .failure(error) }
         return .success(fit)
     }
+}
+
+/// The jackknife's standard error of the exponent: the spread of the exponents fitted with each sample
+/// left out in turn. A handful whose points disagree with one another (RSSI undulating between the measured
+/// distances, one point a body in the way) moves the slope by more than the scatter around one line says;
+/// 0 with fewer than three samples. `xs` are log10 distances, `ys` RSSI.
+private func jackknifeDeviation(_ xs: [Double], _ ys: [Double]) -> Double {
+    guard xs.count >= 3 else { return 0 }
+    var exponents: [Double] = []
+    for left in xs.indices {
+        let kept = xs.indices.filter { $0 != left }
+        let keptX = kept.map { xs[$0] }, keptY = kept.map { ys[$0] }
+        let meanX = keptX.reduce(0, +) / Double(keptX.count), meanY = keptY.reduce(0, +) / Double(keptY.count)
+        var sxx = 0.0, sxy = 0.0
+        for (x, y) in zip(keptX, keptY) {
+            sxx += (x - meanX) * (x - meanX)
+            sxy += (x - meanX) * (y - meanY)
+        }
+        if sxx > 0 { exponents.append(-sxy / sxx / 10) }
+    }
+    guard exponents.count >= 2 else { return 0 }
+    let k = Double(exponents.count)
+    let mean = exponents.reduce(0, +) / k
+    return ((k - 1) / k * exponents.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }).squareRoot()
 }
 
 public struct CalibrationError: Error, Equatable, CustomStringConvertible {
