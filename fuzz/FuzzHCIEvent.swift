@@ -3,10 +3,14 @@ import BeaconCore
 // HCI event decoder: a decoded event re-encodes to exactly the bytes it was decoded from (code,
 // declared length, declared parameters), the in-place report walk agrees with the decoder, and the
 // sightings of an event (read in one step when it holds one legacy report) are those of its reports.
+// The same input read as the parameters of the kernel's Device Found (and Advertisement Monitor Device
+// Found) must decode or throw within its bytes, and a decoded one's LE Advertising Report event must
+// decode to one report carrying its address, RSSI and (whole structures of) its data.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHCIEvent(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
+    checkDeviceFound(Array(bytes))
     let decoded: HCIEvent
     do {
         decoded = try HCIEvent.decode(bytes)
@@ -53,4 +57,30 @@ public func fuzzHCIEvent(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         require(!isReport && walked.isEmpty, "walk visited reports of a non-report event")
     }
     return 0
+}
+
+private func checkDeviceFound(_ parameters: [UInt8]) {
+    for code in [ManagementDeviceFound.deviceFoundCode, ManagementDeviceFound.monitorDeviceFoundCode] {
+        let found: ManagementDeviceFound
+        do {
+            found = try ManagementDeviceFound(code: code, parameters: parameters)
+        } catch {
+            _ = error.description
+            require(error.offset >= 0 && error.offset <= parameters.count, "Device Found error offset \(error.offset) outside \(parameters.count) bytes")
+            continue
+        }
+        guard let event = found.advertisingReportEvent else {
+            require(found.addressType != 1 && found.addressType != 2, "no report for an LE address type")
+            continue
+        }
+        guard case .leMeta(.advertisingReport(let reports)) = try? HCIEvent.decode(ArraySlice(event)), reports.count == 1 else {
+            require(false, "the report event of a Device Found does not decode to one report: \(Hex.encode(event))")
+            continue
+        }
+        let report = reports[0]
+        require(report.rssi == found.rssi && report.address.value == found.address & 0xFFFF_FFFF_FFFF,
+                "the report's RSSI or address differ from the Device Found's")
+        require(found.data.starts(with: report.data) && report.data.count <= ManagementDeviceFound.maxReportData,
+                "the report carries \(report.data.count) bytes that do not begin the Device Found's data")
+    }
 }

@@ -22,7 +22,7 @@ struct CommonOptions {
     static let hci = OptionSpec(
         "hci", .value(placeholder: "spec"),
         "Controller: hciN (kernel, shared with bluetoothd; brought up if down), hci-user:N (kernel, exclusive; must be down), "
-            + "mgmt:N (kernel management interface, beside bluetoothd; advertise only), monitor:N (kernel monitor channel, read-only; range and scan only), "
+            + "mgmt:N (kernel management interface, beside bluetoothd; not calibrate), monitor:N (kernel monitor channel, read-only; range and scan only), "
             + "tcp:HOST:PORT, unix:PATH, serial:DEVICE[,BAUD][,rtscts] or btsnoop:FILE. `beacon devices` lists the kernel's.",
         default: "$\(hciEnvironmentVariable), else hci0")
     static let duration = OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m).")
@@ -89,11 +89,21 @@ struct CommonOptions {
         }
     }
 
-    /// For the commands that listen (range, scan, calibrate): the management interface is refused.
-    func requireListener(_ command: String) throws(UsageError) {
-        if case .kernelManagement(let index) = transport {
-            throw UsageError("beacon \(command) cannot listen through mgmt:\(index), which serves beacon advertise only; "
+    /// For the commands that listen: calibrate refuses the management interface; range and scan take
+    /// it, without `--record` (what the kernel exchanges is btmon's to record) and without `--phy coded`
+    /// (the kernel scans on the PHYs it chooses).
+    func requireListener(_ command: String, phys: ScanningPHYs? = nil) throws(UsageError) {
+        guard case .kernelManagement(let index) = transport else { return }
+        guard command != "calibrate" else {
+            throw UsageError("beacon calibrate cannot listen through mgmt:\(index), which serves advertise, range and scan; "
                 + "use monitor:\(index) (read-only, beside bluetoothd) or hci\(index)")
+        }
+        if recordPath != nil {
+            throw UsageError("'--record' captures HCI packets, and mgmt:\(index) exchanges management commands; "
+                + "record what the kernel sends with `btmon -i hci\(index) -w FILE`, or listen through monitor:\(index) with --record")
+        }
+        if let phys, phys.contains(.leCoded) {
+            throw UsageError("'--phy coded' needs the raw channel (--hci hci\(index)): through mgmt:\(index) the kernel scans on the PHYs it chooses")
         }
     }
 

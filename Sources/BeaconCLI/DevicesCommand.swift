@@ -13,7 +13,7 @@ enum DevicesCommand {
         (HCIGETDEVLIST, HCIGETDEVINFO). "channels" says what this process can use now:
           raw   --hci hciN: needs CAP_NET_RAW, and the controller up (or CAP_NET_ADMIN to bring it up).
           user  --hci hci-user:N: needs CAP_NET_ADMIN and the controller down (`sudo hciconfig hciN down`).
-          mgmt  --hci mgmt:N (advertise, beside bluetoothd): needs CAP_NET_ADMIN and the controller up.
+          mgmt  --hci mgmt:N (advertise, range, scan; beside bluetoothd): needs CAP_NET_ADMIN and the controller up.
           monitor  --hci monitor:N (range, scan; read-only): needs CAP_NET_RAW.
         Fails with exit 69 when the kernel has no Bluetooth support.
         """,

@@ -10,6 +10,7 @@ struct RangeCommand: ControllerCommand {
 
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         var options = options
+        Scanning.chooseManagement(&options.common, phys: options.phys, needsRaw: options.selfBeacon != nil, console: console)
         if let path = options.siteFit {
             do {
                 options.estimator.distance = .room(RoomPrior().narrowed(by: try SiteFitInput.read(path, console: console)))
@@ -34,7 +35,8 @@ struct RangeCommand: ControllerCommand {
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
         let supported: SupportedCommands?
-        switch try scanning.start(host, options.scan, phys: options.phys) {
+        switch try scanning.start(host, options.scan, phys: options.phys, formats: Set(options.regions.map(\.format)),
+                                  diagnose: output.console.diagnose) {
         case .success(let answer): supported = answer
         case .failure(let refusal):
             output.console.diagnose("Error: \(refusal)")

@@ -107,9 +107,13 @@ struct RangeOptions {
         scan = try ScanParameters(parsed)
         phys = try ScanningPHYs(parsed)
         mqtt = try MQTTOptions.parse(parsed, environment: environment)
-        try common.requireListener("range")
+        try common.requireListener("range", phys: phys)
         if parsed.has(Self.advertiseSelf) {
             try common.requireSender("'--advertise-self'")
+            if case .kernelManagement(let index) = common.transport {
+                throw UsageError("'--advertise-self' needs the raw channel (--hci hci\(index)): mgmt:\(index) listens through "
+                    + "the kernel's scans and sends nothing")
+            }
             guard let gateway = mqtt?.gateway else { throw UsageError("'--advertise-self' needs '--gateway <name>' (and '--mqtt')") }
             guard let uuid = regions.first(where: { $0.format == .iBeacon })?.uuid else {
                 throw UsageError("'--advertise-self' needs an iBeacon region ('--uuid'): the gateway's beacon advertises its UUID")

@@ -8,6 +8,8 @@ struct ScanCommand: ControllerCommand {
     private var scanning = Scanning()
 
     static func run(_ options: ScanOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
+        var options = options
+        Scanning.chooseManagement(&options.common, phys: options.phys, needsRaw: false, console: console)
         let sinks: [any LineSink]
         do {
             sinks = try options.mqtt.map { mqtt in
@@ -22,7 +24,8 @@ struct ScanCommand: ControllerCommand {
     }
 
     mutating func run(_ host: HCIHost) throws(HostError) -> ExitCode? {
-        if case .failure(let refusal) = try scanning.start(host, options.scan, phys: options.phys) {
+        if case .failure(let refusal) = try scanning.start(host, options.scan, phys: options.phys, formats: options.filter.formats,
+                                                           diagnose: output.console.diagnose) {
             output.console.diagnose("Error: \(refusal)")
             return .unavailable
         }

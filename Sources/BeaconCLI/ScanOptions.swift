@@ -66,7 +66,6 @@ struct ScanOptions {
         common = try CommonOptions(parsed, environment: environment)
         try common.readCaptureIndex(parsed)
         try common.readReplaySpeed(parsed)
-        try common.requireListener("scan")
         interval = try parsed.positiveDuration(Self.interval) ?? RangeOptions.defaultInterval
         if interval < Micros.milliseconds(10) { throw UsageError("'--interval' must be at least 10ms") }
         each = parsed.has(Self.each)
@@ -104,6 +103,7 @@ struct ScanOptions {
         filter = ScanFilter(formats: formats, minimumRSSI: minimumRSSI, uuidPrefixes: uuids, namespacePrefixes: namespaces)
         scan = try ScanParameters(parsed)
         phys = try ScanningPHYs(parsed)
+        try common.requireListener("scan", phys: phys)
         mqtt = try MQTTOptions.parse(parsed, environment: environment, takesRoom: false)
     }
 }

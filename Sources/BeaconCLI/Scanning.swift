@@ -9,8 +9,22 @@ struct Scanning {
 
     /// Scans the PHYs `asked` (`--phy`; nil: every one the controller scans). Returns what the
     /// controller supports (nil for a replay), or why it cannot scan the PHYs asked, before scanning.
-    mutating func start(_ host: HCIHost, _ parameters: ScanParameters,
-                        phys asked: ScanningPHYs?) throws(HostError) -> Result<SupportedCommands?, PHYRefusal> {
+    /// Through the management interface (mgmt:N) the kernel scans instead, for advertisements of
+    /// `formats` (every format when empty); `diagnose` takes the line saying it fell back to discovery.
+    mutating func start(_ host: HCIHost, _ parameters: ScanParameters, phys asked: ScanningPHYs?,
+                        formats: Set<BeaconFormat> = [],
+                        diagnose: (String) -> Void = { _ in }) throws(HostError) -> Result<SupportedCommands?, PHYRefusal> {
+        if let management = host.transport as? ManagementScanTransport {
+            try Self.managed(management) {
+                let patterns = ManagementAdvertisementPattern.patterns(for: formats)
+                if try management.start(patterns: patterns) == .discovery {
+                    diagnose("Warning: \(management.description): this kernel has no advertisement monitors (Linux 5.9): "
+                        + "listening through discovery instead (active scanning, restarted as it ends, with the kernel's "
+                        + "duplicate filtering: fewer RSSI readings)")
+                }
+            }
+            return .success(nil)
+        }
         // A replay or a read-only listener has nothing to turn on: it hears what others scan for.
         guard host.transport.isLive, !host.transport.isReadOnly else { return .success(nil) }
         let supported = try ControllerSetup.prepare(host)
@@ -28,7 +42,35 @@ struct Scanning {
     }
 
     func stop(_ host: HCIHost) throws(HostError) {
+        if let management = host.transport as? ManagementScanTransport {
+            try Self.managed(management) { try management.stop() }
+            return
+        }
         guard let commands else { return }
         try ControllerSetup.stopScanning(host, using: commands)
+    }
+
+    /// `hciN` while bluetoothd holds the controller: listening through the kernel's management interface
+    /// (mgmt:N), since on the raw channel the kernel's own scans and beacon's collide. Not with
+    /// `--record`, `--phy coded` or what else `needsRaw`, which only the raw channel does.
+    static func chooseManagement(_ common: inout CommonOptions, phys: ScanningPHYs?, needsRaw: Bool, console: Console) {
+        guard case .kernelRaw(let index) = common.transport, common.recordPath == nil, !needsRaw,
+              !(phys?.contains(.leCoded) ?? false), let reason = BluetoothDaemon.holdReason(controller: index) else { return }
+        console.diagnose("Note: listening through the kernel's management interface (mgmt:\(index)), not the raw channel: "
+            + "\(reason); stop bluetoothd for the raw channel")
+        common.transport = .kernelManagement(index)
+    }
+
+    /// Runs management commands, their failures as the host's.
+    private static func managed(_ transport: ManagementScanTransport, _ body: () throws -> Void) throws(HostError) {
+        do {
+            try body()
+        } catch let error as ManagementCommandError {
+            throw .transport(error.transportError)
+        } catch let error as TransportError {
+            throw .transport(error)
+        } catch {
+            throw .transport(TransportError(.io, "\(transport.description): \(error)"))
+        }
     }
 }

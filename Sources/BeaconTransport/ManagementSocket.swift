@@ -20,12 +20,16 @@ public struct ManagementCommandError: Error, CustomStringConvertible, Hashable, 
         switch status {
         case .permissionDenied:
             return "\(head); the management interface needs CAP_NET_ADMIN: run as root or `\(KernelHCIFailure.setcapCommand)`"
+        case .unknownCommand where command == 0x0051 || command == 0x0052:
+            return "\(head); this kernel has no advertisement monitors (Linux 5.9); use monitor:\(controller) or hci\(controller)"
         case .unknownCommand:
             return "\(head); this kernel does not have it (Add Advertising needs Linux 4.1, the interval Linux 5.11); use hci\(controller)"
         case .notPowered, .rejected:
             return "\(head); \(device) is off or has LE disabled: `bluetoothctl power on` or `sudo btmgmt --index \(controller) power on`"
         case .invalidIndex:
             return "\(head); there is no controller \(device)"
+        case .notSupported where command == 0x0023 || command == 0x0051 || command == 0x0052:
+            return "\(head); \(device) cannot scan through the kernel (no LE)"
         case .notSupported:
             return "\(head); \(device) cannot advertise through the kernel (no LE advertising)"
         case .busy:
@@ -33,6 +37,19 @@ public struct ManagementCommandError: Error, CustomStringConvertible, Hashable, 
         default:
             return head
         }
+    }
+}
+
+extension ManagementCommandError {
+    /// The same failure where a transport's is expected, in the category of its exit code.
+    public var transportError: TransportError {
+        let category: TransportError.Category = switch status {
+        case .permissionDenied: .permission
+        case .unknownCommand, .notSupported, .notPowered, .rejected, .invalidIndex: .unavailable
+        case .busy: .busy
+        default: .badStream
+        }
+        return TransportError(category, description)
     }
 }
 
@@ -83,6 +100,14 @@ public final class ManagementSocket {
 
     deinit { closeDescriptor(descriptor) }
 
+    /// The socket, for a poll that waits for events; nil once closed.
+    public var readDescriptor: Int32? { descriptor >= 0 ? descriptor : nil }
+
+    /// One event, read when the socket is readable; nil for a datagram too short to be a packet.
+    public func receivePacket() throws(TransportError) -> ManagementPacket? {
+        try receive()
+    }
+
     public func close() {
         closeDescriptor(descriptor)
         descriptor = -1
@@ -109,7 +134,8 @@ public final class ManagementSocket {
             let ready = try waitReadable(timeout: Micros(left), output: nil)
             if ready.signal, interruptible { throw ManagementInterruption(signal: receivedSignal ?? SIGINT) }
             guard ready.socket, let packet = try receive() else { continue }
-            guard packet.index == target else { continue }
+            // Only the answers: what else arrives meanwhile (advertisements found) is not this command's.
+            guard packet.index == target, packet.code == 0x0001 || packet.code == 0x0002 else { continue }
             let event: ManagementEvent
             do {
                 event = try ManagementEvent.decode(packet)

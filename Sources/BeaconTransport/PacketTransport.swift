@@ -34,8 +34,9 @@ extension PacketTransport {
 }
 
 /// Opens the transport a spec names. `btsnoopIndex` picks the controller of a Linux monitor capture
-/// (nil: the first one that carries packets).
-public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil) throws(TransportError) -> PacketTransport {
+/// (nil: the first one that carries packets); `warn` takes a listener's warnings (mgmt:N's skipped events).
+public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil,
+                          warn: @escaping (String) -> Void = { _ in }) throws(TransportError) -> PacketTransport {
     switch spec {
     case .kernelRaw(let index):
         return try KernelHCITransport(controller: index, channel: .raw)
@@ -44,9 +45,7 @@ public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil) th
     case .kernelMonitor(let index):
         return try KernelMonitorTransport(controller: index)
     case .kernelManagement(let index):
-        // The management interface carries no HCI packets: its commands run their own conversation.
-        throw TransportError(.unavailable, "\(spec): the management interface serves beacon advertise only; "
-            + "listen with monitor:\(index) or hci\(index)")
+        return try ManagementScanTransport(controller: index, warn: warn)
     case .tcp(let host, let port):
         return try StreamTransport.connectTCP(host: host, port: port)
     case .unix(let path):

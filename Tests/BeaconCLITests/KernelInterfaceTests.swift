@@ -13,12 +13,15 @@ import Testing
     @Test(arguments: [
         (["advertise", "--uuid", appleUUID, "--major", "1", "--minor", "2", "--hci", "monitor:0"],
          "Error: beacon advertise cannot send through monitor:0, which only listens; use mgmt:0 (beside bluetoothd), hci0 or hci-user:0"),
-        (["range", "--uuid", appleUUID, "--hci", "mgmt:1"],
-         "Error: beacon range cannot listen through mgmt:1, which serves beacon advertise only; use monitor:1 (read-only, beside bluetoothd) or hci1"),
-        (["scan", "--hci", "mgmt:0"],
-         "Error: beacon scan cannot listen through mgmt:0, which serves beacon advertise only; use monitor:0 (read-only, beside bluetoothd) or hci0"),
         (["calibrate", "--uuid", appleUUID, "--hci", "mgmt:0"],
-         "Error: beacon calibrate cannot listen through mgmt:0, which serves beacon advertise only; use monitor:0 (read-only, beside bluetoothd) or hci0"),
+         "Error: beacon calibrate cannot listen through mgmt:0, which serves advertise, range and scan; use monitor:0 (read-only, beside bluetoothd) or hci0"),
+        (["range", "--uuid", appleUUID, "--hci", "mgmt:1", "--record", "/tmp/x.btsnoop"],
+         "Error: '--record' captures HCI packets, and mgmt:1 exchanges management commands; record what the kernel sends with "
+            + "`btmon -i hci1 -w FILE`, or listen through monitor:1 with --record"),
+        (["scan", "--hci", "mgmt:0", "--phy", "1m,coded"],
+         "Error: '--phy coded' needs the raw channel (--hci hci0): through mgmt:0 the kernel scans on the PHYs it chooses"),
+        (["range", "--uuid", appleUUID, "--hci", "mgmt:0", "--mqtt", "mqtt://localhost", "--gateway", "g1", "--advertise-self"],
+         "Error: '--advertise-self' needs the raw channel (--hci hci0): mgmt:0 listens through the kernel's scans and sends nothing"),
         (["range", "--uuid", appleUUID, "--hci", "monitor:0", "--mqtt", "mqtt://localhost", "--gateway", "g1", "--advertise-self"],
          "Error: '--advertise-self' cannot send through monitor:0, which only listens; use mgmt:0 (beside bluetoothd), hci0 or hci-user:0"),
         (["advertise", "--uuid", appleUUID, "--major", "1", "--minor", "2", "--hci", "mgmt:0", "--record", "/tmp/x.btsnoop"],
@@ -37,6 +40,8 @@ import Testing
         (["advertise", "--uuid", appleUUID, "--major", "1", "--minor", "2", "--hci", "mgmt:0"], "mgmt:0"),
         (["range", "--uuid", appleUUID, "--hci", "monitor:0"], "monitor:0"),
         (["scan", "--hci", "monitor:2"], "monitor:2"),
+        (["range", "--uuid", appleUUID, "--hci", "mgmt:0"], "mgmt:0"),
+        (["scan", "--hci", "mgmt:3", "--format", "eddystone"], "mgmt:3"),
     ])
     func withoutBluetoothInTheKernel(arguments: [String], spec: String) {
         let io = CapturedConsole()
@@ -57,6 +62,23 @@ import Testing
         #expect(off.description.contains("`bluetoothctl power on`"))
         #expect(Failure.exitCode(for: ManagementCommandError(controller: 0, command: 0x003E, status: .busy)) == .busy)
         #expect(Failure.exitCode(for: ManagementCommandError(controller: 0, command: 0x003E, status: .failed)) == .controllerError)
+    }
+
+    @Test func refusedListeningCommandsNameTheRemedyAndKeepTheirExitCode() {
+        let noMonitors = ManagementCommandError(controller: 0, command: 0x0052, status: .unknownCommand)
+        #expect(noMonitors.description == "mgmt:0: Add Advertisement Patterns Monitor failed: Unknown Command (0x01); "
+            + "this kernel has no advertisement monitors (Linux 5.9); use monitor:0 or hci0")
+        let denied = ManagementCommandError(controller: 2, command: 0x0051, status: .permissionDenied)
+        #expect(denied.description.hasSuffix("the management interface needs CAP_NET_ADMIN: run as root or "
+            + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v beacon)`"))
+        // Through the host loop they travel as transport failures, with the same exit codes.
+        for (error, exit) in [(noMonitors, ExitCode.unavailable), (denied, .noPermission),
+                              (ManagementCommandError(controller: 0, command: 0x0023, status: .busy), .busy),
+                              (ManagementCommandError(controller: 0, command: 0x0053, status: .failed), .controllerError)] {
+            #expect(Failure.exitCode(for: HostError.transport(error.transportError)) == exit)
+            #expect(Failure.exitCode(for: error) == exit)
+            #expect(error.transportError.message == error.description)
+        }
     }
 
     @Test func monitorBindNeedsCapNetRaw() {

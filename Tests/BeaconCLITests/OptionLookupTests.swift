@@ -14,7 +14,10 @@ struct OptionLookupTests {
         let help: CommandHelp
         let baseline: [String]
         let take: @Sendable (ParsedOptions) throws(UsageError) -> Void
-        var description: String { help.name }
+        var description: String {
+            guard let at = baseline.firstIndex(of: "--hci"), at + 1 < baseline.count else { return help.name }
+            return "\(help.name) --hci \(baseline[at + 1])"
+        }
     }
 
     static let commands: [Command] = [
@@ -22,6 +25,14 @@ struct OptionLookupTests {
             _ = try RangeOptions(parsed, environment: [:])
         },
         Command(help: ScanOptions.help, baseline: []) { parsed throws(UsageError) in
+            _ = try ScanOptions(parsed, environment: [:])
+        },
+        // Through the management interface, whose refusals (--record, --phy coded, --advertise-self) come
+        // after the other options are read.
+        Command(help: RangeOptions.help, baseline: ["--uuid", uuid, "--hci", "mgmt:0"]) { parsed throws(UsageError) in
+            _ = try RangeOptions(parsed, environment: [:])
+        },
+        Command(help: ScanOptions.help, baseline: ["--hci", "mgmt:0"]) { parsed throws(UsageError) in
             _ = try ScanOptions(parsed, environment: [:])
         },
         Command(help: LocateOptions.help, baseline: ["--mqtt", "mqtt://localhost", "--site", "site.json"]) { parsed throws(UsageError) in

@@ -66,6 +66,11 @@ enum GenerateSeeds {
         }
         write("hci_event", "event-\(events.count)", codedEvent)
         write("beacon_decoders", "event-\(events.count)", codedEvent)
+        // The kernel's Device Found and Advertisement Monitor Device Found parameters (mgmt:N), which
+        // the target also reads its input as.
+        let found = Hex.decode("01F4F3F2F1F0" + "01" + "C4" + "04000000" + "1E00")! + beacon(7).advertisingData
+        write("hci_event", "mgmt-device-found", found)
+        write("hci_event", "mgmt-monitor-device-found", [0, 0] + found)
 
         write("advertising_data", "ibeacon", beacon(7).advertisingData)
         write("advertising_data", "padded", AdvertisingData.build([(.flags, [0x06]), (.completeLocalName, Array("sensor".utf8))]) + [0, 0, 0])

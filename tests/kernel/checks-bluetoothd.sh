@@ -1,7 +1,7 @@
 # Sourced by checks.sh (its helpers: check, run, wait_for, stop, has, show): beacon beside bluetoothd and
 # its D-Bus system bus, as on a stock Raspberry Pi OS. bluetoothd powers both controllers through the
 # management interface; `bluetoothctl` scans on hci1 and advertises and scans on hci0 while beacon
-# advertises through mgmt:0 and ranges through monitor:1. Without bluetoothd or dbus-daemon in the
+# advertises through mgmt:0 and ranges through monitor:1 and mgmt:1. Without bluetoothd or dbus-daemon in the
 # guest these checks are skipped (said on a comment line).
 HCI0=F0:F1:F2:F3:F4:01
 HCI1=F0:F1:F2:F3:F4:02
@@ -85,19 +85,85 @@ check "auto-adv: says which path and why" has auto-adv.err '^Note: advertising t
 stop auto-adv "$auto_advertiser"
 check "auto-adv: stopped line" has auto-adv.out '"event":"stopped"'
 
-echo "# the raw channel beside bluetoothd scanning on hci1: the conflict mgmt:N and monitor:N avoid (recorded, not checked)"
-timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID --duration 3 > raw-beside.out 2> raw-beside.err
-raw_rc=$?
-show raw-beside.out "raw-beside> "
-show raw-beside.err "raw-beside! "
-echo "# expectation recorded: raw range on hci1 beside bluetoothd's discovery exits $raw_rc"
-
 stop mon-range "$monitor_ranger"
 check "mon-range: enter" has mon-range.out '"event":"enter".*"major":1'
 run mon-replay 0 beacon range --hci btsnoop:/tmp/monitor1.btsnoop --uuid $UUID --major 1
 check "mon-replay: what monitor:1 recorded ranges 1/2 again" has mon-replay.out '"event":"range".*"major":1,"minor":2'
 
+
+echo "# range and scan through mgmt:1 (an advertisement monitor) while bluetoothctl scans on hci1; monitor:1 counts what hci1 reported"
+btmon > btmon-mgmt.txt 2>&1 &
+btmon_pid=$!
+timeout -s KILL $GUARD beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 4 --interval 100ms $ADVERTISE_MODE \
+    > mgmt-adv4.out 2> mgmt-adv4.err &
+mgmt_advertiser4=$!
+check "mgmt-adv4: advertising 1/4" wait_for mgmt-adv4.out '"event":"advertising".*"minor":4'
+timeout -s KILL $GUARD beacon range --hci mgmt:1 --uuid $UUID --major 1 --minor 4 > mgmt-range.out 2> mgmt-range.err &
+mgmt_ranger=$!
+timeout -s KILL $GUARD beacon scan --hci mgmt:1 --each --format ibeacon > mgmt-scan.out 2> mgmt-scan.err &
+mgmt_scanner=$!
+timeout -s KILL $GUARD beacon scan --hci monitor:1 --each --format ibeacon > mon-scan.out 2> mon-scan.err &
+monitor_scanner=$!
+check "mgmt-range: enter 1/4" wait_for mgmt-range.out '"event":"enter".*"major":1,"minor":4'
+if ! has mgmt-range.out '"event":"enter"'; then
+    # Nothing heard: what each said and what the kernel exchanged, instead of waiting for more.
+    kill -KILL "$mgmt_ranger" "$mgmt_scanner" "$monitor_scanner" "$btmon_pid" 2> /dev/null
+    for name in mgmt-range mgmt-scan mon-scan; do show $name.out "$name> "; show $name.err "$name! "; done
+    grep -B2 -A8 'Advertisement Monitor\|Device Found\|Discovering' btmon-mgmt.txt | head -150 > btmon-monitor.txt
+    show btmon-monitor.txt "btmon> "
+    WAIT=1
+fi
+check "mgmt-range: range 1/4 with its RSSI" wait_for mgmt-range.out '"event":"range".*"major":1,"minor":4,"rssi":-[0-9]'
+check "mgmt-scan: advertisements of 1/4" wait_for mgmt-scan.out '"minor":4'
+check "mon-scan: advertisements of 1/4" wait_for mon-scan.out '"minor":4'
+sleep 5
+# Both scans stopped together: each counts the advertisements of 1/4 hci1 reported meanwhile.
+kill -INT "$mgmt_scanner" "$monitor_scanner"
+wait "$mgmt_scanner"
+mgmt_scan_rc=$?
+wait "$monitor_scanner"
+through_mgmt=$(grep -c '"minor":4' mgmt-scan.out)
+through_monitor=$(grep -c '"minor":4' mon-scan.out)
+echo "# advertisements of 1/4: $through_mgmt through mgmt:1, $through_monitor through monitor:1"
+check "mgmt-scan: exits 0 on SIGINT (got $mgmt_scan_rc)" [ "$mgmt_scan_rc" -eq 0 ]
+check "mgmt-scan: at least 70% of what monitor:1 saw ($through_mgmt of $through_monitor)" \
+    [ $((through_mgmt * 10)) -ge $((through_monitor * 7)) ]
+check "mgmt-scan: every advertisement, no duplicate filtering (more than 20)" [ "$through_mgmt" -gt 20 ]
+kill -TERM "$mgmt_ranger"
+wait "$mgmt_ranger"
+mgmt_range_rc=$?
+show mgmt-range.err "mgmt-range! "
+check "mgmt-range: exits 0 on SIGTERM (got $mgmt_range_rc)" [ "$mgmt_range_rc" -eq 0 ]
+check "mgmt-range: nothing on stderr" sh -c '! grep -q . mgmt-range.err'
+sleep 1
+kill "$btmon_pid" 2> /dev/null
+wait "$btmon_pid" 2> /dev/null
+grep -A4 'Advertisement Monitor' btmon-mgmt.txt | head -40 > btmon-monitor.txt
+show btmon-monitor.txt "btmon> "
+# Each run's monitor removed at exit: as many successful removals as additions.
+added=$(grep -A3 'MGMT Event: Command Complete' btmon-mgmt.txt | grep -A1 'Add Advertisement Patterns Monitor' | grep -c 'Status: Success')
+removed=$(grep -A3 'MGMT Event: Command Complete' btmon-mgmt.txt | grep -A1 'Remove Advertisement Monitor' | grep -c 'Status: Success')
+check "mgmt-range, mgmt-scan: each monitor removed at exit ($added added, $removed removed)" sh -c "[ $added -ge 2 ] && [ $added -eq $removed ]"
+WAIT=60
+
+echo "# hci1 while bluetoothd holds it: beacon range takes the management interface by itself, and says so"
+timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID --major 1 --minor 4 > auto-range.out 2> auto-range.err &
+auto_ranger=$!
+check "auto-range: range 1/4" wait_for auto-range.out '"event":"range".*"major":1,"minor":4'
+check "auto-range: says which path and why" has auto-range.err '^Note: listening through the kernel.s management interface (mgmt:1), not the raw channel: bluetoothd runs and hci1 is up'
+stop auto-range "$auto_ranger"
+stop mgmt-adv4 "$mgmt_advertiser4"
+
+echo "# the raw channel beside bluetoothd scanning on hci1 (kept raw by --record): the conflict mgmt:N and monitor:N avoid (recorded, not checked)"
+timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID --duration 3 --record /tmp/raw-beside.btsnoop > raw-beside.out 2> raw-beside.err
+raw_rc=$?
+show raw-beside.out "raw-beside> "
+show raw-beside.err "raw-beside! "
+echo "# expectation recorded: raw range on hci1 beside bluetoothd's discovery exits $raw_rc"
+
 echo "# mgmt:N without CAP_NET_ADMIN (hci0 still on), monitor:N without CAP_NET_RAW"
+run nobody-mgmt-range 77 $AS_NOBODY "exec /rig/beacon range --hci mgmt:1 --uuid $UUID"
+check "nobody-mgmt-range: names CAP_NET_ADMIN" has nobody-mgmt-range.err 'Permission Denied (0x14); the management interface needs CAP_NET_ADMIN'
 run nobody-mgmt 77 $AS_NOBODY "exec /rig/beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2"
 check "nobody-mgmt: names CAP_NET_ADMIN" has nobody-mgmt.err 'Permission Denied (0x14); the management interface needs CAP_NET_ADMIN'
 run nobody-monitor 77 $AS_NOBODY "exec /rig/beacon range --hci monitor:1 --uuid $UUID"

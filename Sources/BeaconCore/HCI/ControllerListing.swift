@@ -61,7 +61,8 @@ public struct ControllerListing: Hashable, Sendable {
     }
 
     /// Which of the kernel's own interfaces this process can use on the controller now:
-    /// - The management interface (`mgmt:N`) changes advertising only with CAP_NET_ADMIN, on a controller that is up.
+    /// - The management interface (`mgmt:N`: advertising, and listening through the kernel's scans) takes
+    ///   CAP_NET_ADMIN, on a controller that is up.
     /// - The monitor channel (`monitor:N`) takes CAP_NET_RAW, whatever the controller's state.
     public func kernelInterfaces(_ capabilities: ProcessCapabilities) -> (mgmt: Bool, monitor: Bool) {
         (mgmt: capabilities.netAdmin && isUp, monitor: capabilities.netRaw)

@@ -2,7 +2,7 @@
 ///
 ///     hciN or N                  kernel HCI socket, raw channel (shared with the system's Bluetooth stack)
 ///     hci-user:N                 kernel HCI socket, user channel (exclusive; the controller must be down)
-///     mgmt:N                     kernel management interface (beside bluetoothd; advertise only)
+///     mgmt:N                     kernel management interface (beside bluetoothd; advertise, range, scan)
 ///     monitor:N                  kernel monitor channel, read-only (what btmon sees; range and scan only)
 ///     tcp:HOST:PORT              H4 over TCP; IPv6 hosts in brackets: tcp:[::1]:9001
 ///     unix:PATH                  H4 over a unix stream socket

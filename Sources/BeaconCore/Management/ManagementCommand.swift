@@ -15,6 +15,17 @@ public enum ManagementCommand: Hashable, Sendable {
     case addExtendedAdvertisingParameters(instance: UInt8, flags: ManagementAdvertisingFlags, interval: UInt32, txPower: Int8)
     /// Add Extended Advertising Data, 0x0055: Instance, Advertising Data Length, Scan Response Length, data.
     case addExtendedAdvertisingData(instance: UInt8, data: [UInt8])
+    /// Start Discovery, 0x0023: Address_Type (bit 1 LE Public, bit 2 LE Random).
+    case startDiscovery
+    /// Stop Discovery, 0x0024: Address_Type.
+    case stopDiscovery
+    /// Read Advertisement Monitor Features, 0x0051.
+    case readAdvertisementMonitorFeatures
+    /// Add Advertisement Patterns Monitor, 0x0052: Pattern_Count, then each pattern's AD_Type, Offset,
+    /// Length and Value (31 bytes, zero-padded).
+    case addAdvertisementPatternsMonitor([ManagementAdvertisementPattern])
+    /// Remove Advertisement Monitor, 0x0053: Monitor_Handle (2); 0 would remove every monitor, so it is never sent.
+    case removeAdvertisementMonitor(handle: UInt16)
 
     public var code: UInt16 {
         switch self {
@@ -25,6 +36,11 @@ public enum ManagementCommand: Hashable, Sendable {
         case .removeAdvertising: 0x003F
         case .addExtendedAdvertisingParameters: 0x0054
         case .addExtendedAdvertisingData: 0x0055
+        case .startDiscovery: 0x0023
+        case .stopDiscovery: 0x0024
+        case .readAdvertisementMonitorFeatures: 0x0051
+        case .addAdvertisementPatternsMonitor: 0x0052
+        case .removeAdvertisementMonitor: 0x0053
         }
     }
 
@@ -37,16 +53,24 @@ public enum ManagementCommand: Hashable, Sendable {
         case 0x003F: "Remove Advertising"
         case 0x0054: "Add Extended Advertising Parameters"
         case 0x0055: "Add Extended Advertising Data"
+        case 0x0023: "Start Discovery"
+        case 0x0024: "Stop Discovery"
+        case 0x0051: "Read Advertisement Monitor Features"
+        case 0x0052: "Add Advertisement Patterns Monitor"
+        case 0x0053: "Remove Advertisement Monitor"
         default: "management command 0x\(Hex.encode([UInt8(code >> 8), UInt8(code & 0xFF)]))"
         }
     }
 
     public var name: String { Self.name(of: code) }
 
+    /// Discovery's Address_Type for LE only: LE Public (bit 1) and LE Random (bit 2).
+    public static let leAddressTypes: UInt8 = 0x06
+
     public var parameters: [UInt8] {
         var writer = ByteWriter()
         switch self {
-        case .readSupportedCommands, .readControllerInformation, .readAdvertisingFeatures:
+        case .readSupportedCommands, .readControllerInformation, .readAdvertisingFeatures, .readAdvertisementMonitorFeatures:
             break
         case .addAdvertising(let instance, let flags, let data):
             writer.u8(instance)
@@ -71,6 +95,19 @@ public enum ManagementCommand: Hashable, Sendable {
             writer.u8(UInt8(truncatingIfNeeded: data.count))
             writer.u8(0)
             writer.append(data)
+        case .startDiscovery, .stopDiscovery:
+            writer.u8(Self.leAddressTypes)
+        case .addAdvertisementPatternsMonitor(let patterns):
+            writer.u8(UInt8(truncatingIfNeeded: patterns.count))
+            for pattern in patterns {
+                writer.u8(pattern.adType)
+                writer.u8(pattern.offset)
+                writer.u8(UInt8(truncatingIfNeeded: pattern.value.count))
+                writer.append(pattern.value)
+                writer.append([UInt8](repeating: 0, count: ManagementAdvertisementPattern.valueSize - pattern.value.count))
+            }
+        case .removeAdvertisementMonitor(let handle):
+            writer.u16(handle)
         }
         return writer.bytes
     }

@@ -1,5 +1,6 @@
-/// The management events beacon reads (BlueZ doc/mgmt-api.txt): the answers to its commands, and the
-/// removal of its controller or of its advertising instance by someone else.
+/// The management events beacon reads (BlueZ doc/mgmt-api.txt): the answers to its commands, the
+/// removal of its controller or of its advertising instance by someone else, and while it listens the
+/// advertisements found and the end of a discovery.
 public enum ManagementEvent: Hashable, Sendable {
     /// Command Complete, 0x0001: Command_Opcode (2), Status (1), Return_Parameters.
     case commandComplete(command: UInt16, status: ManagementStatus, returnParameters: [UInt8])
@@ -9,6 +10,10 @@ public enum ManagementEvent: Hashable, Sendable {
     case indexRemoved
     /// Advertising Removed, 0x0024: Instance (1).
     case advertisingRemoved(instance: UInt8)
+    /// Device Found (0x0012) or Advertisement Monitor Device Found (0x002F).
+    case deviceFound(ManagementDeviceFound)
+    /// Discovering, 0x0013: Address_Type (1), Discovering (1).
+    case discovering(Bool)
     /// Any other event, kept as it came.
     case other(code: UInt16, parameters: [UInt8])
 
@@ -26,6 +31,11 @@ public enum ManagementEvent: Hashable, Sendable {
                 return .indexRemoved
             case 0x0024:
                 return .advertisingRemoved(instance: try reader.u8("Instance"))
+            case ManagementDeviceFound.deviceFoundCode, ManagementDeviceFound.monitorDeviceFoundCode:
+                return .deviceFound(try ManagementDeviceFound(code: packet.code, parameters: packet.parameters))
+            case 0x0013:
+                _ = try reader.u8("Address_Type")
+                return .discovering(try reader.u8("Discovering") != 0)
             default:
                 return .other(code: packet.code, parameters: packet.parameters)
             }
