@@ -92,7 +92,7 @@ struct CommonOptions {
     /// For the commands that listen: calibrate refuses the management interface; range and scan take
     /// it, without `--record` (what the kernel exchanges is btmon's to record) and without `--phy coded`
     /// (the kernel scans on the PHYs it chooses).
-    func requireListener(_ command: String, phys: ScanningPHYs? = nil) throws(UsageError) {
+    func requireListener(_ command: String, phys: ScanningPHYs? = nil, scanOptions: [String] = []) throws(UsageError) {
         guard case .kernelManagement(let index) = transport else { return }
         guard command != "calibrate" else {
             throw UsageError("beacon calibrate cannot listen through mgmt:\(index), which serves advertise, range and scan; "
@@ -104,6 +104,10 @@ struct CommonOptions {
         }
         if let phys, phys.contains(.leCoded) {
             throw UsageError("'--phy coded' needs the raw channel (--hci hci\(index)): through mgmt:\(index) the kernel scans on the PHYs it chooses")
+        }
+        if !scanOptions.isEmpty {
+            throw UsageError("\(scanOptions.joined(separator: ", ")) \(scanOptions.count == 1 ? "needs" : "need") the raw channel (--hci hci\(index)): "
+                + "through mgmt:\(index) the kernel scans passively with its own interval and window")
         }
     }
 

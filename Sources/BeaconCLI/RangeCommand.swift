@@ -10,7 +10,8 @@ struct RangeCommand: ControllerCommand {
 
     static func run(_ options: RangeOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         var options = options
-        Scanning.chooseManagement(&options.common, phys: options.phys, needsRaw: options.selfBeacon != nil, console: console)
+        Scanning.chooseManagement(&options.common, phys: options.phys, scanOptions: options.scanOptionsGiven,
+                                  needsRaw: options.selfBeacon != nil, console: console)
         if let path = options.siteFit {
             do {
                 options.estimator.distance = .room(RoomPrior().narrowed(by: try SiteFitInput.read(path, console: console)))

@@ -12,6 +12,8 @@ struct RangeOptions {
     var scan: ScanParameters
     /// `--phy`: the PHYs to scan; nil scans every one the controller can.
     var phys: ScanningPHYs?
+    /// The scan options given (`--active`, `--scan-interval`, `--scan-window`): they keep the raw channel.
+    var scanOptionsGiven: [String] = []
     /// A broker the lines are also published to.
     var mqtt: MQTTOptions?
     /// `--advertise-self`: the gateway's own beacon, advertised while it scans.
@@ -107,7 +109,8 @@ struct RangeOptions {
         scan = try ScanParameters(parsed)
         phys = try ScanningPHYs(parsed)
         mqtt = try MQTTOptions.parse(parsed, environment: environment)
-        try common.requireListener("range", phys: phys)
+        scanOptionsGiven = ScanParameters.given(parsed)
+        try common.requireListener("range", phys: phys, scanOptions: scanOptionsGiven)
         if parsed.has(Self.advertiseSelf) {
             try common.requireSender("'--advertise-self'")
             if case .kernelManagement(let index) = common.transport {
@@ -150,6 +153,11 @@ extension ScanParameters {
             throw UsageError("'--scan-window' (\(Double(window) * 0.625)ms) must not exceed '--scan-interval' (\(Double(interval) * 0.625)ms)")
         }
         self.init(active: parsed.has(ScanOptions.active), interval: interval, window: window)
+    }
+
+    /// The scan options given: only the raw channel sets them (through mgmt:N the kernel scans its own way).
+    static func given(_ parsed: ParsedOptions) -> [String] {
+        [ScanOptions.active, ScanOptions.scanInterval, ScanOptions.scanWindow].filter { parsed.given($0) }.map { "'--\($0.name)'" }
     }
 
     /// The default scan interval and window as help shows them.

@@ -9,7 +9,8 @@ struct ScanCommand: ControllerCommand {
 
     static func run(_ options: ScanOptions, console: Console, signals: SignalWatcher?) -> ExitCode {
         var options = options
-        Scanning.chooseManagement(&options.common, phys: options.phys, needsRaw: false, console: console)
+        Scanning.chooseManagement(&options.common, phys: options.phys, scanOptions: options.scanOptionsGiven,
+                                  needsRaw: false, console: console)
         let sinks: [any LineSink]
         do {
             sinks = try options.mqtt.map { mqtt in

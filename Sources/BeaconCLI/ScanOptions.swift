@@ -9,6 +9,8 @@ struct ScanOptions {
     var scan: ScanParameters
     /// `--phy`: the PHYs to scan; nil scans every one the controller can.
     var phys: ScanningPHYs?
+    /// The scan options given (`--active`, `--scan-interval`, `--scan-window`): they keep the raw channel.
+    var scanOptionsGiven: [String] = []
     /// A broker the lines are also published to, one topic per device.
     var mqtt: MQTTOptions?
 
@@ -103,7 +105,8 @@ struct ScanOptions {
         filter = ScanFilter(formats: formats, minimumRSSI: minimumRSSI, uuidPrefixes: uuids, namespacePrefixes: namespaces)
         scan = try ScanParameters(parsed)
         phys = try ScanningPHYs(parsed)
-        try common.requireListener("scan", phys: phys)
+        scanOptionsGiven = ScanParameters.given(parsed)
+        try common.requireListener("scan", phys: phys, scanOptions: scanOptionsGiven)
         mqtt = try MQTTOptions.parse(parsed, environment: environment, takesRoom: false)
     }
 }

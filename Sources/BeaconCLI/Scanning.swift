@@ -52,9 +52,10 @@ struct Scanning {
 
     /// `hciN` while bluetoothd holds the controller: listening through the kernel's management interface
     /// (mgmt:N), since on the raw channel the kernel's own scans and beacon's collide. Not with
-    /// `--record`, `--phy coded` or what else `needsRaw`, which only the raw channel does.
-    static func chooseManagement(_ common: inout CommonOptions, phys: ScanningPHYs?, needsRaw: Bool, console: Console) {
-        guard case .kernelRaw(let index) = common.transport, common.recordPath == nil, !needsRaw,
+    /// `--record`, `--phy coded`, the scan options or what else `needsRaw`, which only the raw channel does.
+    static func chooseManagement(_ common: inout CommonOptions, phys: ScanningPHYs?, scanOptions: [String], needsRaw: Bool,
+                                 console: Console) {
+        guard case .kernelRaw(let index) = common.transport, common.recordPath == nil, !needsRaw, scanOptions.isEmpty,
               !(phys?.contains(.leCoded) ?? false), let reason = BluetoothDaemon.holdReason(controller: index) else { return }
         console.diagnose("Note: listening through the kernel's management interface (mgmt:\(index)), not the raw channel: "
             + "\(reason); stop bluetoothd for the raw channel")

@@ -20,6 +20,11 @@ import Testing
             + "`btmon -i hci1 -w FILE`, or listen through monitor:1 with --record"),
         (["scan", "--hci", "mgmt:0", "--phy", "1m,coded"],
          "Error: '--phy coded' needs the raw channel (--hci hci0): through mgmt:0 the kernel scans on the PHYs it chooses"),
+        (["scan", "--hci", "mgmt:0", "--active"],
+         "Error: '--active' needs the raw channel (--hci hci0): through mgmt:0 the kernel scans passively with its own interval and window"),
+        (["range", "--uuid", appleUUID, "--hci", "mgmt:2", "--scan-interval", "50ms", "--scan-window", "25ms"],
+         "Error: '--scan-interval', '--scan-window' need the raw channel (--hci hci2): through mgmt:2 the kernel scans passively "
+            + "with its own interval and window"),
         (["range", "--uuid", appleUUID, "--hci", "mgmt:0", "--mqtt", "mqtt://localhost", "--gateway", "g1", "--advertise-self"],
          "Error: '--advertise-self' needs the raw channel (--hci hci0): mgmt:0 listens through the kernel's scans and sends nothing"),
         (["range", "--uuid", appleUUID, "--hci", "monitor:0", "--mqtt", "mqtt://localhost", "--gateway", "g1", "--advertise-self"],
