@@ -91,6 +91,26 @@ public enum FleetEvaluation {
         }
     }
 
+    /// beacon locate's rows add up this many runs of each, its filters drawing with `filterSeed` 0 (as
+    /// `beacon locate` runs), 1, 2, …: one draw's own chance moves a row by as much as the differences
+    /// the tables are read for.
+    public static let filterSeeds: UInt64 = 3
+
+    /// `tallies` (of `rules` over `events`) with each beacon locate row's other draws added, run in parallel.
+    static func pooled(_ tallies: [RoomTally], rules: [any RoomRule], events: [FleetEvent], truth: [String: [TruthPoint]],
+                       inaudible: [String: Set<Timestamp>] = [:], site: Site) -> [RoomTally] {
+        let locators = rules.indices.compactMap { index in (rules[index] as? LocatorRule).map { (index, $0) } }
+        let draws = Parallel.map(Array(1..<filterSeeds)) { seed in
+            Self.tallies(events: events, truth: truth, inaudible: inaudible, site: site,
+                         rules: locators.map { $0.1.reseeded(seed) })
+        }
+        var pooled = tallies
+        for draw in draws {
+            for (k, locator) in locators.enumerated() { pooled[locator.0].add(draw[k]) }
+        }
+        return pooled
+    }
+
     /// Added to a run's seed for its site's survey.
     static let surveySeed: UInt64 = 1_000_003
     /// Added to the first run's seed for the survey's moved-beacon check.
@@ -103,6 +123,8 @@ public enum FleetEvaluation {
         var tallies: [RoomTally] = []
         var names: [String] = []
         var surveyPlaces = 0
+        var entries = 0
+        var standing = 0.0
         var movement: SimulatedSurvey.MovementCheck?
         for seed in fleet.seeds {
             let run = try FleetRun(fleet.scene, seed: seed)
@@ -117,12 +139,18 @@ public enum FleetEvaluation {
             names = rules.map(\.name)
             let runTallies = self.tallies(events: run.events, truth: run.truth, inaudible: run.inaudible, site: run.site, rules: rules)
             if tallies.isEmpty { tallies = runTallies.map { _ in RoomTally() } }
-            for (index, tally) in runTallies.enumerated() { tallies[index].add(tally) }
+            // The room entries and the time standing still, counted once (beacon locate's rows hold several draws).
+            if let first = runTallies.last { entries += first.arrivals.count; standing += first.standingTime }
+            for (index, tally) in self.pooled(runTallies, rules: rules, events: run.events, truth: run.truth,
+                                              inaudible: run.inaudible, site: run.site).enumerated() {
+                tallies[index].add(tally)
+            }
         }
         var rows = zip(names, tallies).map { ($0, $1.scores) }
         if let published = FleetScenes.companionPublished[fleet.name] { rows.append((publishedRow, published)) }
         let detail = "\(fleet.purpose): \(fleet.scene.summary); seeds \(fleet.seeds.map(String.init).joined(separator: ","))"
-            + "; \(tallies.first?.arrivals.count ?? 0) room entries, \(Int((tallies.first?.standingTime ?? 0).rounded())) s standing still"
+            + "; \(entries) room entries, \(Int(standing.rounded())) s standing still"
+            + "; beacon locate's rows: \(filterSeeds) draws of its filters"
             + (surveyPlaces > 0 ? "; --survey: \(surveyPlaces) points, the centre of each \(Int(SimulatedSurvey.spacing)) m square in a room, "
                 + "a beacon held there \(SimulatedSurvey.hold) (a simulated run of its own)" : "")
             + (movement.map { "; " + $0.summary } ?? "")
@@ -141,10 +169,11 @@ public enum FleetEvaluation {
                       LocatorRule(site: site, survey: survey.dense, name: "beacon locate --survey dense")]
         }
         let found = estimates(events: drive.events, truth: [FlatDrive.tagID: truth], site: site, rules: rules)
-        let tallies = tallies(found, truth: [FlatDrive.tagID: truth])
+        let single = tallies(found, truth: [FlatDrive.tagID: truth])
+        let tallies = pooled(single, rules: rules, events: drive.events, truth: [FlatDrive.tagID: truth], site: site)
         var detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
             + "each anchor's readings as a capture through beacon range, measured power \(FlatDrive.measuredPower) dBm (the default); "
-            + "\(tallies.first?.arrivals.count ?? 0) room entries"
+            + "\(single.first?.arrivals.count ?? 0) room entries; beacon locate's rows: \(filterSeeds) draws of its filters"
         if let survey {
             let warned = found.misfits.map { "\($0.rule): \($0.gateways.isEmpty ? "none" : $0.gateways.joined(separator: ", "))" }
             detail += "; " + survey.summary + "; gateways warned as no longer fitting the survey: " + warned.joined(separator: "; ")

@@ -5,12 +5,13 @@ import BeaconCore
 /// replay, and asked for the line it printed for the time (the latest line describing it or before).
 /// With smoothing, a window's line is printed that much later: the tables feed it the readings up to
 /// then before asking (`delay`) and count the delay in the time to the right room.
-public struct LocatorRule: RoomRule {
+public struct LocatorRule: RoomRule, Sendable {
     public let name: String
     public let delay: Micros
     /// Whether it places beacons with a survey's radio map.
     public let isSurveyed: Bool
     private var locator: Locator
+    private let radio: RadioMap?
     /// Per beacon, its location lines (nil: an away line) in time order.
     private var timelines: [String: [(time: Timestamp, located: LocatedBeacon?)]] = [:]
     /// Every away line: the beacon and its time.
@@ -25,17 +26,33 @@ public struct LocatorRule: RoomRule {
 
     /// The fuser as `beacon locate [--smoothing SMOOTHING]` runs it; with `survey`, as `beacon locate --survey`
     /// (its radio map on the default signal model).
+    /// `filterSeed`: the filters' other draws (`Locator.Settings.filterSeed`).
     public init(site: Site, smoothing: Micros = Micros(0), survey: [SurveyPoint]? = nil, name: String? = nil,
-                calibrate: Bool = false) {
+                calibrate: Bool = false, filterSeed: UInt64 = 0) {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
         settings.smoothing = smoothing
+        settings.filterSeed = filterSeed
         if calibrate { settings.calibration = SelfCalibration() }
-        locator = Locator(site: site, settings: settings,
-                          radio: survey.map { RadioMap(site: site, survey: $0, model: settings.signal) })
+        radio = survey.map { RadioMap(site: site, survey: $0, model: settings.signal) }
+        locator = Locator(site: site, settings: settings, radio: radio)
         delay = smoothing
         isSurveyed = survey != nil
         self.name = name ?? (calibrate ? "beacon locate --calibrate" : smoothing.value > 0 ? "beacon locate --smoothing \(smoothing.value % 1_000_000 == 0 ? "\(smoothing.value / 1_000_000)s" : "\(smoothing.value / 1_000)ms")" : "beacon locate")
+    }
+
+    /// A fresh rule as this one was made, its filters drawing with `filterSeed`.
+    public func reseeded(_ filterSeed: UInt64) -> LocatorRule {
+        var settings = locator.settings
+        settings.filterSeed = filterSeed
+        var rule = self
+        rule.locator = Locator(site: locator.site, settings: settings, radio: radio)
+        rule.timelines = [:]
+        rule.aways = []
+        rule.lines = []
+        rule.calibrations = []
+        rule.misfits = []
+        return rule
     }
 
     public mutating func add(_ message: GatewayReadings) {

@@ -163,6 +163,7 @@ struct PositionFilterPastTests {
         var rng = SplitMix64(seed: 2)
         var places: [Timestamp: Set<[Float]>] = [:]
         var standingChecked = 0
+        var own = 0.0, others = 0.0
         // Readings with a 1 dB sigma and 3 dB of noise: the weights concentrate, so the filter resamples.
         for second in 1...20 {
             let time = F.at(seconds: Double(second))
@@ -171,18 +172,23 @@ struct PositionFilterPastTests {
             let latest = try #require(filter.past.last)
             #expect(latest.time == time && latest.x == filter.x && latest.y == filter.y)
             places[time] = Set(zip(latest.x, latest.y).map { [$0, $1] })
-            // A particle standing now only drifted since the step before (0.05 m/√s; here to 5 sigma per axis):
-            // its place then must be its own ancestor's, wherever resampling moved it.
+            // A particle standing now only drifted since the step before, after resampling's kernel (which keeps
+            // the cloud's spread, pulling each place towards the mean by 1 - √(1 - h²) and jittering it by h of
+            // the spread: about a fifth of the spread's square): its place then must be its own ancestor's,
+            // wherever resampling moved it, so it is much nearer its own than another particle's.
             if filter.past.count >= 2 {
                 let before = filter.past[filter.past.count - 2]
-                let standing = filter.x.indices.filter { !filter.walking[$0] }
-                standingChecked += standing.count
-                #expect(standing.allSatisfy { i in
-                    let dx = filter.x[i] - before.x[i], dy = filter.y[i] - before.y[i]
-                    return (dx * dx + dy * dy).squareRoot() <= Float(5 * 0.05 * 2.squareRoot()) + 1e-4
-                })
+                let count = filter.x.count
+                for i in filter.x.indices where !filter.walking[i] {
+                    let other = (i + count / 2) % count
+                    own += Double((filter.x[i] - before.x[i]) * (filter.x[i] - before.x[i]) + (filter.y[i] - before.y[i]) * (filter.y[i] - before.y[i]))
+                    others += Double((filter.x[i] - before.x[other]) * (filter.x[i] - before.x[other])
+                        + (filter.y[i] - before.y[other]) * (filter.y[i] - before.y[other]))
+                    standingChecked += 1
+                }
             }
         }
+        #expect(own < others / 4)
         #expect(filter.past.count == 20)
         #expect(standingChecked > 100)
         for step in filter.past {

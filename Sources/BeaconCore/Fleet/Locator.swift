@@ -35,6 +35,9 @@ public struct Locator: Sendable {
         /// of the windows up to then too (fixed-lag smoothing): hindsight places a walking beacon where it
         /// was, not where its readings so far suggest. A line's time is still the window it describes.
         public var smoothing = Micros(0)
+        /// Mixed into each beacon's filter seed (its id's hash; 0: the id's alone): another value gives the
+        /// filters other random draws, so an evaluation can average over the filter's own chance.
+        public var filterSeed: UInt64 = 0
 
         public init() {}
     }
@@ -493,10 +496,10 @@ private struct BeaconTrack: Sendable {
     /// Oldest first.
     var unpublished: [Unpublished] = []
 
-    /// The filter's draws are seeded by the beacon's id: the same readings give the same estimates in
-    /// any run and in any shard.
+    /// The filter's draws are seeded by the beacon's id (and `filterSeed`): the same readings give the same
+    /// estimates in any run and in any shard.
     init(id: String, settings: Locator.Settings) {
-        filter = PositionFilter(seed: StableHash.fnv1a(id))
+        filter = PositionFilter(seed: StableHash.fnv1a(settings.filterSeed == 0 ? id : "\(id)#\(settings.filterSeed)"))
         room = RoomTracker(margin: settings.roomMargin, dwell: settings.roomDwell)
     }
 

@@ -91,7 +91,8 @@ public struct PositionEstimate: Sendable {
 /// without lag; the readings of each window weigh the particles by the signal model, the beacon's own
 /// power at 1 m profiled out (only the differences between the gateways' readings place it, so a
 /// miscalibrated beacon is placed as well as a calibrated one). The estimate is the particles' weighted
-/// mean, its error their weighted spread, and each room's probability the weight of the particles in it.
+/// mean, its error their weighted spread, and each room's probability the weight of the particles in it,
+/// all taken before the particles are resampled (at the next step), so the resampling adds no noise to them.
 ///
 /// The filter also remembers where each particle was at its recent steps, carried through resampling so
 /// each particle keeps its own past (fixed-lag smoothing): a step's estimate can be taken with hindsight,
@@ -123,6 +124,9 @@ public struct PositionFilter: Sendable {
     static let outsidePenalty = log(0.3)
     /// The share of first particles spread over the whole floor rather than about the gateways.
     static let uniformShare = 0.2
+    /// The kernel's width after resampling, as a share of the cloud's spread: Silverman's rule for
+    /// `particleCount` particles in two dimensions, (4 / (n (d + 2)))^(1 / (d + 4)).
+    static let kernelBandwidth = pow(4 / (Double(particleCount) * 4), 1.0 / 6)
 
     private(set) var x: [Float] = []
     private(set) var y: [Float] = []
@@ -131,6 +135,8 @@ public struct PositionFilter: Sendable {
     private var weight: [Float] = []
     private(set) var walking: [Bool] = []
     private var rng: SplitMix64
+    /// The weights have collapsed: resample before the next move.
+    private var needsResampling = false
     private var time: Timestamp?
     /// The steps not forgotten yet, oldest first.
     private(set) var past: [PastStep] = []
@@ -155,6 +161,9 @@ public struct PositionFilter: Sendable {
         if let last = self.time, !x.isEmpty, floor == self.floor {
             if time > last {
                 let seconds = min(60, (Double(time.microseconds) - Double(last.microseconds)) / 1e6)
+                // Resampled only now, not right after weighing: the last step's estimate is taken from the
+                // weighted particles, without the resampling's own noise.
+                if needsResampling { resample(map: map) }
                 predict(seconds, map: map, model: model)
                 self.time = time
             }
@@ -228,6 +237,7 @@ public struct PositionFilter: Sendable {
             walking.append(rng.chance(0.5))
         }
         weight = [Float](repeating: 1 / Float(count), count: count)
+        needsResampling = false
         let measured = observations.map(\.measuredPower).reduce(0, +) / Double(observations.count)
         power = (measured, model.powerSpread * model.powerSpread)
     }
@@ -363,13 +373,40 @@ public struct PositionFilter: Sendable {
         belief.mean = mean
         belief.variance = max(0.25, (totals.isEmpty ? 1 / totalPrecision : uncertainty) + spread)
         power = belief
-        // Fewer than half the particles' worth of weight left: draw a fresh set from the weights.
-        if concentration * Double(count) > 2 { resample() }
+        // Fewer than half the particles' worth of weight left: a fresh set is drawn before the next move.
+        needsResampling = concentration * Double(count) > 2
     }
 
-    /// Systematic resampling: each particle copied in proportion to its weight, the weights made equal.
-    private mutating func resample() {
+    /// Systematic resampling: each particle copied in proportion to its weight, the weights made equal;
+    /// then the copies' places spread by a kernel (Liu and West's shrinkage: each place pulled towards its
+    /// cloud's mean and jittered so the cloud keeps its mean and spread), so copies of one particle do not
+    /// stay on one spot when the beacon stands still and its own drift is small.
+    private mutating func resample(map: SiteMap) {
+        needsResampling = false
         let count = x.count
+        // Standing and walking particles are two clouds (a standing one tight, a walking one wide): the
+        // kernel keeps each one's mean and spread.
+        var mass = [0.0, 0.0], mx = [0.0, 0.0], my = [0.0, 0.0], vxx = [0.0, 0.0], vyy = [0.0, 0.0]
+        for i in 0..<count {
+            let mode = walking[i] ? 1 : 0, w = Double(weight[i])
+            mass[mode] += w
+            mx[mode] += w * Double(x[i])
+            my[mode] += w * Double(y[i])
+        }
+        for mode in 0..<2 where mass[mode] > 0 {
+            mx[mode] /= mass[mode]
+            my[mode] /= mass[mode]
+        }
+        for i in 0..<count {
+            let mode = walking[i] ? 1 : 0, w = Double(weight[i])
+            let dx = Double(x[i]) - mx[mode], dy = Double(y[i]) - my[mode]
+            vxx[mode] += w * dx * dx
+            vyy[mode] += w * dy * dy
+        }
+        for mode in 0..<2 where mass[mode] > 0 {
+            vxx[mode] /= mass[mode]
+            vyy[mode] /= mass[mode]
+        }
         var newX = [Float](), newY = [Float](), newVX = [Float](), newVY = [Float](), newWalking = [Bool]()
         newX.reserveCapacity(count); newY.reserveCapacity(count); newVX.reserveCapacity(count)
         newVY.reserveCapacity(count); newWalking.reserveCapacity(count)
@@ -389,16 +426,22 @@ public struct PositionFilter: Sendable {
             sources.append(source)
             target += step
         }
-        x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking
+        // The past keeps the copies' own places: only the current cloud is spread.
         for index in past.indices where past[index].x.count == count {
-            // The current step's places are the particles' own.
-            if past[index].time == time {
-                past[index].x = x
-                past[index].y = y
-            } else {
-                past[index].x = sources.map { past[index].x[$0] }
-                past[index].y = sources.map { past[index].y[$0] }
-            }
+            past[index].x = sources.map { past[index].x[$0] }
+            past[index].y = sources.map { past[index].y[$0] }
+        }
+        x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking
+        let bandwidth = Self.kernelBandwidth
+        let shrink = (1 - bandwidth * bandwidth).squareRoot()
+        let box = map.bounds(floor: floor)
+        for i in 0..<count {
+            let mode = walking[i] ? 1 : 0
+            let (jx, jy) = rng.normalPair()
+            var point = Point2(x: shrink * Double(x[i]) + (1 - shrink) * mx[mode] + bandwidth * vxx[mode].squareRoot() * jx,
+                               y: shrink * Double(y[i]) + (1 - shrink) * my[mode] + bandwidth * vyy[mode].squareRoot() * jy)
+            if let box { point = box.clamp(point) }
+            x[i] = Float(point.x); y[i] = Float(point.y)
         }
         weight = [Float](repeating: 1 / Float(count), count: count)
     }
