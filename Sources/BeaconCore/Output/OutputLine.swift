@@ -115,7 +115,7 @@ public enum OutputLine {
         o.field("proximity", name: beacon.proximity.name)
         o.field("address", beacon.address)
         o.field("addressType", beacon.addressType)
-        o.field("phy", beacon.phy.name)
+        o.field("phy", beacon.phy)
         o.field("samples", beacon.samples)
         o.field("lastSeen", beacon.lastSeen)
         if let telemetry = beacon.telemetry { write(telemetry, to: &o) }

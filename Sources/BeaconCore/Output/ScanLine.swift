@@ -14,7 +14,7 @@ public enum ScanLine {
                 o.field("samples", beacon.samples)
                 o.field("address", beacon.address)
                 o.field("addressType", beacon.addressType)
-                o.field("phy", beacon.phy.name)
+                o.field("phy", beacon.phy)
                 o.field("firstSeen", beacon.firstSeen)
                 o.field("lastSeen", beacon.lastSeen)
                 if let telemetry = beacon.telemetry { OutputLine.write(telemetry, to: &o) }
@@ -26,7 +26,7 @@ public enum ScanLine {
                 o.field("rssi", sighting.rssi)
                 o.field("address", sighting.address)
                 o.field("addressType", sighting.addressType)
-                o.field("phy", sighting.phy.name)
+                o.field("phy", sighting.phy)
                 if sighting.isScanResponse { o.field("scanResponse", true) }
             }
         }
