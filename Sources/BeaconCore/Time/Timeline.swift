@@ -169,7 +169,7 @@ public struct Timeline: Sendable {
     /// backward jitter (at most `captureJitter`) is treated as no time passing; a larger jump back is a
     /// step; a jump forward is time that passed.
     /// Inlined into the per-packet loop of a replay (in another module); the steps are out of line.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func capture(_ time: Timestamp) -> (schedule: Timestamp, step: Step?) {
         let time = time.clampedToSupportedRange
         guard let previous = latestCapture, let schedule = latestSchedule else {
@@ -196,7 +196,7 @@ public struct Timeline: Sendable {
     }
 
     /// `capture`'s steps: a jump back (beyond the jitter), or forward past the supported range.
-    @usableFromInline
+    @usableFromInline @inline(never)
     mutating func captureStep(_ time: Timestamp, by jump: Micros, after schedule: Timestamp) -> (schedule: Timestamp, step: Step?) {
         if jump.value < 0 {
             // The schedule carries on just after the latest time: the packets before the step keep
