@@ -62,11 +62,18 @@ final class LineOutput {
         }
     }
 
-    /// A scan line, to standard output and every sink.
+    /// A scan line, to standard output and every sink: encoded into `pending`, and made text only for sinks.
     func write(_ output: ScanOutput) {
-        let line = ScanLine.encode(output)
-        for sink in sinks { sink.scan(output, line: line) }
-        write(line, time: output.time)
+        let toStdout = accepts(output.time)
+        guard toStdout || !sinks.isEmpty else { return }
+        let start = pending.count
+        ScanLine.write(output, to: &pending)
+        if !sinks.isEmpty {
+            let line = pending.withUnsafeBytes { String(decoding: $0[start...], as: UTF8.self) }
+            for sink in sinks { sink.scan(output, line: line) }
+        }
+        pending.endLine()
+        if toStdout { added() } else { pending.removeWritten() }
     }
 
     /// See `LineSink.stepEnded`. `lastTick` is worked out only for sinks: without one this runs for

@@ -4,6 +4,13 @@ public enum ScanLine {
     /// The line for one output, without the trailing newline.
     public static func encode(_ output: ScanOutput) -> String {
         var w = JSONWriter()
+        write(output, to: &w)
+        return w.text
+    }
+
+    /// Writes the line for one output, without the trailing newline, into `w`: the output's lines
+    /// are encoded in place, into the writer that holds the lines not yet written.
+    public static func write(_ output: ScanOutput, to w: inout JSONWriter) {
         w.object { o in
             switch output {
             case let .beacon(beacon, time, partial):
@@ -30,7 +37,6 @@ public enum ScanLine {
                 if sighting.isScanResponse { o.field("scanResponse", true) }
             }
         }
-        return w.text
     }
 
     /// `format`, then the frame's own fields: the identity and measured power (iBeacon); the identity,
