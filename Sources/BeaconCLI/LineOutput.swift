@@ -39,15 +39,19 @@ final class LineOutput {
         added()
     }
 
-    /// A monitoring line, to standard output and every sink.
-    func write(_ output: MonitorOutput) {
-        let toStdout = accepts(output.time)
+    /// A monitoring line, to standard output and every sink, its times on the clock `wallTime` gives
+    /// (see `MonitorOutput.onWallClock`).
+    func write(_ output: MonitorOutput, onWallClock wallTime: (Timestamp) -> Timestamp = { $0 }) {
+        let toStdout = accepts(wallTime(output.time))
         guard toStdout || !sinks.isEmpty else { return }
         let start = pending.count
         if sinks.isEmpty {
-            OutputLine.write(output, to: &pending, next: { self.writePiece(of: &$0, startingAt: start) })
+            // Times turned as they are written: a range line's beacons are not copied to be printed.
+            OutputLine.write(output, onWallClock: wallTime, to: &pending, next: { self.writePiece(of: &$0, startingAt: start) })
         } else {
-            // The sinks take the line as text: it is held whole, and standard output gets it from the bytes.
+            // The sinks take the output on the wall clock and the line as text: it is held whole, and
+            // standard output gets it from the bytes.
+            let output = output.onWallClock(wallTime)
             OutputLine.write(output, to: &pending)
             let line = pending.withUnsafeBytes { String(decoding: $0[start...], as: UTF8.self) }
             for sink in sinks { sink.monitor(output, line: line) }
