@@ -51,11 +51,12 @@ struct Scanning {
     }
 
     /// `hciN` while bluetoothd holds the controller: listening through the kernel's management interface
-    /// (mgmt:N), since on the raw channel the kernel's own scans and beacon's collide. Not with
-    /// `--record`, `--phy coded`, the scan options or what else `needsRaw`, which only the raw channel does.
+    /// (mgmt:N), since on the raw channel the kernel's own scans and beacon's collide (`--record` then
+    /// captures the controller's traffic from the monitor channel). Not with `--phy coded`, the scan
+    /// options or what else `needsRaw`, which only the raw channel does.
     static func chooseManagement(_ common: inout CommonOptions, phys: ScanningPHYs?, scanOptions: [String], needsRaw: Bool,
                                  console: Console) {
-        guard case .kernelRaw(let index) = common.transport, common.recordPath == nil, !needsRaw, scanOptions.isEmpty,
+        guard case .kernelRaw(let index) = common.transport, !needsRaw, scanOptions.isEmpty,
               !(phys?.contains(.leCoded) ?? false), let reason = BluetoothDaemon.holdReason(controller: index) else { return }
         console.diagnose("Note: listening through the kernel's management interface (mgmt:\(index)), not the raw channel: "
             + "\(reason); stop bluetoothd for the raw channel")
