@@ -38,6 +38,8 @@ public final class ManagementScanTransport: PacketTransport {
     private let warn: (String) -> Void
     /// The event the last read brought, as an LE Advertising Report event, until `nextPacket` hands it on.
     private var pending: [UInt8]?
+    /// The advertisement of the latest management event, to drop the kernel's second copy of it.
+    private var lastFound: ManagementDeviceFound?
     /// The packet handed on last, in place until the next read.
     private let packetBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
     /// Whether the discovery running now is beacon's (Stop Discovery would end anyone's).
@@ -179,6 +181,11 @@ public final class ManagementScanTransport: PacketTransport {
         }
         switch event {
         case .deviceFound(let found):
+            if let last = lastFound, found.repeats(last) {
+                lastFound = nil
+                break
+            }
+            lastFound = found
             pending = found.advertisingReportEvent
         case .discovering(false) where listening == .discovery:
             // Discovery ends by itself (about 10 s for LE): started again for as long as the run lasts.
