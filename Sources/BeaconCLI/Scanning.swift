@@ -15,13 +15,16 @@ struct Scanning {
                         formats: Set<BeaconFormat> = [],
                         diagnose: (String) -> Void = { _ in }) throws(HostError) -> Result<SupportedCommands?, PHYRefusal> {
         if let management = host.transport as? ManagementScanTransport {
-            try Self.managed(management) {
-                let patterns = ManagementAdvertisementPattern.patterns(for: formats)
-                if try management.start(patterns: patterns) == .discovery {
-                    diagnose("Warning: \(management.description): this kernel has no advertisement monitors (Linux 5.9): "
-                        + "listening through discovery instead (active scanning, restarted as it ends, with the kernel's "
-                        + "duplicate filtering: fewer RSSI readings)")
-                }
+            let listening: ManagementListening
+            do {
+                listening = try management.start(patterns: ManagementAdvertisementPattern.patterns(for: formats))
+            } catch {
+                throw .transport(error)
+            }
+            if listening == .discovery {
+                diagnose("Warning: \(management.description): this kernel has no advertisement monitors (Linux 5.9): "
+                    + "listening through discovery instead (active scanning, restarted as it ends, with the kernel's "
+                    + "duplicate filtering: fewer RSSI readings)")
             }
             return .success(nil)
         }
@@ -43,7 +46,11 @@ struct Scanning {
 
     func stop(_ host: HCIHost) throws(HostError) {
         if let management = host.transport as? ManagementScanTransport {
-            try Self.managed(management) { try management.stop() }
+            do {
+                try management.stop()
+            } catch {
+                throw .transport(error)
+            }
             return
         }
         guard let commands else { return }
@@ -61,18 +68,5 @@ struct Scanning {
         console.diagnose("Note: listening through the kernel's management interface (mgmt:\(index)), not the raw channel: "
             + "\(reason); stop bluetoothd for the raw channel")
         common.transport = .kernelManagement(index)
-    }
-
-    /// Runs management commands, their failures as the host's.
-    private static func managed(_ transport: ManagementScanTransport, _ body: () throws -> Void) throws(HostError) {
-        do {
-            try body()
-        } catch let error as ManagementCommandError {
-            throw .transport(error.transportError)
-        } catch let error as TransportError {
-            throw .transport(error)
-        } catch {
-            throw .transport(TransportError(.io, "\(transport.description): \(error)"))
-        }
     }
 }

@@ -92,8 +92,12 @@ public final class ManagementScanTransport: PacketTransport {
     }
 
     /// Makes the kernel scan: an advertisement monitor with `patterns`, or discovery where the kernel
-    /// has no monitors. Throws `TransportError` or `ManagementCommandError`.
-    public func start(patterns: [ManagementAdvertisementPattern]) throws -> ManagementListening {
+    /// has no monitors.
+    public func start(patterns: [ManagementAdvertisementPattern]) throws(TransportError) -> ManagementListening {
+        try commands { try startListening(patterns: patterns) }
+    }
+
+    private func startListening(patterns: [ManagementAdvertisementPattern]) throws -> ManagementListening {
         let settings = try decode(ManagementControllerSettings.init, try socket.execute(.readControllerInformation),
                                   "Read Controller Information")
         guard settings.isPowered, settings.hasLowEnergy else {
@@ -120,7 +124,11 @@ public final class ManagementScanTransport: PacketTransport {
     }
 
     /// Removes the monitor, or stops the discovery beacon started; a no-op when nothing runs.
-    public func stop() throws {
+    public func stop() throws(TransportError) {
+        try commands { try stopListening() }
+    }
+
+    private func stopListening() throws {
         guard let running = listening else { return }
         listening = nil
         switch running {
@@ -190,15 +198,7 @@ public final class ManagementScanTransport: PacketTransport {
         case .discovering(false) where listening == .discovery:
             // Discovery ends by itself (about 10 s for LE): started again for as long as the run lasts.
             ownsDiscovery = false
-            do {
-                try startDiscovery()
-            } catch let error as ManagementCommandError {
-                throw error.transportError
-            } catch let error as TransportError {
-                throw error
-            } catch {
-                throw TransportError(.io, "\(description): \(error)")
-            }
+            try commands { try startDiscovery() }
         case .indexRemoved:
             listening = nil
             throw TransportError(.io, "\(description): hci\(controller) went away: unplugged, or its driver detached")
@@ -240,6 +240,19 @@ public final class ManagementScanTransport: PacketTransport {
         copy?.close()
         closeDescriptor(waitDescriptor)
         waitDescriptor = -1
+    }
+
+    /// Runs management commands, their failures as the transport's, in the category of their exit code.
+    private func commands<T>(_ body: () throws -> T) throws(TransportError) -> T {
+        do {
+            return try body()
+        } catch let error as ManagementCommandError {
+            throw error.transportError
+        } catch let error as TransportError {
+            throw error
+        } catch {
+            throw TransportError(.io, "\(description): \(error)")
+        }
     }
 
     private func decode<T>(_ make: ([UInt8]) throws(DecodeError) -> T, _ bytes: [UInt8], _ name: String) throws(TransportError) -> T {
