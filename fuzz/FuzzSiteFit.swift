@@ -17,6 +17,7 @@ public func fuzzSiteFit(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     require(PathLossFit.plausibleExponents.contains(prior.exponent), "exponent \(prior.exponent) read")
     require(SitePrior.plausibleDeviations.contains(prior.exponentDeviation), "deviation \(prior.exponentDeviation) read")
+    require(SitePrior.plausibleWeights.contains(prior.weight), "weight \(prior.weight) read")
     let room = RoomPrior().narrowed(by: prior)
     require(room.exponents.lowerBound.isFinite && room.exponents.upperBound.isFinite
             && PathLossFit.plausibleExponents.contains(room.exponents.lowerBound)

@@ -41,8 +41,10 @@ enum CalibrateOptions {
         rssi as --sample; the "fit" line gives the --path-loss-exponent and --measured-power for beacon range:
           beacon calibrate --uuid U --distance 1 >> site.jsonl   (and 2, 4 ...)
           beacon calibrate $(jq -r '"--sample \\(.distance)=\\(.rssi)"' site.jsonl) >> site.jsonl
-        The fit's exponentDeviation and measuredPowerDeviation are its standard errors. beacon range --site-fit
-        site.jsonl narrows its room model by the fit, by that uncertainty, instead of replacing it with the line.
+        The fit's exponentDeviation and measuredPowerDeviation are its standard errors; its priorWeight (0...1)
+        is how well the fit predicted each sample left out against the room model. beacon range --site-fit
+        site.jsonl narrows its room model by the fit, by that uncertainty and weight, instead of replacing it
+        with the line: a fit of weight 0 leaves the room model as it is.
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]
     )

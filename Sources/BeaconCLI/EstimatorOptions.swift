@@ -15,7 +15,7 @@ enum EstimatorOptions {
     static let siteFit = OptionSpec(
         "site-fit", .value(placeholder: "file"),
         "Narrow the room model by a site's fit: the last \"fit\" line of `beacon calibrate --sample` in this file "
-            + "(its exponent and uncertainty; the measured power stays the beacon's or --measured-power).")
+            + "(its exponent, uncertainty and prior weight; the measured power stays the beacon's or --measured-power).")
     static let rssiOffset = OptionSpec(
         "rssi-offset", .value(placeholder: "dB"),
         "Added to every reading before estimating distance, for a receiver that reads high or low (-30...30).", default: "0")

@@ -83,6 +83,8 @@ public enum SiteFitEvaluation {
         /// Held-out distances whose handful `beacon calibrate` refused to fit: ranged by the default in every way.
         public var refused: Int
         public var exponents: [Double]
+        /// The prior weight of each fit (`PathLossFit.priorWeight`).
+        public var weights: [Double]
         public var defaultTicks: [ScoredTick]
         public var rawFitTicks: [ScoredTick]
         public var priorTicks: [ScoredTick]
@@ -105,7 +107,7 @@ public enum SiteFitEvaluation {
         }
         let jobs = dataset.scored
         let chosen = handful
-        let runs = Parallel.map(jobs) { held -> (refused: Bool, exponent: Double?, [[ScoredTick]]) in
+        let runs = Parallel.map(jobs) { held -> (refused: Bool, fit: PathLossFit?, [[ScoredTick]]) in
             let file = ResearchFile(name: dataset.name, readings: dataset.positions[held].readings)
             func ticks(_ estimator: RangingEstimator, power: Int8) -> [ScoredTick] {
                 ResearchEvaluation.ticks(file, measuredPower: power, estimator: estimator)
@@ -117,11 +119,11 @@ public enum SiteFitEvaluation {
             var raw = RangingEstimator(), prior = RangingEstimator()
             raw.distance = .logDistance(exponent: fit.exponent)
             prior.distance = .room(RoomPrior().narrowed(by: SitePrior(fit)))
-            return (false, fit.exponent, [standard, ticks(raw, power: Int8(MeasuredPowerAtOneMetre.flag(fit.measuredPower))),
+            return (false, fit, [standard, ticks(raw, power: Int8(MeasuredPowerAtOneMetre.flag(fit.measuredPower))),
                                           ticks(prior, power: dataset.measuredPower)])
         }
         return Result(dataset: dataset.name, detail: dataset.detail, heldOut: jobs.count, refused: runs.filter(\.refused).count,
-                      exponents: runs.compactMap(\.exponent),
+                      exponents: runs.compactMap(\.fit?.exponent), weights: runs.compactMap(\.fit?.priorWeight),
                       defaultTicks: runs.flatMap { $0.2[0] }, rawFitTicks: runs.flatMap { $0.2[1] }, priorTicks: runs.flatMap { $0.2[2] })
     }
 
@@ -157,19 +159,23 @@ public enum SiteFitEvaluation {
         var lines = ["Site fit, leave one distance out: per dataset, each distance but the 1 m one ranged with `beacon calibrate --sample` "
                      + "fitted to the distances nearest " + calibrationDistances.map { Fixed.text($0, decimals: 1) }.joined(separator: ", ")
                      + " m but it; median / p90 error (m) over all its ticks",
-                     pad("dataset", nameWidth, left: true) + pad("held", 6) + pad("refused", 9) + pad("fitted n", 12)
+                     pad("dataset", nameWidth, left: true) + pad("held", 6) + pad("refused", 9) + pad("fitted n", 12) + pad("weight", 12)
                      + pad("default", 15) + pad("raw fit", 15) + pad("fit as prior", 15) + "  prior vs default"]
         var losses: [String] = []
         for r in results {
             let (a, b, c) = (errors(r.defaultTicks), errors(r.rawFitTicks), errors(r.priorTicks))
-            let n = r.exponents.isEmpty ? "-" : Fixed.text(r.exponents.min()!, decimals: 1) + "-" + Fixed.text(r.exponents.max()!, decimals: 1)
+            func span(_ values: [Double], decimals: Int) -> String {
+                guard let low = values.min(), let high = values.max() else { return "-" }
+                return Fixed.text(low, decimals: decimals) + "-" + Fixed.text(high, decimals: decimals)
+            }
+            let n = span(r.exponents, decimals: 1)
             var verdict = "-"
             if let a, let c {
                 verdict = "median \(ratio(c.median, a.median)), p90 \(ratio(c.p90, a.p90))"
                 if c.median > a.median { losses.append("\(r.dataset) median \(Fixed.text(c.median, decimals: 2)) > \(Fixed.text(a.median, decimals: 2))") }
                 if c.p90 > a.p90 { losses.append("\(r.dataset) p90 \(Fixed.text(c.p90, decimals: 2)) > \(Fixed.text(a.p90, decimals: 2))") }
             }
-            lines.append(pad(r.dataset, nameWidth, left: true) + pad("\(r.heldOut)", 6) + pad("\(r.refused)", 9) + pad(n, 12)
+            lines.append(pad(r.dataset, nameWidth, left: true) + pad("\(r.heldOut)", 6) + pad("\(r.refused)", 9) + pad(n, 12) + pad(span(r.weights, decimals: 2), 12)
                          + pad(pair(a), 15) + pad(pair(b), 15) + pad(pair(c), 15) + "  " + verdict)
         }
         lines.append("Site-fit target (the fit as a prior never worse than the default, median and p90, on any dataset): "

@@ -19,8 +19,8 @@ struct SiteFitOptionTests {
         return (code, io.stdout, io.stderr)
     }
 
-    static func fitLine(exponent: Double, deviation: Double) -> String {
-        #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":\#(exponent),"exponentDeviation":\#(deviation),"measuredPower":-62,"measuredPowerDeviation":2.94,"residual":0.40,"flags":"--path-loss-exponent 2.66 --measured-power -62"}"#
+    static func fitLine(exponent: Double, deviation: Double, weight: String = "1.0000") -> String {
+        #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":\#(exponent),"exponentDeviation":\#(deviation),"measuredPower":-62,"measuredPowerDeviation":2.94,"residual":0.40,"priorWeight":\#(weight),"flags":"--path-loss-exponent 2.66 --measured-power -62"}"#
     }
 
     /// The accuracy of each range line.
@@ -44,6 +44,14 @@ struct SiteFitOptionTests {
         let measured = try range(fit: Self.fitLine(exponent: 1.2, deviation: 0.01), ["--measured-power", "-70"])
         let kept = accuracies(measured.stdout).compactMap(Double.init)
         #expect(kept.count == after.count && zip(after, kept).allSatisfy { $1 < $0 }, "\(after) → \(kept)")
+    }
+
+    @Test("a fit of prior weight 0 ranges as the room model, however tight")
+    func weightZeroChangesNothing() throws {
+        let plain = try range(fit: nil)
+        let unweighed = try range(fit: Self.fitLine(exponent: 1.2, deviation: 0.01, weight: "0.0000"))
+        #expect(plain.exitCode == 0 && unweighed.exitCode == 0, "\(unweighed.stderr)")
+        #expect(!plain.stdout.isEmpty && unweighed.stdout == plain.stdout)
     }
 
     @Test("a file that cannot be read: one error line, exit 66")

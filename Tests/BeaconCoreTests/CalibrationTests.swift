@@ -92,8 +92,8 @@ struct CalibrationTests {
                                                         advertisedPower: -59, sample: CalibrationSample(distance: 1, count: 300, median: -62.5, spread: 3)))
         #expect(atOneMetre == #"{"event":"calibration","time":"2027-01-15T08:00:00.000Z","uuid":"00000000-0000-0001-0000-000000000002","major":0,"minor":7,"address":"00:00:00:C0:FF:EE","distance":1.00,"samples":300,"rssi":-62.5,"spread":3.00,"advertisedMeasuredPower":-59,"measuredPower":-63,"flags":"--measured-power -63"}"#)
         let fit = OutputLine.encode(.fit(time: t, PathLossFit(exponent: 2.714, exponentDeviation: 0.456, measuredPower: -60.6,
-                                                             measuredPowerDeviation: 2.345, residual: 0.5, samples: 3)))
-        #expect(fit == #"{"event":"fit","time":"2027-01-15T08:00:00.000Z","samples":3,"pathLossExponent":2.71,"exponentDeviation":0.46,"measuredPower":-61,"measuredPowerDeviation":2.35,"residual":0.50,"flags":"--path-loss-exponent 2.71 --measured-power -61"}"#)
+                                                             measuredPowerDeviation: 2.345, residual: 0.5, samples: 3, priorWeight: 0.0625)))
+        #expect(fit == #"{"event":"fit","time":"2027-01-15T08:00:00.000Z","samples":3,"pathLossExponent":2.71,"exponentDeviation":0.46,"measuredPower":-61,"measuredPowerDeviation":2.35,"residual":0.50,"priorWeight":0.0625,"flags":"--path-loss-exponent 2.71 --measured-power -61"}"#)
     }
 
     @Test("the fit's uncertainty: least squares' standard errors with the scatter pooled with the prior scatter, the exponent's as Student's t")
@@ -130,5 +130,33 @@ struct CalibrationTests {
         let scatter = (2 * 36.0 / 4).squareRoot()
         #expect(abs(exact.exponentDeviation - 2.0.squareRoot() * scatter / (10 * sxx.squareRoot())) < 1e-9)
         #expect(fit.exponentDeviation > exact.exponentDeviation)
+    }
+
+    @Test("a handful whose left-out points its fit predicts better than the room model weighs fully")
+    func clearLineWeighsFully() throws {
+        // n = 1.5 exactly, well below the room model's 2...4: every left-out point is nearer the fit.
+        let fit = try PathLossFit.fit(samples(exponent: 1.5, at: [0.5, 1, 2, 3, 5, 8], noise: [0, 0, 0, 0, 0, 0])).get()
+        #expect(fit.priorWeight == 1)
+    }
+
+    @Test("a handful whose left-out points the room model predicts as well leaves it as it is")
+    func undulatingHandfulWeighsNothing() throws {
+        // n = 3, the room model's middle, with RSSI undulating 5 dB between the measured distances.
+        let fit = try PathLossFit.fit(samples(exponent: 3, at: [0.5, 1, 2, 3, 5], noise: [5, 0, -5, 5, -5])).get()
+        #expect(fit.priorWeight == 0)
+        // Two samples cannot test each other.
+        #expect(try PathLossFit.fit(samples(exponent: 1.5, at: [1, 4], noise: [0, 0])).get().priorWeight == 0)
+    }
+
+    @Test("the weight is the lightest whose held-out error is within one standard error of the best's")
+    func oneStandardErrorRule() {
+        // The heaviest weight is best by 0.4 m in all, 0.5 m of it on one sample of four: against the
+        // lightest the paired differences (0.5, 0, 0, -0.1) have mean 0.1 m and standard error 0.14 m,
+        // so the lightest is taken.
+        #expect(PathLossFit.lightestWithinStandardError([[1.0, 1, 1, 1], [0.95, 0.95, 0.95, 0.95], [0.5, 1, 1, 1.1]]) == 0)
+        // A gain of 0.05 m on every sample has no scatter: more than its standard error, 0.
+        #expect(PathLossFit.lightestWithinStandardError([[1.0, 1, 1, 1], [0.95, 0.95, 0.95, 0.95]]) == 1)
+        // One sample gives no standard error.
+        #expect(PathLossFit.lightestWithinStandardError([[1.0], [0.5]]) == nil)
     }
 }

@@ -185,9 +185,11 @@ struct OutputSchemaTests {
         // a calibration of fewer readings than calibrate accepts
         #"{"event":"calibration","time":"2026-11-29T12:00:30.000Z","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"address":"F0:F1:F2:F3:F4:01","distance":2.00,"samples":19,"rssi":-68.0,"spread":3.00,"advertisedMeasuredPower":-59}"#,
         // a fitted exponent outside 0.5...6
-        #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":0.40,"exponentDeviation":0.30,"measuredPower":-62,"measuredPowerDeviation":2.10,"residual":0.40,"flags":"--path-loss-exponent 0.40 --measured-power -62"}"#,
+        #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":0.40,"exponentDeviation":0.30,"measuredPower":-62,"measuredPowerDeviation":2.10,"residual":0.40,"priorWeight":1.0000,"flags":"--path-loss-exponent 0.40 --measured-power -62"}"#,
+        // a prior weight above 1
+        #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":0.30,"measuredPower":-62,"measuredPowerDeviation":2.10,"residual":0.40,"priorWeight":1.5000,"flags":"--path-loss-exponent 2.66 --measured-power -62"}"#,
         // a fitted measured power beacon range would refuse
-        #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":0.30,"measuredPower":0,"measuredPowerDeviation":2.10,"residual":0.40,"flags":"--path-loss-exponent 2.66 --measured-power 0"}"#,
+        #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":0.30,"measuredPower":0,"measuredPowerDeviation":2.10,"residual":0.40,"priorWeight":1.0000,"flags":"--path-loss-exponent 2.66 --measured-power 0"}"#,
         // scanResponse anything but true
         #"{"event":"advertisement","time":"2026-11-29T12:00:01.000Z","format":"eddystone-url","url":"https://a.b","txPowerAt0m":-20,"measuredPower":-61,"rssi":-50,"address":"F0:F1:F2:F3:F4:01","addressType":"public","phy":"1m","scanResponse":false}"#,
         // a PHY no controller reports by that name

@@ -45,17 +45,29 @@ struct SitePriorTests {
         #expect(low.exponents.lowerBound >= PathLossFit.plausibleExponents.lowerBound)
     }
 
+    @Test("the weight scales the fit's precision: weight 0 is the room model, a quarter is twice the deviation")
+    func weightScalesPrecision() {
+        let room = RoomPrior()
+        #expect(room.narrowed(by: SitePrior(exponent: 1.5, exponentDeviation: 0, weight: 0)) == room)
+        let quarter = room.narrowed(by: SitePrior(exponent: 1.5, exponentDeviation: 0.4, weight: 0.25))
+        let doubled = room.narrowed(by: SitePrior(exponent: 1.5, exponentDeviation: 0.8))
+        #expect(abs(quarter.exponents.lowerBound - doubled.exponents.lowerBound) < 1e-12)
+        #expect(abs(quarter.exponents.upperBound - doubled.exponents.upperBound) < 1e-12)
+        #expect(quarter.exponents.lowerBound > room.narrowed(by: SitePrior(exponent: 1.5, exponentDeviation: 0.4)).exponents.lowerBound)
+    }
+
     static let calibrateOutput = """
         {"event":"calibration","time":"2026-11-29T12:00:30.000Z","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"address":"F0:F1:F2:F3:F4:01","distance":1.00,"samples":297,"rssi":-62.0,"spread":3.00,"advertisedMeasuredPower":-59,"measuredPower":-62,"flags":"--measured-power -62"}
-        {"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":0.85,"measuredPower":-62,"measuredPowerDeviation":2.94,"residual":0.40,"flags":"--path-loss-exponent 2.66 --measured-power -62"}
+        {"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":0.85,"measuredPower":-62,"measuredPowerDeviation":2.94,"residual":0.40,"priorWeight":0.2500,"flags":"--path-loss-exponent 2.66 --measured-power -62"}
 
         """
 
     @Test("the file: the last fit line of beacon calibrate's output, the calibrations around it skipped")
     func decodesCalibrateOutput() throws {
-        #expect(try SitePrior.decode(Array(Self.calibrateOutput.utf8)) == SitePrior(exponent: 2.66, exponentDeviation: 0.85))
+        #expect(try SitePrior.decode(Array(Self.calibrateOutput.utf8)) == SitePrior(exponent: 2.66, exponentDeviation: 0.85, weight: 0.25))
+        // A fit without a prior weight (written before calibrate weighed its fits) weighs fully.
         let twoFits = Self.calibrateOutput + #"{"event":"fit","pathLossExponent":1.4,"exponentDeviation":0.1}"# + "\r\n"
-        #expect(try SitePrior.decode(Array(twoFits.utf8)) == SitePrior(exponent: 1.4, exponentDeviation: 0.1))
+        #expect(try SitePrior.decode(Array(twoFits.utf8)) == SitePrior(exponent: 1.4, exponentDeviation: 0.1, weight: 1))
     }
 
     @Test("a bad file names the line and the field", arguments: [
@@ -63,6 +75,8 @@ struct SitePriorTests {
         (#"{"event":"fit","pathLossExponent":"2","exponentDeviation":0.3}"#, "line 1: pathLossExponent: expected a number, found a string"),
         (#"{"event":"fit","pathLossExponent":9,"exponentDeviation":0.3}"#, "line 1: pathLossExponent: 9.0 is outside 0.5...6.0"),
         (#"{"event":"fit","pathLossExponent":2,"exponentDeviation":-1}"#, "line 1: exponentDeviation: -1.0 is outside 0.0...100.0"),
+        (#"{"event":"fit","pathLossExponent":2,"exponentDeviation":1,"priorWeight":2}"#, "line 1: priorWeight: 2.0 is outside 0.0...1.0"),
+        (#"{"event":"fit","pathLossExponent":2,"exponentDeviation":1,"priorWeight":null}"#, "line 1: priorWeight: expected a number, found null"),
         ("\n[1,2]", "line 2: expected a JSON object, found an array"),
         ("{\"event\":", "line 1: not a JSON object"),
         (#"{"event":"calibration"}"#, #"no "fit" line"#),

@@ -23,6 +23,8 @@ struct SiteFitEvaluationTests {
         #expect(result.heldOut == 5 && result.refused == 0)
         // Whole-dBm readings move the slope a little.
         #expect(result.exponents.allSatisfy { abs($0 - 1.6) < 0.15 }, "\(result.exponents)")
+        // Each handful predicts its own left-out points better than the room model: full weight.
+        #expect(result.weights.count == 5 && result.weights.allSatisfy { $0 == 1 }, "\(result.weights)")
         func median(_ ticks: [ScoredTick]) -> Double { Statistics.median(ticks.map(\.absoluteError)) ?? .infinity }
         #expect(!result.priorTicks.isEmpty && result.priorTicks.count == result.defaultTicks.count)
         #expect(median(result.priorTicks) < median(result.defaultTicks))

@@ -173,11 +173,11 @@ enum GenerateSeeds {
         }
 
         let siteFitTexts = [
-            #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":1.15,"measuredPower":-62,"measuredPowerDeviation":4.49,"residual":0.40,"flags":"--path-loss-exponent 2.66 --measured-power -62"}"#,
+            #"{"event":"fit","time":"2026-11-29T12:05:00.000Z","samples":3,"pathLossExponent":2.66,"exponentDeviation":1.15,"measuredPower":-62,"measuredPowerDeviation":4.49,"residual":0.40,"priorWeight":0.5000,"flags":"--path-loss-exponent 2.66 --measured-power -62"}"#,
             #"{"event":"calibration","time":"2026-11-29T12:04:00.000Z","distance":1,"rssi":-62}"# + "\r\n\n"
                 + #"{"event":"fit","pathLossExponent":0.5,"exponentDeviation":0}"# + "\n"
-                + #"{"event":"fit","pathLossExponent":6,"exponentDeviation":100}"#,
-            #"{"event":"fit","pathLossExponent":1.4,"exponentDeviation":1e-300}"# + "\n" + #"{"event":"note"}"#,
+                + #"{"event":"fit","pathLossExponent":6,"exponentDeviation":100,"priorWeight":0}"#,
+            #"{"event":"fit","pathLossExponent":1.4,"exponentDeviation":1e-300,"priorWeight":1e-300}"# + "\n" + #"{"event":"note"}"#,
         ]
         for (i, text) in siteFitTexts.enumerated() {
             write("site_fit", "fit-\(i)", Array(text.utf8))

@@ -10,6 +10,8 @@ public enum CalibrationOutput: Sendable {
 extension OutputLine {
     /// Decimals of a fitted path-loss exponent, as `--path-loss-exponent` takes it.
     public static let exponentDecimals = 2
+    /// Decimals of a fit's prior weight: every one of `PathLossFit.priorWeights` exactly.
+    public static let weightDecimals = 4
 
     /// `{"event":"calibration",…}` and `{"event":"fit",…}` lines (docs/output.md).
     public static func encode(_ output: CalibrationOutput) -> String {
@@ -45,6 +47,7 @@ extension OutputLine {
                 o.field("measuredPower", power)
                 o.field("measuredPowerDeviation", fit.measuredPowerDeviation, decimals: spreadDecimals)
                 o.field("residual", fit.residual, decimals: spreadDecimals)
+                o.field("priorWeight", fit.priorWeight, decimals: weightDecimals)
                 o.field("flags", "--path-loss-exponent \(exponent) --measured-power \(power)")
             }
         }

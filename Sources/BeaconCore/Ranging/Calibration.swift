@@ -31,6 +31,9 @@ public struct CalibrationSample: Hashable, Sendable {
     /// around it moved: the median is not worth configuring.
     public static let maximumSpread = 10.0
 
+    /// Whether a fit can use the sample: a positive, finite distance and a finite median.
+    var isFittable: Bool { distance > 0 && distance.isFinite && median.isFinite }
+
     /// Summarises readings taken at `distance`; refuses too few or too scattered readings.
     public static func measure(_ readings: [Double], at distance: Double) -> Result<CalibrationSample, CalibrationError> {
         guard readings.count >= minimumCount else {
@@ -78,15 +81,20 @@ public struct PathLossFit: Hashable, Sendable {
     /// Root-mean-square difference between the samples and the fitted line (dB).
     public var residual: Double
     public var samples: Int
+    /// How much `beacon range --site-fit` weighs the fit against the room model, 0...1, as a factor on the
+    /// fit's precision: the weight whose narrowed room model best predicted the samples' own distances, each
+    /// sample left out in turn and predicted from the fit of the others (`heldOutWeight`).
+    public var priorWeight: Double
 
     public init(exponent: Double, exponentDeviation: Double, measuredPower: Double, measuredPowerDeviation: Double,
-                residual: Double, samples: Int) {
+                residual: Double, samples: Int, priorWeight: Double) {
         self.exponent = exponent
         self.exponentDeviation = exponentDeviation
         self.measuredPower = measuredPower
         self.measuredPowerDeviation = measuredPowerDeviation
         self.residual = residual
         self.samples = samples
+        self.priorWeight = priorWeight
     }
 
     /// The scatter (dB) a calibration median is taken to have around a site's line before the samples
@@ -111,8 +119,66 @@ public struct PathLossFit: Hashable, Sendable {
     /// span noise decides the slope.
     public static let minimumSpan = 2.0
 
+    /// The site's line through `samples`, weighed as a prior by how well it predicts each of them left out.
     public static func fit(_ samples: [CalibrationSample]) -> Result<PathLossFit, CalibrationError> {
-        let usable = samples.filter { $0.distance > 0 && $0.distance.isFinite && $0.median.isFinite }
+        line(samples).map { fit in
+            var weighed = fit
+            // The power `beacon range` is given with the site fit: the 1 m calibration when there is one.
+            let power = samples.last { $0.distance == 1 && $0.isFittable }?.median ?? fit.measuredPower
+            weighed.priorWeight = heldOutWeight(samples, measuredPower: power, deviation: fit.exponentDeviation)
+            return weighed
+        }
+    }
+
+    /// The precision factors `heldOutWeight` chooses between, lightest first.
+    public static let priorWeights: [Double] = [0, 1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2, 1]
+
+    /// Cross-validation inside the handful: each sample left out in turn is ranged (its median at
+    /// `measuredPower`) by the room model narrowed by the line through the others, at the precision the
+    /// whole handful's fit will be applied with (`deviation`) scaled by every weight in `priorWeights`, and
+    /// the error in metres noted. The weight with the least mean error is the best, but the lightest
+    /// weight within one standard error of it (of the paired differences over the samples) is taken: a
+    /// handful has its say only by predicting its own points better than its noise. One whose left-out
+    /// points the room model alone predicts as well (RSSI undulating between the measured distances, one
+    /// point a body in the way) leaves the room model as it is, as it would at the distances nobody
+    /// measured. Samples whose others cannot be fitted test nothing; with fewer than two tested (two
+    /// samples cannot test each other) the weight is 0.
+    static func heldOutWeight(_ samples: [CalibrationSample], measuredPower: Double, deviation: Double) -> Double {
+        let samples = samples.filter(\.isFittable)
+        // errors[w][i]: the error of the i-th tested sample at weight priorWeights[w].
+        var errors = [[Double]](repeating: [], count: priorWeights.count)
+        for left in samples.indices {
+            let others = samples.indices.filter { $0 != left }.map { samples[$0] }
+            guard case .success(let others) = line(others) else { continue }
+            let attenuation = measuredPower - samples[left].median
+            let estimates = priorWeights.map { weight in
+                RoomPrior().narrowed(by: SitePrior(exponent: others.exponent, exponentDeviation: deviation, weight: weight))
+                    .medianDistance(attenuation: attenuation)
+            }
+            guard estimates.allSatisfy({ $0 >= 0 }) else { continue }
+            for w in priorWeights.indices { errors[w].append(abs(estimates[w] - samples[left].distance)) }
+        }
+        return priorWeights[lightestWithinStandardError(errors) ?? 0]
+    }
+
+    /// Of `errors[w]`, each weight's errors on the same tested samples (lightest weight first), the first
+    /// whose mean exceeds the least mean by at most the standard error of their paired differences (the
+    /// one-standard-error rule); nil with fewer than two samples, which give no standard error.
+    public static func lightestWithinStandardError(_ errors: [[Double]]) -> Int? {
+        guard let tested = errors.first?.count, tested >= 2, errors.allSatisfy({ $0.count == tested }) else { return nil }
+        let totals = errors.map { $0.reduce(0, +) }
+        guard let best = totals.indices.min(by: { totals[$0] < totals[$1] }) else { return nil }
+        return errors.indices.first { w in
+            let differences = zip(errors[w], errors[best]).map { $0 - $1 }
+            let mean = differences.reduce(0, +) / Double(tested)
+            let variance = differences.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(tested - 1)
+            return mean <= (variance / Double(tested)).squareRoot()
+        }
+    }
+
+    /// The least-squares line through `samples` and its uncertainty, at full weight; refused as `fit` refuses.
+    private static func line(_ samples: [CalibrationSample]) -> Result<PathLossFit, CalibrationError> {
+        let usable = samples.filter(\.isFittable)
         guard let nearest = usable.map(\.distance).min(), let farthest = usable.map(\.distance).max(),
               usable.count >= 2, farthest / nearest >= minimumSpan else {
             return .failure(.init("fitting needs samples at two or more distances, the farthest at least \(formatted(minimumSpan)) times the nearest (for example 1 m and 3 m)"))
@@ -135,7 +201,7 @@ public struct PathLossFit: Hashable, Sendable {
         let deviation = max(tFactor * scatter / (10 * sxx.squareRoot()), jackknifeDeviation(xs, ys))
         let fit = PathLossFit(exponent: exponent, exponentDeviation: deviation,
                               measuredPower: intercept, measuredPowerDeviation: scatter * (1 / k + meanX * meanX / sxx).squareRoot(),
-                              residual: (squares / k).squareRoot(), samples: usable.count)
+                              residual: (squares / k).squareRoot(), samples: usable.count, priorWeight: 1)
         guard plausibleExponents.contains(exponent) else {
             return .failure(.init("the fitted path-loss exponent \(formatted(exponent)) is outside \(formatted(plausibleExponents.lowerBound))...\(formatted(plausibleExponents.upperBound)): check the distances, and that nothing moved between measurements"))
         }

@@ -7,23 +7,29 @@ public struct SitePrior: Hashable, Sendable {
     public var exponent: Double
     /// Standard error of `exponent`.
     public var exponentDeviation: Double
+    /// The factor, 0...1, on the fit's precision (`PathLossFit.priorWeight`): 0 leaves the room model as it is.
+    public var weight: Double
 
-    public init(exponent: Double, exponentDeviation: Double) {
+    public init(exponent: Double, exponentDeviation: Double, weight: Double = 1) {
         self.exponent = exponent
         self.exponentDeviation = exponentDeviation
+        self.weight = weight
     }
 
     public init(_ fit: PathLossFit) {
-        self.init(exponent: fit.exponent, exponentDeviation: fit.exponentDeviation)
+        self.init(exponent: fit.exponent, exponentDeviation: fit.exponentDeviation, weight: fit.priorWeight)
     }
 
     /// Exponent deviations a fit can report: beyond this the fit says nothing about the exponent.
     public static let plausibleDeviations: ClosedRange<Double> = 0...100
+    /// Prior weights a fit can report.
+    public static let plausibleWeights: ClosedRange<Double> = 0...1
     /// Largest site-fit file read.
     public static let maximumFileBytes = 1 << 20
 
     /// The last `fit` line of a file of `beacon calibrate` lines (docs/output.md): its
-    /// `pathLossExponent` and `exponentDeviation`. Other lines (the calibrations it was fitted from) are
+    /// `pathLossExponent`, `exponentDeviation` and `priorWeight` (1 when absent, as in a fit that predates
+    /// it). Other lines (the calibrations it was fitted from) are
     /// skipped; every line must be a JSON object.
     public static func decode(_ bytes: [UInt8]) throws(SitePriorError) -> SitePrior {
         guard bytes.count <= maximumFileBytes else { throw SitePriorError(line: 0, "larger than \(maximumFileBytes) bytes") }
@@ -49,7 +55,8 @@ public struct SitePrior: Hashable, Sendable {
                 return number
             }
             found = SitePrior(exponent: try number("pathLossExponent", in: PathLossFit.plausibleExponents),
-                              exponentDeviation: try number("exponentDeviation", in: plausibleDeviations))
+                              exponentDeviation: try number("exponentDeviation", in: plausibleDeviations),
+                              weight: value["priorWeight"] == nil ? 1 : try number("priorWeight", in: plausibleWeights))
         }
         guard let found else { throw SitePriorError(line: 0, "no \"fit\" line (the output of beacon calibrate --sample)") }
         return found
@@ -79,12 +86,14 @@ extension RoomPrior {
     /// The room model with its prior over exponents narrowed by a site's fit: the prior's mean and
     /// variance (a uniform over `exponents`) and the fit's estimate combined by their precisions, then
     /// spread uniformly again with the combined mean and variance (mean ± √3 σ, within the exponents a
-    /// fit may have). An infinitely vague fit gives the room model back; an exact one its exponent alone.
+    /// fit may have), the fit's precision scaled by its weight. An infinitely vague fit, or one of weight 0,
+    /// gives the room model back; an exact one of any other weight its exponent alone.
     public func narrowed(by site: SitePrior) -> RoomPrior {
+        guard site.weight > 0 else { return self }
         let width = exponents.upperBound - exponents.lowerBound
         let roomMean = (exponents.lowerBound + exponents.upperBound) / 2
         let roomPrecision = width > 0 ? 12 / (width * width) : .infinity
-        let sitePrecision = site.exponentDeviation > 0 ? 1 / (site.exponentDeviation * site.exponentDeviation) : .infinity
+        let sitePrecision = site.exponentDeviation > 0 ? site.weight / (site.exponentDeviation * site.exponentDeviation) : .infinity
         guard site.exponent.isFinite, !(roomPrecision.isInfinite && sitePrecision.isInfinite) else { return self }
         let mean: Double, deviation: Double
         if sitePrecision.isInfinite {
