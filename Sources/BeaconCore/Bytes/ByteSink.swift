@@ -40,9 +40,10 @@ struct ByteSink {
         Self.copy(text.utf8Start, length, to: claim(length))
     }
 
-    /// Copies `count` bytes of constant text (a key, a schema name): from 4 to 16 bytes as two words
-    /// that overlap, loaded and stored in place. A call to memcpy, for a length known only at run time
-    /// (a member written out of line, a name chosen by value), costs several times that.
+    /// Copies `count` bytes of constant text (a key, a literal): from 4 to 16 bytes as two words that
+    /// overlap, loaded and stored in place. Inlined with a constant length it is a few stores; where the
+    /// length is known only at run time (a member written out of line), a call to memcpy costs several
+    /// times that.
     @inline(__always)
     static func copy(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
         let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
