@@ -18,6 +18,10 @@ final class ReplayLoop: HostLoop {
     /// The latest schedule time.
     private var time: Timestamp?
     private(set) var firstUnprintableCaptureTime: Timestamp?
+    /// What ended the latest call to the transport before its packets ran out. A property rather than a
+    /// variable the packet closure captures: with five captures its context fits the argument registers,
+    /// and the closure is reached without a forwarder that spills one to the stack.
+    private var ended: Result<HostEvent?, HostError>?
 
     init(_ transport: PacketTransport, pacing: ReplayPacing?) {
         self.transport = transport
@@ -74,23 +78,23 @@ final class ReplayLoop: HostLoop {
             }
         }
         if let (packet, direction, time) = heldBack.take(), let event = try offer(packet, direction, time) { return event }
-        var outcome: Result<HostEvent?, HostError> = .success(nil)
         do {
             try transport.forEachPacket { next in
                 do throws(HostError) {
                     if takeNote(next, host) { return true }
                     let (packet, direction, time) = try stamped(next, host)
                     guard let event = try offer(packet, direction, time) else { return true }
-                    outcome = .success(event)
+                    ended = .success(event)
                 } catch {
-                    outcome = .failure(error)
+                    ended = .failure(error)
                 }
                 return false
             }
         } catch {
+            ended = nil
             throw .transport(error)
         }
-        return try outcome.get()
+        return try ended.take()?.get()
     }
 
     /// Applies a recording's note of its wall clock; false for a packet.

@@ -84,12 +84,16 @@ public struct ByteReader {
     // line only when input is short.
     @inline(__always)
     public func require(_ count: Int, _ field: String) throws(DecodeError) {
-        guard count >= 0, remaining >= count else { throw shortInput(field, needed: count) }
+        guard count >= 0, remaining >= count else {
+            throw Self.shortInput(field, needed: count, offset: offset, available: remaining)
+        }
     }
 
+    /// Takes the reader's figures rather than the reader: a method would take the reader by address,
+    /// and every reader read in place would be stored to memory for the error that rarely comes.
     @inline(never)
-    private func shortInput(_ field: String, needed: Int) -> DecodeError {
-        error(field, needed: needed)
+    private static func shortInput(_ field: String, needed: Int, offset: Int, available: Int) -> DecodeError {
+        DecodeError(offset: offset, field: field, needed: needed, available: available)
     }
 
     @inline(__always)

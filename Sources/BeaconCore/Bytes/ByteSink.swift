@@ -37,7 +37,29 @@ struct ByteSink {
     @inline(__always)
     mutating func put(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
-        claim(length).update(from: text.utf8Start, count: length)
+        Self.copy(text.utf8Start, length, to: claim(length))
+    }
+
+    /// Copies `count` bytes of constant text (a key, a literal): from 4 to 16 bytes as two words that
+    /// overlap, loaded and stored in place. Inlined with a constant length it is a few stores; where the
+    /// length is known only at run time (a member written out of line), a call to memcpy costs several
+    /// times that.
+    @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
+        if count >= 8, count <= 16 {
+            let (head, tail) = (from.loadUnaligned(as: UInt64.self), from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4, count < 8 {
+            let (head, tail) = (from.loadUnaligned(as: UInt32.self), from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count > 16 {
+            target.update(from: source, count: count)
+        } else {
+            for i in 0..<count { target[i] = source[i] }
+        }
     }
 
     mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -79,11 +101,17 @@ struct ByteSink {
     }
 
     /// The last `width` decimal digits of `value`, zero-padded: for a value below 10^width (a time's
-    /// fields, a number's decimals), all of its digits. Two digits a division, from the right.
+    /// fields, a number's decimals), all of its digits.
     @inline(__always)
     mutating func putDigits(_ value: UInt64, width: Int) {
-        let text = claim(width)
-        let pairs = Self.digitPairs.utf8Start
+        Self.writeDigits(value, width: width, to: claim(width))
+    }
+
+    /// The last `width` decimal digits of `value` at `text`, zero-padded: two digits a constant division,
+    /// from the right.
+    @inline(__always)
+    private static func writeDigits(_ value: UInt64, width: Int, to text: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
         var rest = value
         var i = width
         while i > 1 {
@@ -96,29 +124,20 @@ struct ByteSink {
         if i == 1 { text[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
     }
 
-    /// `value` in decimal with a point `places` digits from its right and at least one digit before the
-    /// point (`1234`, 2: `12.34`; `5`, 2: `0.05`); no point for `places` 0. The digits are taken off from
-    /// the right by constant divisions, one pass.
+    /// A number with `places` decimals: a minus sign when `negative`, the digits of `whole` (at least
+    /// one), and for `places` above 0 a point and `fraction` (below 10^`places`) zero-padded to `places`
+    /// digits (`12`, `34`, 2: `12.34`; `0`, `5`, 2: `0.05`). One claim of room, the digits in place.
     @inline(__always)
-    mutating func putFixed(_ value: UInt64, places: Int) {
-        let digits = max(Self.decimalDigitCount(value), places + 1)
-        let length = places > 0 ? digits + 1 : digits
-        let text = claim(length)
-        var rest = value
-        var i = length - 1
-        for _ in 0..<places {
-            text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            i -= 1
-        }
+    mutating func putFixed(negative: Bool, whole: UInt64, fraction: UInt64, places: Int) {
+        let sign = negative ? 1 : 0
+        let wholeDigits = Self.decimalDigitCount(whole)
+        let text = claim(places > 0 ? sign &+ wholeDigits &+ 1 &+ places : sign &+ wholeDigits)
+        text[0] = UInt8(ascii: "-")  // overwritten by the first digit when not negative
+        let digits = text + sign
+        Self.writeDigits(whole, width: wholeDigits, to: digits)
         if places > 0 {
-            text[i] = UInt8(ascii: ".")
-            i -= 1
-        }
-        while i >= 0 {
-            text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            i -= 1
+            digits[wholeDigits] = UInt8(ascii: ".")
+            Self.writeDigits(fraction, width: places, to: digits + wholeDigits + 1)
         }
     }
 
@@ -153,7 +172,7 @@ struct ByteSink {
         let text = claim(lead + length + 2)
         text[0] = comma ? UInt8(ascii: ",") : UInt8(ascii: "\"")
         text[lead - 1] = UInt8(ascii: "\"")
-        (text + lead).update(from: name.utf8Start, count: length)
+        Self.copy(name.utf8Start, length, to: text + lead)
         text[lead + length] = UInt8(ascii: "\"")
         text[lead + length + 1] = UInt8(ascii: ":")
     }

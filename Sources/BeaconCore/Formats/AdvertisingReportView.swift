@@ -67,7 +67,13 @@ struct AdvertisingReportView {
         }
         let count = try r.u8("Num_Reports")
         for _ in 0..<count {
-            body(extended ? try readExtended(&r) : try readLegacy(&r))
+            if extended {
+                let (report, rest) = try readExtended(r)
+                r = rest
+                body(report)
+            } else {
+                body(try readLegacy(&r))
+            }
         }
         guard r.isAtEnd else {
             throw r.invalid(extended ? "LE Extended Advertising Report" : "LE Advertising Report",
@@ -95,8 +101,11 @@ struct AdvertisingReportView {
 
     /// Event type, address type, address, primary and secondary PHY, SID, Tx power, RSSI, periodic
     /// interval, direct address type and address, data length, data.
-    @inline(never) // Kept out of the legacy reports' loop, which most advertisements take.
-    private static func readExtended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReportView {
+    /// Kept out of the legacy reports' loop, which most advertisements take; the reader goes in by value
+    /// and comes back moved on, as one passed in place would live in memory for every event, legacy ones too.
+    @inline(never)
+    private static func readExtended(_ reader: ByteReader) throws(DecodeError) -> (AdvertisingReportView, ByteReader) {
+        var r = reader
         // Checked once where the fixed part is all there; read from what there is where it is not, so
         // that the read that runs out names its field. (Through `fixed`, the twelve fields went through
         // a closure the compiler does not inline, at several times the instructions.)
@@ -108,10 +117,11 @@ struct AdvertisingReportView {
             f = try ExtendedFixedPart(&r)
         }
         let dataSpan = try r.span(Int(f.length), "LE Extended Advertising Report data")
-        return AdvertisingReportView(eventType: f.eventType, isExtended: true, addressType: f.addressType, address: f.address,
-                                     primaryPHY: f.primaryPHY, secondaryPHY: f.secondaryPHY, sid: f.sid, txPower: f.txPower,
-                                     rssi: f.rssi, periodicInterval: f.interval, directAddressType: f.directAddressType,
-                                     directAddress: f.directAddress, data: data(r, dataSpan), dataSpan: dataSpan)
+        let report = AdvertisingReportView(eventType: f.eventType, isExtended: true, addressType: f.addressType, address: f.address,
+                                           primaryPHY: f.primaryPHY, secondaryPHY: f.secondaryPHY, sid: f.sid, txPower: f.txPower,
+                                           rssi: f.rssi, periodicInterval: f.interval, directAddressType: f.directAddressType,
+                                           directAddress: f.directAddress, data: data(r, dataSpan), dataSpan: dataSpan)
+        return (report, r)
     }
 
     /// The bytes at `span` of a report whose fixed part `r` has read: `r.bytes` is not empty, so its

@@ -173,20 +173,26 @@ public struct JSONWriter: ~Copyable {
         number(value, decimals: decimals, key: name)
     }
 
-    /// Fixed decimals are written inline; the other forms, which ranged beacons rarely need, are a call.
+    /// The key is written in place, its text constant; the value is one call, whatever its form.
     @inline(__always)
     private mutating func number(_ value: Double?, decimals: Int, key: StaticString?) {
-        guard let value, let fixed = FixedPoint(value, decimals: decimals) else { return unfixed(value, key: key) }
-        begin(key, FixedPoint.maximumLength)
-        fixed.put(into: &sink)
+        begin(key, Self.numberLength)
+        putNumber(value, decimals: decimals)
     }
 
+    /// The most a number takes: fixed decimals (`FixedPoint.maximumLength`), `null`, or a double's
+    /// shortest form (at most 24 bytes, e.g. `-2.2250738585072014e-308`).
+    private static let numberLength = 32
+
+    /// The digits of a fixed-point number are written straight into the room `begin` reserved.
     @inline(never)
-    private mutating func unfixed(_ value: Double?, key: StaticString?) {
-        guard let value, value.isFinite else { return null(key: key) }
-        let text = value.description
-        begin(key, text.utf8.count)
-        sink.putUTF8(text)
+    private mutating func putNumber(_ value: Double?, decimals: Int) {
+        guard let value, value.isFinite else { return sink.put("null") }
+        if let fixed = FixedPoint(value, decimals: decimals) {
+            sink.putFixed(negative: fixed.isNegative, whole: fixed.whole, fraction: fixed.fraction, places: fixed.places)
+        } else {
+            sink.putUTF8(value.description)
+        }
     }
 
     public mutating func bool(_ value: Bool) { bool(value, key: nil) }
