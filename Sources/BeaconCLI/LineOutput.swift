@@ -39,15 +39,19 @@ final class LineOutput {
         added()
     }
 
-    /// A monitoring line, to standard output and every sink.
-    func write(_ output: MonitorOutput) {
-        let toStdout = accepts(output.time)
+    /// A monitoring line, to standard output and every sink, its times on the clock `wallTime` gives
+    /// (see `MonitorOutput.onWallClock`).
+    func write(_ output: MonitorOutput, onWallClock wallTime: (Timestamp) -> Timestamp = { $0 }) {
+        let toStdout = accepts(wallTime(output.time))
         guard toStdout || !sinks.isEmpty else { return }
         let start = pending.count
         if sinks.isEmpty {
-            OutputLine.write(output, to: &pending, next: { self.writePiece(of: &$0, startingAt: start) })
+            // Times turned as they are written: a range line's beacons are not copied to be printed.
+            OutputLine.write(output, onWallClock: wallTime, to: &pending, next: { self.writePiece(of: &$0, startingAt: start) })
         } else {
-            // The sinks take the line as text: it is held whole, and standard output gets it from the bytes.
+            // The sinks take the output on the wall clock and the line as text: it is held whole, and
+            // standard output gets it from the bytes.
+            let output = output.onWallClock(wallTime)
             OutputLine.write(output, to: &pending)
             let line = pending.withUnsafeBytes { String(decoding: $0[start...], as: UTF8.self) }
             for sink in sinks { sink.monitor(output, line: line) }
@@ -62,11 +66,18 @@ final class LineOutput {
         }
     }
 
-    /// A scan line, to standard output and every sink.
+    /// A scan line, to standard output and every sink: encoded into `pending`, and made text only for sinks.
     func write(_ output: ScanOutput) {
-        let line = ScanLine.encode(output)
-        for sink in sinks { sink.scan(output, line: line) }
-        write(line, time: output.time)
+        let toStdout = accepts(output.time)
+        guard toStdout || !sinks.isEmpty else { return }
+        let start = pending.count
+        ScanLine.write(output, to: &pending)
+        if !sinks.isEmpty {
+            let line = pending.withUnsafeBytes { String(decoding: $0[start...], as: UTF8.self) }
+            for sink in sinks { sink.scan(output, line: line) }
+        }
+        pending.endLine()
+        if toStdout { added() } else { pending.removeWritten() }
     }
 
     /// See `LineSink.stepEnded`. `lastTick` is worked out only for sinks: without one this runs for

@@ -43,41 +43,74 @@ enum ListeningLoop {
                 output.console.diagnose(warning)
             }
         }
-        var finished = false
-        // The schedule's latest tick, as lines print it (wall-clock time).
-        func lastTick() -> Timestamp? { session.lastTick.map(host.wallTime) }
-        while !output.readerGone, !finished {
-            let event = try host.forEachPacket(until: session.nextDeadline) { packet, direction, time in
-                progress?.packet()
-                do {
-                    try session.packet(packet, direction: direction, at: time, emit: emit, heard: heard)
-                } catch {
-                    output.warnMalformed(error)
+        return try withUnsafeMutablePointer(to: &session) { session throws(HostError) in
+            try withoutActuallyEscaping(emit) { emit throws(HostError) in
+                try withoutActuallyEscaping(heard) { heard throws(HostError) in
+                    let step = PacketStep(session: session, host: host, output: output, progress: progress, emit: emit, heard: heard)
+                    return try loop(step, idle: idle)
                 }
-                output.stepEnded(lastTick: lastTick())
-                if session.isFinished(at: time) {
-                    // The ticks up to --duration's end, exactly as a live run prints them.
-                    session.advance(to: time, emit: emit)
-                    finished = true
-                    return .stop
-                }
-                return output.readerGone ? .stop : .proceed(until: session.nextDeadline)
             }
+        }
+    }
+
+    private static func loop<Session: ListeningSession>(_ step: PacketStep<Session>, idle: (Timestamp) -> Void) throws(HostError) -> Bool {
+        let (session, host, output) = (step.session, step.host, step.output)
+        while !output.readerGone, !step.finished {
+            // One class reference is all the handler captures: called with it as its context, no thunk.
+            let event = try host.forEachPacket(until: session.pointee.nextDeadline) { step.handle($0, $1, $2) }
             switch event {
             case .stopped:
                 continue
             case .deadline(let time):
-                session.advance(to: time, emit: emit)
-                output.stepEnded(lastTick: lastTick())
+                session.pointee.advance(to: time, emit: step.emit)
+                output.stepEnded(lastTick: step.lastTick)
                 idle(time)
-                if session.isFinished(at: time) { return true }
+                if session.pointee.isFinished(at: time) { return true }
             case .endOfCapture:
-                session.finish(at: host.now(), emit: emit)
+                session.pointee.finish(at: host.now(), emit: step.emit)
                 return false
             case .outputGone, .signal:
                 return false
             }
         }
-        return finished
+        return step.finished
+    }
+}
+
+/// What the loop hands each packet to, behind one reference. The session is reached through the
+/// pointer of `run`'s inout parameter: in place, without the run-time exclusivity checks of a stored var.
+private final class PacketStep<Session: ListeningSession> {
+    let session: UnsafeMutablePointer<Session>
+    let host: HCIHost
+    let output: LineOutput
+    let progress: ReplayProgress?
+    let emit: (Session.Output) -> Void
+    let heard: (Sighting) -> Bool
+    /// The session's end passed at a packet.
+    private(set) var finished = false
+
+    init(session: UnsafeMutablePointer<Session>, host: HCIHost, output: LineOutput, progress: ReplayProgress?,
+         emit: @escaping (Session.Output) -> Void, heard: @escaping (Sighting) -> Bool) {
+        (self.session, self.host, self.output, self.progress, self.emit, self.heard) = (session, host, output, progress, emit, heard)
+    }
+
+    /// The schedule's latest tick, as lines print it (wall-clock time).
+    var lastTick: Timestamp? { session.pointee.lastTick.map(host.wallTime) }
+
+    func handle(_ packet: HCIPacketView, _ direction: PacketDirection, _ time: Timestamp) -> PacketHandling {
+        progress?.packet()
+        do {
+            try session.pointee.packet(packet, direction: direction, at: time, emit: emit, heard: heard)
+        } catch {
+            output.warnMalformed(error)
+        }
+        output.stepEnded(lastTick: lastTick)
+        if session.pointee.isFinished(at: time) {
+            // The ticks up to --duration's end, exactly as a live run prints them.
+            session.pointee.advance(to: time, emit: emit)
+            finished = true
+            return .stop
+        }
+        return output.readerGone ? .stop : .proceed(until: session.pointee.nextDeadline)
     }
 }

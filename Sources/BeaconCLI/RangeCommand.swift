@@ -60,7 +60,7 @@ struct RangeCommand: ControllerCommand {
         // Heard beacons but none in the regions: said once on stderr, stdout stays data.
         var hint = NoMatchHint(regions: options.regions)
         // Schedule times become wall-clock times only here, as each line is printed.
-        try ListeningLoop.run(host, &session, output: output, emit: { output.write($0.onWallClock(host.wallTime)) },
+        try ListeningLoop.run(host, &session, output: output, emit: { output.write($0, onWallClock: host.wallTime) },
                               heard: { sighting in
                                   // Once it has spoken or a region matched, the hint wants no more sightings.
                                   hint.note(sighting).map(output.console.diagnose)

@@ -15,13 +15,16 @@ struct Scanning {
                         formats: Set<BeaconFormat> = [],
                         diagnose: (String) -> Void = { _ in }) throws(HostError) -> Result<SupportedCommands?, PHYRefusal> {
         if let management = host.transport as? ManagementScanTransport {
-            try Self.managed(management) {
-                let patterns = ManagementAdvertisementPattern.patterns(for: formats)
-                if try management.start(patterns: patterns) == .discovery {
-                    diagnose("Warning: \(management.description): this kernel has no advertisement monitors (Linux 5.9): "
-                        + "listening through discovery instead (active scanning, restarted as it ends, with the kernel's "
-                        + "duplicate filtering: fewer RSSI readings)")
-                }
+            let listening: ManagementListening
+            do {
+                listening = try management.start(patterns: ManagementAdvertisementPattern.patterns(for: formats))
+            } catch {
+                throw .transport(error)
+            }
+            if listening == .discovery {
+                diagnose("Warning: \(management.description): this kernel has no advertisement monitors (Linux 5.9): "
+                    + "listening through discovery instead (active scanning, restarted as it ends, with the kernel's "
+                    + "duplicate filtering: fewer RSSI readings)")
             }
             return .success(nil)
         }
@@ -43,7 +46,11 @@ struct Scanning {
 
     func stop(_ host: HCIHost) throws(HostError) {
         if let management = host.transport as? ManagementScanTransport {
-            try Self.managed(management) { try management.stop() }
+            do {
+                try management.stop()
+            } catch {
+                throw .transport(error)
+            }
             return
         }
         guard let commands else { return }
@@ -51,27 +58,15 @@ struct Scanning {
     }
 
     /// `hciN` while bluetoothd holds the controller: listening through the kernel's management interface
-    /// (mgmt:N), since on the raw channel the kernel's own scans and beacon's collide. Not with
-    /// `--record`, `--phy coded`, the scan options or what else `needsRaw`, which only the raw channel does.
+    /// (mgmt:N), since on the raw channel the kernel's own scans and beacon's collide (`--record` then
+    /// captures the controller's traffic from the monitor channel). Not with `--phy coded`, the scan
+    /// options or what else `needsRaw`, which only the raw channel does.
     static func chooseManagement(_ common: inout CommonOptions, phys: ScanningPHYs?, scanOptions: [String], needsRaw: Bool,
                                  console: Console) {
-        guard case .kernelRaw(let index) = common.transport, common.recordPath == nil, !needsRaw, scanOptions.isEmpty,
+        guard case .kernelRaw(let index) = common.transport, !needsRaw, scanOptions.isEmpty,
               !(phys?.contains(.leCoded) ?? false), let reason = BluetoothDaemon.holdReason(controller: index) else { return }
         console.diagnose("Note: listening through the kernel's management interface (mgmt:\(index)), not the raw channel: "
             + "\(reason); stop bluetoothd for the raw channel")
         common.transport = .kernelManagement(index)
-    }
-
-    /// Runs management commands, their failures as the host's.
-    private static func managed(_ transport: ManagementScanTransport, _ body: () throws -> Void) throws(HostError) {
-        do {
-            try body()
-        } catch let error as ManagementCommandError {
-            throw .transport(error.transportError)
-        } catch let error as TransportError {
-            throw .transport(error)
-        } catch {
-            throw .transport(TransportError(.io, "\(transport.description): \(error)"))
-        }
     }
 }

@@ -230,11 +230,12 @@ public final class HCIHost {
         return try loop.forEachPacket(self, until: deadline, handle)
     }
 
-    /// A packet from a live transport, stamped with the schedule time of the read that brought it, recorded.
+    /// A packet from a live transport, stamped with the schedule time of the read that brought it,
+    /// recorded unless it is heard only. One that is recorded only goes no further (callers check `use`).
     @inline(__always)
     func received(_ next: TransportPacket) throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp) {
         let time = readTime ?? now()
-        try record(next.packet, next.direction, time)
+        if next.use != .heard { try record(next.packet, next.direction, time) }
         return (next.packet, next.direction, time)
     }
 
@@ -344,13 +345,17 @@ public final class HCIHost {
 
     /// The next packet the transport has already read, stamped and recorded; nil when it needs a read.
     private func takePacket() throws(HostError) -> (packet: HCIPacketView, direction: PacketDirection, time: Timestamp)? {
-        let next: TransportPacket?
-        do {
-            next = try transport.nextPacket()
-        } catch {
-            throw .transport(error)
+        while true {
+            let next: TransportPacket?
+            do {
+                next = try transport.nextPacket()
+            } catch {
+                throw .transport(error)
+            }
+            guard let next else { return nil }
+            let taken = try received(next)
+            if next.use != .recorded { return taken }
         }
-        return try next.map { next throws(HostError) in try received(next) }
     }
 
     /// Takes every packet already read until one answers the pending command.

@@ -46,6 +46,7 @@ final class LiveLoop: HostLoop {
             try host.transport.forEachPacket { next in
                 do throws(HostError) {
                     let (packet, direction, time) = try host.received(next)
+                    if next.use == .recorded { return true }
                     _ = try host.controllerEvent(packet, direction)
                     switch handle(packet, direction, time) {
                     case .proceed(let due):

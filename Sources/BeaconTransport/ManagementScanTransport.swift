@@ -1,4 +1,6 @@
 import BeaconCore
+import CSystem
+import Glibc
 
 /// How listening through the management interface runs.
 public enum ManagementListening: Hashable, Sendable {
@@ -13,11 +15,14 @@ public enum ManagementListening: Hashable, Sendable {
 /// beside bluetoothd: an advertisement monitor (or, without monitors, discovery) makes the kernel
 /// scan, and each advertisement it reports (Device Found, Advertisement Monitor Device Found) is
 /// handed on as the LE Advertising Report event the controller sent, so it takes the raw channel's
-/// path from the decoder on. It sends no HCI packets; the monitor is the only state it leaves, and
-/// `stop` (or, failing that, `close`) removes it.
+/// path from the decoder on; those are heard, never recorded. With `--record` it also reads the kernel's
+/// monitor channel (as btmon does) and hands on the controller's own HCI traffic to be recorded only,
+/// so the capture holds what btmon would have written for the controller. It sends no HCI packets; the
+/// advertisement monitor is the only state it leaves, and `stop` (or, failing that, `close`) removes it.
 public final class ManagementScanTransport: PacketTransport {
     public let controller: UInt16
-    public var readDescriptor: Int32? { socket.readDescriptor }
+    /// The management socket; with a monitor channel, an epoll descriptor readable while either is.
+    public var readDescriptor: Int32? { copy == nil ? socket.readDescriptor : (waitDescriptor >= 0 ? waitDescriptor : nil) }
     public var isLive: Bool { true }
     public var ownsController: Bool { false }
     public var isReadOnly: Bool { true }
@@ -26,28 +31,73 @@ public final class ManagementScanTransport: PacketTransport {
     public private(set) var listening: ManagementListening?
 
     private let socket: ManagementSocket
+    /// The monitor channel's copy of the controller's traffic, for `--record`.
+    private let copy: KernelMonitorTransport?
+    private var waitDescriptor: Int32 = -1
+    private let poller = Poller()
     private let warn: (String) -> Void
     /// The event the last read brought, as an LE Advertising Report event, until `nextPacket` hands it on.
     private var pending: [UInt8]?
+    /// The advertisement of the latest management event, to drop the kernel's second copy of it.
+    private var lastFound: ManagementDeviceFound?
     /// The packet handed on last, in place until the next read.
     private let packetBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
     /// Whether the discovery running now is beacon's (Stop Discovery would end anyone's).
     private var ownsDiscovery = false
     private var malformedEvents = 0
 
-    /// Opens a management socket. Signals are left to the host loop: commands are answered in
-    /// milliseconds, and a signal that arrives meanwhile ends the loop at its first wait.
-    public init(controller: UInt16, warn: @escaping (String) -> Void) throws(TransportError) {
+    /// Opens a management socket and, when `recording`, the monitor channel beside it (CAP_NET_RAW).
+    /// Signals are left to the host loop: commands are answered in milliseconds, and a signal that
+    /// arrives meanwhile ends the loop at its first wait.
+    public init(controller: UInt16, recording: Bool = false, warn: @escaping (String) -> Void) throws(TransportError) {
         self.controller = controller
         self.warn = warn
         socket = try ManagementSocket(controller: controller, signals: nil)
+        guard recording else {
+            copy = nil
+            return
+        }
+        do {
+            copy = try KernelMonitorTransport(controller: controller)
+        } catch {
+            socket.close()
+            throw Self.recordingFailure(error, controller: controller)
+        }
+        do throws(SystemError) {
+            let wait = try syscall("epoll_create1") { csystem_epoll_create() }
+            waitDescriptor = wait
+            for fd in [socket.readDescriptor, copy?.readDescriptor].compactMap({ $0 }) {
+                try syscall("epoll_ctl") { csystem_epoll_watch(wait, fd) }
+            }
+        } catch {
+            close()
+            throw TransportError.from(error, transport: "\(description) --record")
+        }
     }
 
-    deinit { packetBytes.deallocate() }
+    /// A failure of the monitor channel, as mgmt:N's with `--record`; the missing capability named
+    /// with its remedy (the exit code stays that of the category).
+    static func recordingFailure(_ error: TransportError, controller: UInt16) -> TransportError {
+        let name = "\(TransportSpec.kernelManagement(controller)) --record"
+        guard error.category == .permission else {
+            return TransportError(error.category, "\(name): \(error.message)", systemError: error.systemError)
+        }
+        return TransportError(.permission, "\(name): recording reads hci\(controller)'s traffic from the kernel's monitor channel, "
+            + "which needs CAP_NET_RAW: run as root or `\(KernelHCIFailure.setcapCommand)`", systemError: error.systemError)
+    }
+
+    deinit {
+        packetBytes.deallocate()
+        closeDescriptor(waitDescriptor)
+    }
 
     /// Makes the kernel scan: an advertisement monitor with `patterns`, or discovery where the kernel
-    /// has no monitors. Throws `TransportError` or `ManagementCommandError`.
-    public func start(patterns: [ManagementAdvertisementPattern]) throws -> ManagementListening {
+    /// has no monitors.
+    public func start(patterns: [ManagementAdvertisementPattern]) throws(TransportError) -> ManagementListening {
+        try commands { try startListening(patterns: patterns) }
+    }
+
+    private func startListening(patterns: [ManagementAdvertisementPattern]) throws -> ManagementListening {
         let settings = try decode(ManagementControllerSettings.init, try socket.execute(.readControllerInformation),
                                   "Read Controller Information")
         guard settings.isPowered, settings.hasLowEnergy else {
@@ -74,7 +124,11 @@ public final class ManagementScanTransport: PacketTransport {
     }
 
     /// Removes the monitor, or stops the discovery beacon started; a no-op when nothing runs.
-    public func stop() throws {
+    public func stop() throws(TransportError) {
+        try commands { try stopListening() }
+    }
+
+    private func stopListening() throws {
         guard let running = listening else { return }
         listening = nil
         switch running {
@@ -103,6 +157,27 @@ public final class ManagementScanTransport: PacketTransport {
     }
 
     public func read() throws(TransportError) -> Bool {
+        guard let copy, let managementDescriptor = socket.readDescriptor, let copyDescriptor = copy.readDescriptor else {
+            return try readManagement()
+        }
+        let ready: [Int32]
+        do {
+            ready = try poller.wait([managementDescriptor, copyDescriptor], timeout: nil)
+        } catch {
+            throw TransportError.from(error, transport: description)
+        }
+        if ready.contains(copyDescriptor) {
+            do {
+                guard try copy.read() else { return false }
+            } catch {
+                throw Self.recordingFailure(error, controller: controller)
+            }
+        }
+        return ready.contains(managementDescriptor) ? try readManagement() : true
+    }
+
+    /// One management event: an advertisement becomes the pending report.
+    private func readManagement() throws(TransportError) -> Bool {
         guard let packet = try socket.receivePacket(), packet.index == controller else { return true }
         let event: ManagementEvent
         do {
@@ -114,19 +189,16 @@ public final class ManagementScanTransport: PacketTransport {
         }
         switch event {
         case .deviceFound(let found):
+            if let last = lastFound, found.repeats(last) {
+                lastFound = nil
+                break
+            }
+            lastFound = found
             pending = found.advertisingReportEvent
         case .discovering(false) where listening == .discovery:
             // Discovery ends by itself (about 10 s for LE): started again for as long as the run lasts.
             ownsDiscovery = false
-            do {
-                try startDiscovery()
-            } catch let error as ManagementCommandError {
-                throw error.transportError
-            } catch let error as TransportError {
-                throw error
-            } catch {
-                throw TransportError(.io, "\(description): \(error)")
-            }
+            try commands { try startDiscovery() }
         case .indexRemoved:
             listening = nil
             throw TransportError(.io, "\(description): hci\(controller) went away: unplugged, or its driver detached")
@@ -137,11 +209,22 @@ public final class ManagementScanTransport: PacketTransport {
     }
 
     public func nextPacket() throws(TransportError) -> TransportPacket? {
-        guard let bytes = pending else { return nil }
+        guard let bytes = pending else {
+            let traffic: TransportPacket?
+            do {
+                traffic = try copy?.nextPacket()
+            } catch {
+                throw Self.recordingFailure(error, controller: controller)
+            }
+            guard var traffic else { return nil }
+            traffic.use = .recorded
+            return traffic
+        }
         pending = nil
         let count = min(bytes.count, packetBytes.count)
         bytes.withUnsafeBytes { packetBytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        return TransportPacket(HCIPacketView(kind: .event, payload: UnsafeRawBufferPointer(rebasing: packetBytes[..<count])), .received)
+        return TransportPacket(HCIPacketView(kind: .event, payload: UnsafeRawBufferPointer(rebasing: packetBytes[..<count])), .received,
+                               use: .heard)
     }
 
     public func send(_ packet: HCIPacket) throws(TransportError) {
@@ -154,6 +237,22 @@ public final class ManagementScanTransport: PacketTransport {
     public func close() {
         if listening != nil { try? stop() }
         socket.close()
+        copy?.close()
+        closeDescriptor(waitDescriptor)
+        waitDescriptor = -1
+    }
+
+    /// Runs management commands, their failures as the transport's, in the category of their exit code.
+    private func commands<T>(_ body: () throws -> T) throws(TransportError) -> T {
+        do {
+            return try body()
+        } catch let error as ManagementCommandError {
+            throw error.transportError
+        } catch let error as TransportError {
+            throw error
+        } catch {
+            throw TransportError(.io, "\(description): \(error)")
+        }
     }
 
     private func decode<T>(_ make: ([UInt8]) throws(DecodeError) -> T, _ bytes: [UInt8], _ name: String) throws(TransportError) -> T {

@@ -34,8 +34,9 @@ extension PacketTransport {
 }
 
 /// Opens the transport a spec names. `btsnoopIndex` picks the controller of a Linux monitor capture
-/// (nil: the first one that carries packets); `warn` takes a listener's warnings (mgmt:N's skipped events).
-public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil,
+/// (nil: the first one that carries packets); `warn` takes a listener's warnings (mgmt:N's skipped events);
+/// `recording` has mgmt:N read the controller's traffic for `--record` as well.
+public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil, recording: Bool = false,
                           warn: @escaping (String) -> Void = { _ in }) throws(TransportError) -> PacketTransport {
     switch spec {
     case .kernelRaw(let index):
@@ -45,7 +46,7 @@ public func openTransport(_ spec: TransportSpec, btsnoopIndex: UInt16? = nil,
     case .kernelMonitor(let index):
         return try KernelMonitorTransport(controller: index)
     case .kernelManagement(let index):
-        return try ManagementScanTransport(controller: index, warn: warn)
+        return try ManagementScanTransport(controller: index, recording: recording, warn: warn)
     case .tcp(let host, let port):
         return try StreamTransport.connectTCP(host: host, port: port)
     case .unix(let path):

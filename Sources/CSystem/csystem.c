@@ -1,6 +1,7 @@
 #include "csystem.h"
 
 #include <stddef.h>
+#include <sys/epoll.h>
 #include <sys/signalfd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -14,6 +15,13 @@ const int csystem_sfd_cloexec = SFD_CLOEXEC;
 const int csystem_signalfd_siginfo_size = sizeof(struct signalfd_siginfo);
 
 int csystem_signalfd(int fd, const sigset_t *mask, int flags) { return signalfd(fd, mask, flags); }
+
+int csystem_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int csystem_epoll_watch(int epfd, int fd) {
+    struct epoll_event event = {.events = EPOLLIN, .data = {.fd = fd}};
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event);
+}
 
 #ifdef __GLIBC__
 int csystem_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }

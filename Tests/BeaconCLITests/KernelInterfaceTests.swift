@@ -1,6 +1,6 @@
 @testable import BeaconCLI
 import BeaconCore
-import BeaconTransport
+@testable import BeaconTransport
 import Glibc
 import Testing
 
@@ -15,9 +15,6 @@ import Testing
          "Error: beacon advertise cannot send through monitor:0, which only listens; use mgmt:0 (beside bluetoothd), hci0 or hci-user:0"),
         (["calibrate", "--uuid", appleUUID, "--hci", "mgmt:0"],
          "Error: beacon calibrate cannot listen through mgmt:0, which serves advertise, range and scan; use monitor:0 (read-only, beside bluetoothd) or hci0"),
-        (["range", "--uuid", appleUUID, "--hci", "mgmt:1", "--record", "/tmp/x.btsnoop"],
-         "Error: '--record' captures HCI packets, and mgmt:1 exchanges management commands; record what the kernel sends with "
-            + "`btmon -i hci1 -w FILE`, or listen through monitor:1 with --record"),
         (["scan", "--hci", "mgmt:0", "--phy", "1m,coded"],
          "Error: '--phy coded' needs the raw channel (--hci hci0): through mgmt:0 the kernel scans on the PHYs it chooses"),
         (["scan", "--hci", "mgmt:0", "--active"],
@@ -53,6 +50,30 @@ import Testing
         #expect(io.run(arguments) == 69)
         #expect(io.stdout.isEmpty)
         #expect(io.stderr == ["Error: \(spec): \(Self.noBluetooth)"])
+    }
+
+    @Test(.enabled(if: !kernelHasBluetooth), arguments: [["range", "--uuid", appleUUID], ["scan"]])
+    func recordingThroughManagementWithoutBluetoothInTheKernel(command: [String]) {
+        let path = "/tmp/beacon-mgmt-record-\(getpid()).btsnoop"
+        defer { unlink(path) }
+        let io = CapturedConsole()
+        #expect(io.run(command + ["--hci", "mgmt:1", "--record", path]) == 69)
+        #expect(io.stdout.isEmpty)
+        #expect(io.stderr == ["Error: mgmt:1: \(Self.noBluetooth)"])
+        // Refused before the recording is opened: no file is left behind.
+        #expect(access(path, F_OK) != 0)
+    }
+
+    @Test func recordingThroughManagementWithoutTheMonitorChannelNamesCAPNETRAW() {
+        let denied = TransportError(.permission, "monitor:1: the monitor channel needs CAP_NET_RAW (bind: Operation not permitted): "
+            + "run as root or `\(KernelHCIFailure.setcapCommand)`")
+        let failure = ManagementScanTransport.recordingFailure(denied, controller: 1)
+        #expect(failure.description == "mgmt:1 --record: recording reads hci1's traffic from the kernel's monitor channel, which needs "
+            + "CAP_NET_RAW: run as root or `sudo setcap cap_net_raw,cap_net_admin+eip $(command -v beacon)`")
+        #expect(Failure.exitCode(for: failure) == .noPermission)
+        let gone = ManagementScanTransport.recordingFailure(TransportError(.unavailable, "monitor:1: no controller hci1"), controller: 1)
+        #expect(gone.description == "mgmt:1 --record: monitor:1: no controller hci1")
+        #expect(Failure.exitCode(for: gone) == .unavailable)
     }
 
     @Test func refusedManagementCommandsNameTheRemedyAndTheirExitCode() {

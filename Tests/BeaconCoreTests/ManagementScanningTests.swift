@@ -80,6 +80,25 @@ import BeaconCore
         #expect(try ManagementEvent.decode(ManagementPacket(code: 0x0013, index: 0, parameters: [0x06, 0x00])) == .discovering(false))
     }
 
+    @Test func theKernelsSecondCopyOfAnAdvertisementIsARepeatAndNothingElseIs() {
+        let found = ManagementDeviceFound(monitorHandle: nil, address: 0xF0F1F2F3F401, addressType: 1, rssi: -60,
+                                          flags: ManagementDeviceFound.notConnectable, data: Self.iBeaconData)
+        var copy = found
+        copy.monitorHandle = 3
+        #expect(copy.repeats(found) && found.repeats(copy))
+        // The same kind twice is the next advertisement, not a copy.
+        #expect(!found.repeats(found) && !copy.repeats(copy))
+        var louder = copy
+        louder.rssi = -59
+        #expect(!louder.repeats(found))
+        var other = copy
+        other.address = 0xF0F1F2F3F402
+        #expect(!other.repeats(found))
+        var otherData = copy
+        otherData.data[otherData.data.count - 1] ^= 1
+        #expect(!otherData.repeats(found))
+    }
+
     @Test(arguments: [
         // (parameters, field, reason fragment): cut anywhere, or a length that is not what follows
         ("01F4F3F2F1F0 01 C4 0400", "Device Found Flags", nil),

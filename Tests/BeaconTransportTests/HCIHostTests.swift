@@ -12,8 +12,10 @@ final class ScriptedTransport: PacketTransport {
     private(set) var sent: [HCIOpcode] = []
     /// Written to the pipe, not yet read.
     private var queue: [HCIPacket] = []
-    /// Taken by the last read, not yet returned: their kinds and lengths, and their bytes in `readBytes`.
-    private var ready: [(kind: HCIPacketKind, length: Int)] = []
+    /// What the host is to do with each packet written to the pipe.
+    private var queueUses: [TransportPacket.Use] = []
+    /// Taken by the last read, not yet returned: their kinds, lengths and uses, and their bytes in `readBytes`.
+    private var ready: [(kind: HCIPacketKind, length: Int, use: TransportPacket.Use)] = []
     private var readBytes = ReadBuffer()
     private let readEnd: Int32
     private let writeEnd: Int32
@@ -46,20 +48,21 @@ final class ScriptedTransport: PacketTransport {
         var byte: UInt8 = 0
         _ = Glibc.read(readEnd, &byte, 1)
         // As a real transport's buffer: packets stay in place until the next read.
-        for packet in queue {
+        for (packet, use) in zip(queue, queueUses) {
             readBytes.append(packet.payload)
-            ready.append((packet.kind, packet.payload.count))
+            ready.append((packet.kind, packet.payload.count, use))
         }
         queue.removeAll()
+        queueUses.removeAll()
         return true
     }
 
     func nextPacket() throws(TransportError) -> TransportPacket? {
         guard !ready.isEmpty else { return nil }
-        let (kind, length) = ready.removeFirst()
+        let (kind, length, use) = ready.removeFirst()
         let bytes = UnsafeRawBufferPointer(rebasing: readBytes.unconsumedBytes.prefix(length))
         readBytes.consume(length)
-        return TransportPacket(HCIPacketView(kind: kind, payload: bytes), .received)
+        return TransportPacket(HCIPacketView(kind: kind, payload: bytes), .received, use: use)
     }
 
     func send(_ packet: HCIPacket) throws(TransportError) {
@@ -73,9 +76,10 @@ final class ScriptedTransport: PacketTransport {
         deliver(answer(command).map(\.packet))
     }
 
-    func deliver(_ packets: [HCIPacket]) {
+    func deliver(_ packets: [HCIPacket], use: TransportPacket.Use = .heardAndRecorded) {
         guard !packets.isEmpty else { return }
         queue += packets
+        queueUses += Array(repeating: use, count: packets.count)
         var byte: UInt8 = 1
         _ = Glibc.write(writeEnd, &byte, 1)
     }
@@ -206,6 +210,39 @@ struct HCIHostLoopTests {
         #expect(kept.reports >= HCIHost.backlogByteLimit / report.payload.count - 2)
         #expect(host.droppedReports == queued - kept.reports)
         #expect(host.warningSummaries == ["Warning: dropped \(queued - kept.reports) advertising reports that arrived while a command awaited its answer"])
+    }
+
+    @Test("packets heard only reach the handler and not the recording; packets recorded only reach the recording and not the handler")
+    func packetsHeardOnlyAndRecordedOnly() throws {
+        let path = temporaryPath("uses.btsnoop")
+        defer { unlink(path) }
+        // As mgmt:N with --record hands them on: a report it rebuilt (heard), the controller's own (recorded).
+        let rebuilt = HCIPacket(kind: .event, payload: [0x3E, 0x0C, 0x02, 0x01, 0x03, 0x00, 1, 2, 3, 4, 5, 6, 0x00, 0xCE])
+        let controllers = HCIPacket(kind: .event, payload: [0x3E, 0x0C, 0x02, 0x01, 0x03, 0x00, 1, 2, 3, 4, 5, 6, 0x00, 0xCD])
+        let enable = HCIPacket(kind: .command, payload: [0x0C, 0x20, 0x02, 0x01, 0x00])
+        let transport = try ScriptedTransport { command in [complete(command.opcode)] }
+        let recorder = try BtsnoopRecorder(path: path)
+        let host = HCIHost(transport: transport, recorder: recorder, signals: nil)
+        // Ahead of a command's answer (the backlog's path), then in the loop.
+        transport.deliver([controllers], use: .recorded)
+        transport.deliver([rebuilt], use: .heard)
+        try host.execute(scanDisable, interruptible: false)
+        transport.deliver([enable], use: .recorded)
+        transport.deliver([rebuilt], use: .heard)
+        var heard: [[UInt8]] = []
+        let event = try host.forEachPacket(until: nil) { packet, direction, _ in
+            if direction == .received { heard.append(Array(packet.payload)) }
+            return heard.count == 3 ? .stop : .proceed(until: nil)
+        }
+        #expect(event == .stopped)
+        try recorder.close()
+        let answer = Array(complete(.leSetScanEnable).packet.payload)
+        #expect(heard == [Array(rebuilt.payload), answer, Array(rebuilt.payload)])
+        var reader = BtsnoopReader()
+        reader.append(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        var recorded: [[UInt8]] = []
+        while let record = try reader.next() { recorded.append(Array(record.packet.payload)) }
+        #expect(recorded == [Array(scanDisable.packet.payload), Array(controllers.payload), answer, Array(enable.payload)])
     }
 
     @Test func theOutputsReaderGoingAwayEndsTheRun() throws {

@@ -14,6 +14,12 @@ bluetoothctl_session() {
     { sleep 2; echo "select $controller"; for command in "$@"; do sleep 1; echo "$command"; done; sleep 600; } \
         | bluetoothctl > "$name.out" 2>&1 &
 }
+# wait_count FILE TEXT N: until FILE has N lines matching TEXT; gives up after $WAIT seconds.
+wait_count() {
+    local tries=$((WAIT * 10))
+    while [ "$tries" -gt 0 ]; do [ "$(grep -c -- "$2" "$1" 2> /dev/null)" -ge "$3" ] && return 0; sleep 0.1; tries=$((tries - 1)); done
+    return 1
+}
 # mgmt ARGS...: btmgmt, whose answer is printed only while its standard input stays open.
 mgmt() { sleep 2 | btmgmt "$@"; }
 
@@ -152,22 +158,63 @@ auto_ranger=$!
 check "auto-range: range 1/4" wait_for auto-range.out '"event":"range".*"major":1,"minor":4'
 check "auto-range: says which path and why" has auto-range.err '^Note: listening through the kernel.s management interface (mgmt:1), not the raw channel: bluetoothd runs and hci1 is up'
 stop auto-range "$auto_ranger"
+
+echo "# range through mgmt:1 with --record: the capture holds hci1's traffic as btmon would record it, and its replay ranges 1/4 again"
+timeout -s KILL $GUARD beacon range --hci mgmt:1 --uuid $UUID --major 1 --minor 4 --record /tmp/mgmt1.btsnoop \
+    > mgmt-rec.out 2> mgmt-rec.err &
+mgmt_recorder=$!
+# Three range lines: the capture then spans more than the replay needs for its first.
+check "mgmt-rec: three range lines of 1/4" wait_count mgmt-rec.out '"event":"range".*"major":1,"minor":4' 3
+stop mgmt-rec "$mgmt_recorder"
+check "mgmt-rec: nothing on stderr" sh -c '! grep -q . mgmt-rec.err'
+btmon -T -r /tmp/mgmt1.btsnoop > mgmt-rec.btmon 2> mgmt-rec.btmon-err
+btmon_rc=$?
+reports=$(grep -c 'LE Advertising Report\|LE Extended Advertising Report' mgmt-rec.btmon)
+echo "# btmon -r: exit $btmon_rc, $reports advertising reports, $(wc -l < mgmt-rec.btmon) lines"
+show mgmt-rec.btmon-err "btmon! "
+check "mgmt-rec: btmon -r reads the capture without error" sh -c "[ $btmon_rc -eq 0 ] && ! grep -q . mgmt-rec.btmon-err"
+check "mgmt-rec: btmon -r shows the controller's advertising reports ($reports)" [ "$reports" -gt 0 ]
+echo "# btmon -r: $(grep -c '< HCI Command' mgmt-rec.btmon) HCI commands the kernel sent during the run"
+run mgmt-replay 0 beacon range --hci btsnoop:/tmp/mgmt1.btsnoop --uuid $UUID
+# identities FILE: the uuid, major, minor and address of each beacon its range lines name first, once each.
+identities() {
+    sed -n 's/^{"event":"range",.*"beacons":\[{"uuid":"\([^"]*\)","major":\([0-9]*\),"minor":\([0-9]*\),.*"address":"\([^"]*\)".*/\1 \2 \3 \4/p' "$1" \
+        | sort -u
+}
+identities mgmt-rec.out > mgmt-rec.ids
+identities mgmt-replay.out > mgmt-replay.ids
+show mgmt-replay.ids "replayed: "
+check "mgmt-replay: ranges the beacon mgmt:1 ranged, with the same identity and address" \
+    sh -c 'grep -q " 1 4 " mgmt-rec.ids && while read -r id; do grep -qxF "$id" mgmt-replay.ids || exit 1; done < mgmt-rec.ids'
+
+echo "# hci1 with --record while bluetoothd holds it: the management interface too, recorded from the monitor channel"
+timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID --major 1 --minor 4 --record /tmp/auto1.btsnoop \
+    > auto-rec.out 2> auto-rec.err &
+auto_recorder=$!
+check "auto-rec: range 1/4" wait_for auto-rec.out '"event":"range".*"major":1,"minor":4'
+stop auto-rec "$auto_recorder"
+check "auto-rec: says which path and why" has auto-rec.err '^Note: listening through the kernel.s management interface (mgmt:1), not the raw channel: bluetoothd runs and hci1 is up'
+run auto-replay 0 beacon range --hci btsnoop:/tmp/auto1.btsnoop --uuid $UUID --major 1 --minor 4
+check "auto-replay: ranges 1/4 again" has auto-replay.out '"event":"range".*"major":1,"minor":4'
 stop mgmt-adv4 "$mgmt_advertiser4"
 
-echo "# the raw channel beside bluetoothd scanning on hci1 (kept raw by --record): the conflict mgmt:N and monitor:N avoid (recorded, not checked)"
-timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID --duration 3 --record /tmp/raw-beside.btsnoop > raw-beside.out 2> raw-beside.err
+echo "# the raw channel beside bluetoothd scanning on hci1 (kept raw by --active): the conflict mgmt:N and monitor:N avoid (recorded, not checked)"
+timeout -s KILL $GUARD beacon range --hci hci1 --uuid $UUID --active --duration 3 --record /tmp/raw-beside.btsnoop > raw-beside.out 2> raw-beside.err
 raw_rc=$?
 show raw-beside.out "raw-beside> "
 show raw-beside.err "raw-beside! "
 echo "# expectation recorded: raw range on hci1 beside bluetoothd's discovery exits $raw_rc"
 
-echo "# mgmt:N without CAP_NET_ADMIN (hci0 still on), monitor:N without CAP_NET_RAW"
+echo "# mgmt:N without CAP_NET_ADMIN (hci0 still on), monitor:N and mgmt:N --record without CAP_NET_RAW"
 run nobody-mgmt-range 77 $AS_NOBODY "exec /rig/beacon range --hci mgmt:1 --uuid $UUID"
 check "nobody-mgmt-range: names CAP_NET_ADMIN" has nobody-mgmt-range.err 'Permission Denied (0x14); the management interface needs CAP_NET_ADMIN'
 run nobody-mgmt 77 $AS_NOBODY "exec /rig/beacon advertise --hci mgmt:0 --uuid $UUID --major 1 --minor 2"
 check "nobody-mgmt: names CAP_NET_ADMIN" has nobody-mgmt.err 'Permission Denied (0x14); the management interface needs CAP_NET_ADMIN'
 run nobody-monitor 77 $AS_NOBODY "exec /rig/beacon range --hci monitor:1 --uuid $UUID"
 check "nobody-monitor: names CAP_NET_RAW" has nobody-monitor.err '^Error: monitor:1: the monitor channel needs CAP_NET_RAW'
+run nobody-mgmt-rec 77 $AS_NOBODY "exec /rig/beacon range --hci mgmt:1 --uuid $UUID --record /tmp/nobody-mgmt.btsnoop"
+check "nobody-mgmt-rec: names CAP_NET_RAW for the recording" has nobody-mgmt-rec.err "^Error: mgmt:1 --record: recording reads hci1's traffic from the kernel's monitor channel, which needs CAP_NET_RAW"
+check "nobody-mgmt-rec: one line, before anything started: no capture left" sh -c '[ "$(wc -l < nobody-mgmt-rec.err)" -eq 1 ] && [ ! -e /tmp/nobody-mgmt.btsnoop ]'
 
 # bluetoothctl waits for its input (the sleeping feeder) rather than exit on SIGTERM.
 kill -KILL "$ctl0" "$ctl1" 2> /dev/null

@@ -15,7 +15,7 @@ KERNEL_RIG_READY := $(shell command -v qemu-system-x86_64 >/dev/null 2>&1 && com
 
 # Once with controllers that announce the LE extended commands, once with legacy-only controllers.
 define KERNEL_RIG_RUN
-swift build -c release --static-swift-stdlib --product beacon
+$(RELEASE_BUILD) --product beacon
 BEACON_RIG_COMMANDS=extended $(KERNEL_RIG) $(KERNEL_RIG_BINARY)
 BEACON_RIG_COMMANDS=legacy $(KERNEL_RIG) $(KERNEL_RIG_BINARY)
 endef

@@ -59,25 +59,41 @@ struct ByteSink {
     /// How many decimal digits `value` has (1 for 0).
     @inline(__always)
     static func decimalDigitCount(_ value: UInt64) -> Int {
-        var digits = 1
-        var rest = value
-        while rest >= 10 {
+        // Most values written are small (RSSIs, counts, identifiers, a time's fields): compares first,
+        // then a division per digit.
+        if value < 10 { return 1 }
+        if value < 100 { return 2 }
+        if value < 1000 { return 3 }
+        var digits = 4
+        var rest = value / 10_000
+        while rest > 0 {
             rest /= 10
-            digits += 1
+            digits &+= 1
         }
         return digits
     }
 
+    /// "00" to "99", each pair of digits at twice its value.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
     /// The last `width` decimal digits of `value`, zero-padded: for a value below 10^width (a time's
-    /// fields, a number's decimals), all of its digits.
+    /// fields, a number's decimals), all of its digits. Two digits a division, from the right.
     @inline(__always)
     mutating func putDigits(_ value: UInt64, width: Int) {
         let text = claim(width)
+        let pairs = Self.digitPairs.utf8Start
         var rest = value
-        for i in stride(from: width - 1, through: 0, by: -1) {
-            text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        var i = width
+        while i > 1 {
+            i &-= 2
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            text[i] = pairs[pair]
+            text[i &+ 1] = pairs[pair &+ 1]
         }
+        if i == 1 { text[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
     }
 
     /// `value` in decimal with a point `places` digits from its right and at least one digit before the

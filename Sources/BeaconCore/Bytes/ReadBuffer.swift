@@ -29,7 +29,9 @@ public struct ReadBuffer {
     /// Stream offset of the first unconsumed byte.
     public var offset: Int { storageOffset + start }
     /// Bytes filled but not yet consumed.
-    public var count: Int { end - start }
+    // Wrapping arithmetic on the positions: 0 <= start <= end always holds (every record of a replay
+    // moves them, and the overflow checks would cost instructions each time).
+    public var count: Int { end &- start }
     /// Bytes the buffer holds room for, consumed or not: bounded by the largest read and twice what it kept.
     public var capacity: Int { storage?.bytes.count ?? 0 }
 
@@ -44,8 +46,8 @@ public struct ReadBuffer {
 
     /// Marks the first `count` unconsumed bytes as consumed.
     public mutating func consume(_ count: Int) {
-        precondition(count >= 0 && count <= end - start, "consumed more than was filled")
-        start += count
+        precondition(count >= 0 && count <= end &- start, "consumed more than was filled")
+        start &+= count
     }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {

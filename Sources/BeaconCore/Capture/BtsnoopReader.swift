@@ -110,7 +110,8 @@ public struct BtsnoopReader {
         }
         let length = Int(h.includedLength)
         guard unconsumed.count - Btsnoop.recordHeaderLength >= length else { return nil }
-        let data = UnsafeRawBufferPointer(rebasing: unconsumed[Btsnoop.recordHeaderLength..<Btsnoop.recordHeaderLength + length])
+        // The header was read from `unconsumed`, so it has a start: taken once, not tested again.
+        let data = UnsafeRawBufferPointer(start: unconsumed.baseAddress.unsafelyUnwrapped + Btsnoop.recordHeaderLength, count: length)
         buffer.consume(Btsnoop.recordHeaderLength + length)
         return BtsnoopRawRecord(fileOffset: recordOffset, originalLength: h.originalLength, flags: h.flags,
                                 drops: h.drops, btsnoopTimestamp: h.timestamp, data: data)

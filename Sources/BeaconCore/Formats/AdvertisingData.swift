@@ -145,13 +145,19 @@ public struct ADWalker {
     /// with this alone, making no views.
     @inline(__always)
     static func step(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Step {
-        guard offset < bytes.count else { return .end }
-        let length = Int(bytes[offset])
+        let count = bytes.count
+        guard offset < count else { return .end }
+        // Not empty, so the start is there: read from it rather than through the optional start
+        // `bytes` keeps, which would be tested on every read.
+        let start = bytes.baseAddress.unsafelyUnwrapped
+        let length = Int(start.load(fromByteOffset: offset, as: UInt8.self))
         guard length > 0 else { return .end }
-        let valueEnd = offset + 1 + length
+        // Wrapping arithmetic: offset < count and length <= 255, so the sums cannot overflow.
+        let valueEnd = offset &+ 1 &+ length
         // The type byte (length 1 or more) and the value lie inside the data.
-        guard valueEnd <= bytes.count else { return .malformed }
-        return .structure(type: ADType(bytes[offset + 1]), value: offset + 2..<valueEnd)
+        guard valueEnd <= count else { return .malformed }
+        return .structure(type: ADType(start.load(fromByteOffset: offset &+ 1, as: UInt8.self)),
+                          value: Range(uncheckedBounds: (offset &+ 2, valueEnd)))
     }
 
     /// What is wrong with the structure at `offset`, where `step` found it malformed.

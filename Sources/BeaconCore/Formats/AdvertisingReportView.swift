@@ -90,7 +90,7 @@ struct AdvertisingReportView {
         return AdvertisingReportView(eventType: UInt16(eventType), isExtended: false, addressType: addressType, address: address,
                                      primaryPHY: 0x01, secondaryPHY: 0x00, sid: 0xFF, txPower: AdvertisingReport.notAvailable,
                                      rssi: rssi, periodicInterval: 0, directAddressType: 0x00, directAddress: 0,
-                                     data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]), dataSpan: dataSpan)
+                                     data: data(r, dataSpan), dataSpan: dataSpan)
     }
 
     /// Event type, address type, address, primary and secondary PHY, SID, Tx power, RSSI, periodic
@@ -111,8 +111,14 @@ struct AdvertisingReportView {
         return AdvertisingReportView(eventType: f.eventType, isExtended: true, addressType: f.addressType, address: f.address,
                                      primaryPHY: f.primaryPHY, secondaryPHY: f.secondaryPHY, sid: f.sid, txPower: f.txPower,
                                      rssi: f.rssi, periodicInterval: f.interval, directAddressType: f.directAddressType,
-                                     directAddress: f.directAddress, data: UnsafeRawBufferPointer(rebasing: r.bytes[dataSpan]),
-                                     dataSpan: dataSpan)
+                                     directAddress: f.directAddress, data: data(r, dataSpan), dataSpan: dataSpan)
+    }
+
+    /// The bytes at `span` of a report whose fixed part `r` has read: `r.bytes` is not empty, so its
+    /// start is taken once rather than tested again for every view made of it.
+    @inline(__always)
+    private static func data(_ r: ByteReader, _ span: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: r.bytes.baseAddress.unsafelyUnwrapped + span.lowerBound, count: span.count)
     }
 
     /// Event type to data length: the fixed part of an extended report.

@@ -48,7 +48,8 @@ public enum BeaconFrame: Hashable, Sendable {
         var offset = 0
         while case .structure(let type, let value) = ADWalker.step(raw, at: offset) {
             offset = value.upperBound
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[value])
+            // Inside `raw`, which is then not empty.
+            let bytes = UnsafeRawBufferPointer(start: raw.baseAddress.unsafelyUnwrapped + value.lowerBound, count: value.count)
             let frame: BeaconFrame?
             switch type {
             case .manufacturerSpecificData:

@@ -29,11 +29,17 @@ public enum PHY: Hashable, Sendable {
 
     /// Name used in JSON output and in `--phy`: `1m`, `2m`, `coded`, or `unknown(0xNN)`.
     public var name: String {
+        knownName.map { $0.description } ?? "unknown(0x\(Hex.encode([raw])))"
+    }
+
+    /// The name of a known PHY as constant text, written without a scan for escapes; nil for `unknown`.
+    @inline(__always)
+    var knownName: StaticString? {
         switch self {
         case .le1M: "1m"
         case .le2M: "2m"
         case .leCoded: "coded"
-        case .unknown(let raw): "unknown(0x\(Hex.encode([raw])))"
+        case .unknown: nil
         }
     }
 }

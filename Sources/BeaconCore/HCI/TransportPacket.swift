@@ -8,11 +8,21 @@ public struct TransportPacket {
     /// Set on a recording's note of its wall clock (`WallClockNote`), which carries no packet (`packet`
     /// is empty): from `captureTime` on, lines are printed this much later than the records.
     public var recordedWallOffset: Micros?
+    /// What the host does with it: a controller's packet is heard and recorded. mgmt:N hands on the
+    /// reports it rebuilds as heard only (they are not the controller's bytes) and, with `--record`,
+    /// the controller's traffic from the monitor channel as recorded only.
+    public var use: Use = .heardAndRecorded
 
-    public init(_ packet: HCIPacketView, _ direction: PacketDirection, captureTime: Timestamp? = nil) {
+    public enum Use: Sendable {
+        case heardAndRecorded, heard, recorded
+    }
+
+    public init(_ packet: HCIPacketView, _ direction: PacketDirection, captureTime: Timestamp? = nil,
+                use: Use = .heardAndRecorded) {
         self.packet = packet
         self.direction = direction
         self.captureTime = captureTime
+        self.use = use
     }
 
     /// A recording's note of its wall clock at `captureTime`.

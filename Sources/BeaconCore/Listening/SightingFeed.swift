@@ -21,11 +21,9 @@ public struct SightingFeed {
         self.duration = duration
     }
 
-    /// When the session ends by itself (`--duration` after the anchor), if it does.
-    public var endTime: Timestamp? {
-        guard let anchor, let duration else { return nil }
-        return anchor + duration
-    }
+    /// When the session ends by itself (`--duration` after the anchor), if it does: worked out once
+    /// at the anchor, as every packet and deadline tests it.
+    public private(set) var endTime: Timestamp?
 
     public func isFinished(at now: Timestamp) -> Bool {
         endTime.map { now >= $0 } ?? false
@@ -107,6 +105,7 @@ public struct SightingFeed {
 
     private mutating func anchor(at time: Timestamp, _ start: (Timestamp) -> Void) {
         anchor = time
+        endTime = duration.map { time + $0 }
         pendingScanEnable = nil
         start(time)
     }

@@ -105,6 +105,14 @@ public struct ManagementDeviceFound: Hashable, Sendable {
         self.data = data
     }
 
+    /// Whether this is the kernel's second copy of `previous`, the event just before it: with a discovery running
+    /// beside a monitor, the kernel reports a device's first matching advertisement both as Device Found and as
+    /// Advertisement Monitor Device Found (net/bluetooth/mgmt.c), and a copy is not a second reading.
+    public func repeats(_ previous: ManagementDeviceFound) -> Bool {
+        (monitorHandle == nil) != (previous.monitorHandle == nil) && address == previous.address
+            && addressType == previous.addressType && rssi == previous.rssi && flags == previous.flags && data == previous.data
+    }
+
     /// Decodes the parameters of either event (`code` says which); the data length must match what follows exactly.
     public init(code: UInt16, parameters: [UInt8]) throws(DecodeError) {
         let monitor = code == Self.monitorDeviceFoundCode

@@ -62,7 +62,7 @@ extension OutputLine {
                 o.field("connectable", plan.connectable)
                 o.field("data", Hex.encode(plan.advertisingData))
                 o.field("commands", started.commands.rawValue)
-                if plan.phy != .le1M { o.field("phy", plan.phy.name) }
+                if plan.phy != .le1M { o.field("phy", plan.phy) }
                 if let power = started.txPower, power != 127 {
                     o.field("txPower", power)
                 }

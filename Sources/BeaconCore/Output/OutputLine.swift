@@ -20,22 +20,25 @@ public enum OutputLine {
 
     /// Writes the line for one output into `w` (for callers that reuse a writer). `next` is called with
     /// `w` after each ranged beacon: a caller can write out a line of thousands of them piece by piece.
-    public static func write(_ output: MonitorOutput, to w: inout JSONWriter, next: (inout JSONWriter) -> Void = { _ in }) {
+    /// `wallTime` turns the output's times as they are written, as `MonitorOutput.onWallClock` would
+    /// (a range line's beacons are then not copied to be printed).
+    public static func write(_ output: MonitorOutput, onWallClock wallTime: (Timestamp) -> Timestamp = { $0 },
+                             to w: inout JSONWriter, next: (inout JSONWriter) -> Void = { _ in }) {
         w.object { o in
             switch output {
             case let .state(region, state, time):
-                header(&o, "state", time, region)
+                header(&o, "state", wallTime(time), region)
                 o.field("state", state.rawValue)
             case let .enter(region, time):
-                header(&o, "enter", time, region)
+                header(&o, "enter", wallTime(time), region)
             case let .exit(region, time):
-                header(&o, "exit", time, region)
+                header(&o, "exit", wallTime(time), region)
             case let .range(region, time, beacons):
-                header(&o, "range", time, region)
-                write(beacons, to: &o, next: next)
+                header(&o, "range", wallTime(time), region)
+                write(beacons, onWallClock: wallTime, to: &o, next: next)
             case let .partialRange(region, time, beacons):
-                header(&o, "range", time, region)
-                write(beacons, to: &o, next: next)
+                header(&o, "range", wallTime(time), region)
+                write(beacons, onWallClock: wallTime, to: &o, next: next)
                 o.field("partial", true)
             }
         }
@@ -93,17 +96,18 @@ public enum OutputLine {
     }
 
     /// `"beacons":[…]`, nearest first.
-    private static func write(_ beacons: [RangedBeacon], to o: inout JSONWriter, next: (inout JSONWriter) -> Void) {
+    private static func write(_ beacons: [RangedBeacon], onWallClock wallTime: (Timestamp) -> Timestamp, to o: inout JSONWriter,
+                              next: (inout JSONWriter) -> Void) {
         o.field("beacons", array: { list in
             for beacon in beacons {
-                list.object { write(beacon, to: &$0) }
+                list.object { write(beacon, onWallClock: wallTime, to: &$0) }
                 next(&list)
             }
         })
     }
 
-    /// The members of one ranged beacon.
-    public static func write(_ beacon: RangedBeacon, to o: inout JSONWriter) {
+    /// The members of one ranged beacon, its `lastSeen` turned by `wallTime`.
+    public static func write(_ beacon: RangedBeacon, onWallClock wallTime: (Timestamp) -> Timestamp = { $0 }, to o: inout JSONWriter) {
         if beacon.identity.format != .iBeacon { o.field("format", beacon.identity.format.rawValue) }
         write(beacon.identity, to: &o)
         o.field("rssi", beacon.rssi ?? 0, decimals: rssiDecimals)
@@ -115,9 +119,9 @@ public enum OutputLine {
         o.field("proximity", name: beacon.proximity.name)
         o.field("address", beacon.address)
         o.field("addressType", beacon.addressType)
-        o.field("phy", beacon.phy.name)
+        o.field("phy", beacon.phy)
         o.field("samples", beacon.samples)
-        o.field("lastSeen", beacon.lastSeen)
+        o.field("lastSeen", wallTime(beacon.lastSeen))
         if let telemetry = beacon.telemetry { write(telemetry, to: &o) }
     }
 

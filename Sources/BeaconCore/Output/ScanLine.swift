@@ -4,6 +4,13 @@ public enum ScanLine {
     /// The line for one output, without the trailing newline.
     public static func encode(_ output: ScanOutput) -> String {
         var w = JSONWriter()
+        write(output, to: &w)
+        return w.text
+    }
+
+    /// Writes the line for one output, without the trailing newline, into `w`: the output's lines
+    /// are encoded in place, into the writer that holds the lines not yet written.
+    public static func write(_ output: ScanOutput, to w: inout JSONWriter) {
         w.object { o in
             switch output {
             case let .beacon(beacon, time, partial):
@@ -14,7 +21,7 @@ public enum ScanLine {
                 o.field("samples", beacon.samples)
                 o.field("address", beacon.address)
                 o.field("addressType", beacon.addressType)
-                o.field("phy", beacon.phy.name)
+                o.field("phy", beacon.phy)
                 o.field("firstSeen", beacon.firstSeen)
                 o.field("lastSeen", beacon.lastSeen)
                 if let telemetry = beacon.telemetry { OutputLine.write(telemetry, to: &o) }
@@ -26,11 +33,10 @@ public enum ScanLine {
                 o.field("rssi", sighting.rssi)
                 o.field("address", sighting.address)
                 o.field("addressType", sighting.addressType)
-                o.field("phy", sighting.phy.name)
+                o.field("phy", sighting.phy)
                 if sighting.isScanResponse { o.field("scanResponse", true) }
             }
         }
-        return w.text
     }
 
     /// `format`, then the frame's own fields: the identity and measured power (iBeacon); the identity,

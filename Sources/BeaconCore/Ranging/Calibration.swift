@@ -118,12 +118,7 @@ public struct PathLossFit: Hashable, Sendable {
             return .failure(.init("fitting needs samples at two or more distances, the farthest at least \(formatted(minimumSpan)) times the nearest (for example 1 m and 3 m)"))
         }
         let xs = usable.map { log10($0.distance) }, ys = usable.map(\.median)
-        let meanX = xs.reduce(0, +) / Double(xs.count), meanY = ys.reduce(0, +) / Double(ys.count)
-        var sxx = 0.0, sxy = 0.0
-        for (x, y) in zip(xs, ys) {
-            sxx += (x - meanX) * (x - meanX)
-            sxy += (x - meanX) * (y - meanY)
-        }
+        let (meanX, meanY, sxx, sxy) = leastSquaresSums(xs, ys)
         let slope = sxy / sxx
         let intercept = meanY - slope * meanX
         let exponent = -slope / 10
@@ -164,19 +159,25 @@ private func jackknifeDeviation(_ xs: [Double], _ ys: [Double]) -> Double {
     var exponents: [Double] = []
     for left in xs.indices {
         let kept = xs.indices.filter { $0 != left }
-        let keptX = kept.map { xs[$0] }, keptY = kept.map { ys[$0] }
-        let meanX = keptX.reduce(0, +) / Double(keptX.count), meanY = keptY.reduce(0, +) / Double(keptY.count)
-        var sxx = 0.0, sxy = 0.0
-        for (x, y) in zip(keptX, keptY) {
-            sxx += (x - meanX) * (x - meanX)
-            sxy += (x - meanX) * (y - meanY)
-        }
+        let (_, _, sxx, sxy) = leastSquaresSums(kept.map { xs[$0] }, kept.map { ys[$0] })
         if sxx > 0 { exponents.append(-sxy / sxx / 10) }
     }
     guard exponents.count >= 2 else { return 0 }
     let k = Double(exponents.count)
     let mean = exponents.reduce(0, +) / k
     return ((k - 1) / k * exponents.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }).squareRoot()
+}
+
+/// The means of `xs` and `ys` and the sums of squares and products about them that a least-squares line
+/// is fitted from: slope `sxy / sxx`.
+private func leastSquaresSums(_ xs: [Double], _ ys: [Double]) -> (meanX: Double, meanY: Double, sxx: Double, sxy: Double) {
+    let meanX = xs.reduce(0, +) / Double(xs.count), meanY = ys.reduce(0, +) / Double(ys.count)
+    var sxx = 0.0, sxy = 0.0
+    for (x, y) in zip(xs, ys) {
+        sxx += (x - meanX) * (x - meanX)
+        sxy += (x - meanX) * (y - meanY)
+    }
+    return (meanX, meanY, sxx, sxy)
 }
 
 public struct CalibrationError: Error, Equatable, CustomStringConvertible {

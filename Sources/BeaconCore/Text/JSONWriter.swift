@@ -134,6 +134,12 @@ public struct JSONWriter: ~Copyable {
         if let known = value.knownName { field(name, name: known) } else { field(name, value.name) }
     }
 
+    /// A PHY's name.
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: PHY) {
+        if let known = value.knownName { field(name, name: known) } else { field(name, value.name) }
+    }
+
     public mutating func integer<T: BinaryInteger>(_ value: T) { integer(value, key: nil) }
 
     @inline(__always)

@@ -42,9 +42,9 @@ public struct Timeline: Sendable {
     /// Schedule time minus monotonic time (live), fixed by the first reading.
     private var monotonicBase: Micros?
     /// The latest schedule time handed out.
-    private var latestSchedule: Timestamp?
+    @usableFromInline var latestSchedule: Timestamp?
     /// The latest capture time seen (replay).
-    private var latestCapture: Timestamp?
+    @usableFromInline var latestCapture: Timestamp?
     /// Replays: schedule time minus capture time, changed by each backward step.
     private var captureShift = Micros(0)
     /// Replays: printed time minus record time, as the recording's latest note gave it (0 without one).
@@ -72,7 +72,8 @@ public struct Timeline: Sendable {
     public static let defaultStepThreshold = Micros.milliseconds(100)
 
     /// Replays: a capture's time going back by at most this is its writer's timestamp jitter, not a step.
-    public static let captureJitter = Micros.milliseconds(10)
+    @inlinable
+    public static var captureJitter: Micros { Micros.milliseconds(10) }
 
     /// Offset changes remembered for times printed after later changes.
     public static let rememberedChanges = 4096
@@ -167,6 +168,8 @@ public struct Timeline: Sendable {
     /// A capture's timestamp: the schedule time it stands for, and the step it revealed. Small
     /// backward jitter (at most `captureJitter`) is treated as no time passing; a larger jump back is a
     /// step; a jump forward is time that passed.
+    /// Inlined into the per-packet loop of a replay (in another module); the steps are out of line.
+    @inlinable @inline(__always)
     public mutating func capture(_ time: Timestamp) -> (schedule: Timestamp, step: Step?) {
         let time = time.clampedToSupportedRange
         guard let previous = latestCapture, let schedule = latestSchedule else {
@@ -181,6 +184,20 @@ public struct Timeline: Sendable {
             return (schedule, nil)
         }
         latestCapture = time
+        // A capture can hold any 64-bit time: a jump the schedule cannot hold (past the end of the
+        // supported range) is a step, which leaves the schedule at the end and prints the capture's time.
+        let (sum, overflow) = schedule.microseconds.addingReportingOverflow(jump.value)
+        guard jump.value >= 0, !overflow, sum <= Timestamp.supportedRange.upperBound.microseconds else {
+            return captureStep(time, by: jump, after: schedule)
+        }
+        let next = Timestamp(microseconds: sum)
+        latestSchedule = next
+        return (next, nil)
+    }
+
+    /// `capture`'s steps: a jump back (beyond the jitter), or forward past the supported range.
+    @usableFromInline @inline(never)
+    mutating func captureStep(_ time: Timestamp, by jump: Micros, after schedule: Timestamp) -> (schedule: Timestamp, step: Step?) {
         if jump.value < 0 {
             // The schedule carries on just after the latest time: the packets before the step keep
             // their clock, and this one is printed at its own time (the ticks after it, which the
@@ -191,19 +208,11 @@ public struct Timeline: Sendable {
             change(to: Micros(recordedOffset.value &- captureShift.value), from: next)
             return (next, Step(by: jump, wallTime: wallTime(at: next)))
         }
-        // A capture can hold any 64-bit time: a jump the schedule cannot hold (past the end of the
-        // supported range) is a step, which leaves the schedule at the end and prints the capture's time.
-        let (sum, overflow) = schedule.microseconds.addingReportingOverflow(jump.value)
         let end = Timestamp.supportedRange.upperBound
-        guard !overflow, sum <= end.microseconds else {
-            latestSchedule = end
-            captureShift = end - time
-            change(to: Micros(recordedOffset.value &- captureShift.value), from: end)
-            return (end, Step(by: jump, wallTime: wallTime(at: end)))
-        }
-        let next = Timestamp(microseconds: sum)
-        latestSchedule = next
-        return (next, nil)
+        latestSchedule = end
+        captureShift = end - time
+        change(to: Micros(recordedOffset.value &- captureShift.value), from: end)
+        return (end, Step(by: jump, wallTime: wallTime(at: end)))
     }
 
     /// A recording's note that from capture time `time` on, its records are printed `recordedOffset`

@@ -3,15 +3,24 @@
 public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
     public var microseconds: Int64
 
+    @inlinable
     public init(microseconds: Int64) { self.microseconds = microseconds }
 
+    @inlinable
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+
+    // The ranges below are constants inlined where they are used: a replay tests every capture time
+    // against them in another module, where a stored range would be read through a call.
 
     /// The times the ranging state machines work with: about ±146,000 years around 1970, so adding a
     /// session's durations cannot overflow. A capture can hold any 64-bit time.
-    public static let supportedRange = Timestamp(microseconds: -(1 << 62))...Timestamp(microseconds: 1 << 62)
+    @inlinable
+    public static var supportedRange: ClosedRange<Timestamp> {
+        ClosedRange(uncheckedBounds: (Timestamp(microseconds: -(1 << 62)), Timestamp(microseconds: 1 << 62)))
+    }
 
     /// This time moved into `supportedRange`.
+    @inlinable
     public var clampedToSupportedRange: Timestamp {
         min(max(self, Self.supportedRange.lowerBound), Self.supportedRange.upperBound)
     }
@@ -21,7 +30,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
 
     /// The times a four-digit ISO-8601 year can show, 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z:
     /// `iso8601` prints a time outside them as the nearest end, so every printed time keeps its format.
-    public static let printableRange = Timestamp(microseconds: -62_167_219_200_000_000)...Timestamp(microseconds: 253_402_300_799_999_999)
+    @inlinable
+    public static var printableRange: ClosedRange<Timestamp> {
+        ClosedRange(uncheckedBounds: (Timestamp(microseconds: -62_167_219_200_000_000), Timestamp(microseconds: 253_402_300_799_999_999)))
+    }
 
     /// This time moved into `printableRange`: the time `iso8601` prints.
     var clampedToPrintableRange: Timestamp {
@@ -86,7 +98,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, ASCIIText {
 public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var value: Int64
 
+    @inlinable
     public init(_ value: Int64) { self.value = value }
+    @inlinable
     public static func milliseconds(_ ms: Int64) -> Micros { Micros(ms * 1000) }
     public static func seconds(_ s: Int64) -> Micros { Micros(s * 1_000_000) }
 
