@@ -36,7 +36,8 @@ struct SelfAdvertising {
             return "this controller scans with extended commands but cannot advertise with them; \(advice)"
         }
         commands = scanning
-        try AdvertiserSetup.start(host, plan, using: scanning)
+        // The gateway's beacon advertises the plan's measured power: the controller's answer adds nothing.
+        _ = try AdvertiserSetup.start(host, plan, using: scanning)
         return nil
     }
 

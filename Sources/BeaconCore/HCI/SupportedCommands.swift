@@ -12,6 +12,16 @@ public struct SupportedCommands: Hashable, Sendable {
         octets = try ByteReader.read(bytes) { r throws(DecodeError) in Array(try r.bytes(Self.octetCount, "Supported_Commands")) }
     }
 
+    /// A bitmap with exactly the given commands' bits set, as a controller supporting only those sends it.
+    /// Opcodes without a bit position are ignored.
+    public init(supporting opcodes: [HCIOpcode]) {
+        var octets = [UInt8](repeating: 0, count: Self.octetCount)
+        for opcode in opcodes {
+            if let (octet, bit) = Self.bit(for: opcode) { octets[octet] |= 1 << bit }
+        }
+        self.octets = octets
+    }
+
     /// Octet and bit of each command this package sends (Core Vol 4 Part E 6.27).
     static func bit(for opcode: HCIOpcode) -> (octet: Int, bit: Int)? {
         switch opcode {
