@@ -43,7 +43,8 @@ struct LocateOptions {
         "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays).")
     static let shard = OptionSpec("shard", .value(placeholder: "K/N"),
         "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
-        + "split the beacons, each located by exactly one; every fuser reads every gateway's readings.")
+        + "split the beacons, each located by exactly one; every fuser reads every gateway's readings and learns "
+        + "the gateways' offsets from its own beacons.")
     static let calibrate = OptionSpec("calibrate", .flag,
         "Fit each gateway's RSSI offset and path-loss exponent from how the gateways hear each other's own "
         + "beacons (gateways[].beacon in the site file; `beacon range --advertise-self` or a `beacon advertise` "
