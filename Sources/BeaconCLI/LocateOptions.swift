@@ -43,7 +43,8 @@ struct LocateOptions {
         "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays).")
     static let shard = OptionSpec("shard", .value(placeholder: "K/N"),
         "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
-        + "split the beacons, each located by exactly one; every fuser reads every gateway's readings.")
+        + "split the beacons, each located by exactly one; every fuser reads every gateway's readings and learns "
+        + "the gateways' offsets from its own beacons.")
     static let calibrate = OptionSpec("calibrate", .flag,
         "Fit each gateway's RSSI offset and path-loss exponent from how the gateways hear each other's own "
         + "beacons (gateways[].beacon in the site file; `beacon range --advertise-self` or a `beacon advertise` "
@@ -72,8 +73,9 @@ struct LocateOptions {
         and the gateways heard with their distances; a "room" line on each change of room; an "away" line
         when no gateway has heard it for --away-after. Each beacon is tracked by a particle filter: guesses
         of its place and motion (standing, or walking at up to 2 m/s) weighed by the log-distance path loss
-        less the site's walls, the beacon's own power at 1 m learned from the readings. The room is the
-        likeliest one, and another room takes over only when it is more likely by 0.2, so a beacon near a
+        less the site's walls, the beacon's own power at 1 m learned from the readings; each gateway's RSSI
+        offset (without a --calibrate fit or a --survey) is learned from the readings of walking beacons it
+        places confidently, used once known within 1 dB. The room is the likeliest one, and another room takes over only when it is more likely by 0.2, so a beacon near a
         wall does not flap; a gateway going offline is not evidence that a beacon left (a beacon it heard
         last is held for 60 s). SIGINT, SIGTERM, SIGHUP: what every gateway has reported is printed and
         published, then exit 0.

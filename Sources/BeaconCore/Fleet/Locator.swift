@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `beacon locate`'s fuser: gateways' readings in, each beacon's room and position out, once per
 /// interval, on the readings' own times (never on when they arrived, so a replay of the same readings
 /// in any interleaving gives the same lines). Time is passed in; nothing here reads a clock. Each
@@ -68,9 +76,14 @@ public struct Locator: Sendable {
     public let site: Site
     public let settings: Settings
     private var map: SiteMap
-    /// The signal model in use: the settings', with each gateway's fit once there is one.
+    /// The signal model in use: the settings', with each gateway's fit once there is one, and each other
+    /// gateway's learned offset once it is sure enough.
     public private(set) var signal: SignalModel
     private var calibration: SelfCalibration?
+    /// Per gateway, its `--calibrate` fit (nil: none yet, or left out).
+    private var fitted: [SignalModel.Receiver?]
+    /// The offsets learned from the beacons' readings, for the gateways without a fit or a survey.
+    public private(set) var offsets: ReceiverOffsets
     private var gateways: [GatewayState]
     /// Per gateway, how its readings fit the survey (empty without one).
     private var surveyFits: [SurveyFit]
@@ -98,6 +111,12 @@ public struct Locator: Sendable {
         calibration = settings.calibration
         gateways = site.gateways.map { _ in GatewayState() }
         surveyFits = radio == nil ? [] : site.gateways.map { _ in SurveyFit() }
+        fitted = site.gateways.map { _ in nil }
+        offsets = ReceiverOffsets(gateways: site.gateways.count, scatter: settings.signal.scatter)
+        // A surveyed gateway's offset is in the radio map's corrections already.
+        for (index, gateway) in site.gateways.enumerated() where radio?.covers(gateway: index, floor: gateway.floor) == true {
+            offsets.setLearning(index, false)
+        }
     }
 
     /// With `--calibrate`, continues from an earlier run's calibration (its retained message) until this
@@ -110,10 +129,24 @@ public struct Locator: Sendable {
     }
 
     /// Each gateway's offset and exponent as `fitted` says, the model's own for a gateway it leaves out.
-    private mutating func use(_ fitted: SiteCalibration) {
-        signal.receivers = site.gateways.indices.map { index in
-            fitted.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent) }
-                ?? SignalModel.Receiver(offset: 0, exponent: settings.signal.exponent)
+    private mutating func use(_ calibration: SiteCalibration) {
+        for index in site.gateways.indices {
+            fitted[index] = calibration.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent) }
+            offsets.setLearning(index, fitted[index] == nil)
+        }
+        updateReceivers()
+    }
+
+    /// The model's receivers: each gateway's fit, else its learned offset (0 until sure) at the model's exponent.
+    private mutating func updateReceivers() {
+        let learned = offsets.offsets
+        let receivers = site.gateways.indices.map { index in
+            fitted[index] ?? SignalModel.Receiver(offset: learned[index] ?? 0, exponent: settings.signal.exponent)
+        }
+        if receivers.allSatisfy({ $0 == SignalModel.Receiver(offset: 0, exponent: settings.signal.exponent) }) {
+            signal.receivers = []
+        } else {
+            signal.receivers = receivers
         }
     }
 
@@ -320,6 +353,7 @@ public struct Locator: Sendable {
             let observations = heard[id] ?? []
             if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
                 track.filter.step(to: tick, observations, map: &map, model: signal)
+                if observations.count >= ReceiverOffsets.minimumGateways { learnOffsets(observations, of: track.filter) }
                 if !surveyFits.isEmpty, let estimate = track.filter.estimate(at: tick, map: map) {
                     judgeSurvey(observations, at: estimate)
                 }
@@ -330,6 +364,34 @@ public struct Locator: Sendable {
             }
             publish(&track, id: id, through: tick + Micros(-settings.smoothing.value), emit: emit)
             tracks[id] = track
+        }
+        offsets.close(at: tick)
+        updateReceivers()
+    }
+
+    /// Adds a confidently placed beacon's residuals to the gateways' offsets: each reading of a gateway on
+    /// the beacon's floor less the model's prediction at the estimate with the beacon's learned power (no
+    /// offset), its variance the reading's and what the estimate's radius does to the path loss there.
+    private mutating func learnOffsets(_ observations: [SignalObservation], of filter: PositionFilter) {
+        // Only a walking beacon: standing, its place absorbs an offset, and its residuals say nothing of it.
+        guard let centre = filter.centre, centre.error <= ReceiverOffsets.maximumError, centre.walking > 0.5 else { return }
+        let floor = filter.floor
+        let sameFloor = observations.filter { $0.gateway >= 0 && $0.gateway < site.gateways.count
+            && site.gateways[$0.gateway].floor == floor && $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0 }
+        guard sameFloor.count >= ReceiverOffsets.minimumGateways else { return }
+        let beaconElevation = map.elevation(ofFloor: floor) + signal.beaconHeight
+        for observation in sameFloor {
+            let gateway = site.gateways[observation.gateway]
+            let exponent = signal.receiver(observation.gateway).exponent
+            let dx = centre.point.x - gateway.x, dy = centre.point.y - gateway.y
+            let dz = map.elevation(ofGateway: observation.gateway) - beaconElevation
+            let distance = max(PositionFilter.minimumDistance, (dx * dx + dy * dy + dz * dz).squareRoot())
+            let loss = 10 * exponent * log10(distance)
+                + map.wallLoss(gateway: observation.gateway, from: centre.point, floor: floor)
+            // dB per metre of the path loss there, times the radius: how much the place's doubt adds.
+            let placement = 10 * exponent / log(10.0) / max(1, distance) * centre.error
+            offsets.add(gateway: observation.gateway, residual: observation.rssi + loss - centre.power,
+                        variance: observation.sigma * observation.sigma + placement * placement)
         }
     }
 

@@ -184,6 +184,26 @@ public struct PositionFilter: Sendable {
     /// that places it.
     public var learnedPower: Double? { power?.mean }
 
+    /// The particles' weighted mean and 1-σ radius now (after the last step's readings), with the learned
+    /// power and the weight of the walking particles (the chance the beacon is walking): the estimate
+    /// without rooms or hindsight; nil before the first step that places the beacon.
+    public var centre: (point: Point2, error: Double, power: Double, walking: Double)? {
+        guard let power, !x.isEmpty, x.count == weight.count else { return nil }
+        var total = 0.0, mx = 0.0, my = 0.0, squares = 0.0, moving = 0.0
+        for i in x.indices {
+            let w = Double(weight[i]), px = Double(x[i]), py = Double(y[i])
+            total += w
+            if walking[i] { moving += w }
+            mx += w * px
+            my += w * py
+            squares += w * (px * px + py * py)
+        }
+        guard total > 0 else { return nil }
+        mx /= total
+        my /= total
+        return (Point2(x: mx, y: my), max(0, squares / total - mx * mx - my * my).squareRoot(), power.mean, moving / total)
+    }
+
     /// The estimate of the step at `time` (a time `step` was given, not forgotten yet), its particles'
     /// places then weighed by everything heard since; nil for a step that was not kept.
     public func estimate(at time: Timestamp, map: SiteMap) -> PositionEstimate? {
