@@ -12,7 +12,7 @@ import Glibc
 /// (the parameters beacon sent), what is heard in the lines ("phy":"1m", as the controller reported).
 @Suite("Long range (LE Coded PHY) on emulated controllers",
        .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
-       .timeLimit(.minutes(3)))
+       .timeLimit(.minutes(5)))
 struct CodedPHYIntegrationTests {
     /// The parameters of every command with `opcode` beacon sent in the capture at `path`, in order.
     static func sent(_ opcode: HCIOpcode, in path: String) throws -> [String] {

@@ -5,7 +5,7 @@ import Testing
 /// parses as the configuration Home Assistant reads today (tools/check_doc_examples.py, in the tools venv
 /// for PyYAML). The blocks that cannot run here are few, and listed.
 @Suite("README, CONTRIBUTING and docs examples", .enabled(if: IntegrationGate.isEnabled, IntegrationGate.reason),
-       .timeLimit(.minutes(2)))
+       .timeLimit(.minutes(5)))
 struct DocExamplesTests {
     /// The blocks marked `<!-- not run: … -->`: a real controller, root, a service, a package install, the
     /// whole build or the benchmark.

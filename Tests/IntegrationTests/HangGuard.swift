@@ -7,6 +7,8 @@ enum HangGuard {
     static let startUp: Duration = .seconds(60)
     /// One step a running process takes next: a line it prints, its exit after a signal, a capture read.
     static let step: Duration = .seconds(30)
-    /// Kill limit for a helper process: longer than every wait on it, so a wait reports the hang first.
-    static let processLimit: Duration = .seconds(150)
+    /// Kill limit for a helper process, which may live through a whole test (a broker, a building's
+    /// gateways): as long as the longest test's time limit, so a wait or that limit reports a hang first
+    /// and this only stops a process a cancelled test left behind.
+    static let processLimit: Duration = .seconds(600)
 }

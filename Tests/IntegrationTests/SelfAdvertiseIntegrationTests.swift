@@ -10,7 +10,7 @@ import Glibc
 /// on the controller it scans with, hear each other; stopped, a gateway's beacon goes quiet.
 @Suite("beacon range --advertise-self on emulated controllers",
        .enabled(if: IntegrationGate.isEnabled && MosquittoBroker.isInstalled, IntegrationGate.reason),
-       .timeLimit(.minutes(2)))
+       .timeLimit(.minutes(5)))
 struct SelfAdvertiseIntegrationTests {
     static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
 
