@@ -154,7 +154,7 @@ $(EVAL_STAMP): $(EVAL_REQUIREMENTS) | $(EVAL_PYTHON)
 	@touch $@
 
 eval: apt-deps $(EVAL_STAMP)
-	swift build -c release --product beacon-eval
+	$(RELEASE_BUILD) --product beacon-eval
 	@rm -rf .build/eval
 	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --flat-data "$(BEACON_FLAT_DATA)" --out .build/eval
 	$(EVAL_PYTHON) tools/eval_plots.py .build/eval docs/eval
@@ -165,8 +165,8 @@ eval: apt-deps $(EVAL_STAMP)
 # process's, and the fleet tables printed (FleetEvaluation). No data files, no plots.
 EVAL_FLEET_RUNS := .build/eval-fleet
 eval-fleet: apt-deps
-	swift build -c release --product beacon
-	swift build -c release --product beacon-eval
+	$(RELEASE_BUILD) --product beacon
+	$(RELEASE_BUILD) --product beacon-eval
 	@rm -rf $(EVAL_FLEET_RUNS) && mkdir -p $(EVAL_FLEET_RUNS)
 	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet-prepare $(EVAL_FLEET_RUNS)
 	$(PYTHON3) tools/eval_fleet.py --beacon .build/release/beacon $(EVAL_FLEET_RUNS)

@@ -11,8 +11,8 @@ SOAK_UUID := E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
 
 .PHONY: soak
 soak: apt-deps
-	swift build -c release --product beacon
-	swift build -c release --product beacon-soak
+	$(RELEASE_BUILD) --product beacon
+	$(RELEASE_BUILD) --product beacon-soak
 	@set -eu; \
 	dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
 	capture="$$dir/day.btsnoop"; \

@@ -71,5 +71,5 @@ bench-fleet: apt-deps
 	$(BENCH_FLEET)
 
 bench-quick:
-	swift build -c release --product beacon-bench
+	$(RELEASE_BUILD) --product beacon-bench
 	.build/release/beacon-bench $(BENCH_SECONDS)
