@@ -74,7 +74,7 @@ struct AdvertiseOptions {
           eddystone-url  the same UUID list, then FEAA service data: frame 0x10, the power at 0 m, the scheme
                          code and the URL, with .com/, .org and the other endings as one-byte codes.
         An option of another format is a usage error.
-        With --phy coded it goes out in extended advertising PDUs on the LE Coded PHY
+        With --phy coded it goes out in extended advertising PDUs on the LE Coded PHY \
         (primary and secondary), non-scannable: long range, heard by scanners on LE Coded.
         Output: an "advertising" line when advertising started and a "stopped" line when it was turned off.
         SIGINT, SIGTERM, SIGHUP, SIGQUIT (and SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF) and --duration stop it.

@@ -30,20 +30,20 @@ enum CalibrateOptions {
                   CommonOptions.duration.withHelp("How long to listen.", default: defaultDuration.description),
                   CommonOptions.record, CommonOptions.index],
         discussion: """
-        Measuring: hold the beacon still at --distance from the receiver, with nobody in between, and keep it
-        there for --duration. The result is a "calibration" line with the median RSSI and its spread (the
-        interquartile range); at 1 m it also gives the --measured-power to pass to beacon range. A reading is
-        one advertising event (a scan response is not a second one); a beacon whose random address changes
-        is one beacon. It refuses fewer than \(CalibrationSample.minimumCount) readings, readings spread wider than \(Int(CalibrationSample.maximumSpread)) dB, more than
+        Measuring: hold the beacon still at --distance from the receiver, with nobody in between, and keep it \
+        there for --duration. The result is a "calibration" line with the median RSSI and its spread (the \
+        interquartile range); at 1 m it also gives the --measured-power to pass to beacon range. A reading is \
+        one advertising event (a scan response is not a second one); a beacon whose random address changes \
+        is one beacon. It refuses fewer than \(CalibrationSample.minimumCount) readings, readings spread wider than \(Int(CalibrationSample.maximumSpread)) dB, more than \
         one matching beacon, and one identity heard from two addresses in turn (two transmitters).
         Measured or fitted, an RSSI at 1 m whose --measured-power beacon range refuses (outside \(RangingEstimator.plausibleMeasuredPower.lowerBound)...\(RangingEstimator.plausibleMeasuredPower.upperBound)) is refused.
-        Fitting: measure at two or more distances (for example 1, 2 and 4 m), then pass each line's distance and
+        Fitting: measure at two or more distances (for example 1, 2 and 4 m), then pass each line's distance and \
         rssi as --sample; the "fit" line gives the --path-loss-exponent and --measured-power for beacon range:
           beacon calibrate --uuid U --distance 1 >> site.jsonl   (and 2, 4 ...)
           beacon calibrate $(jq -r '"--sample \\(.distance)=\\(.rssi)"' site.jsonl) >> site.jsonl
-        The fit's exponentDeviation and measuredPowerDeviation are its standard errors; its priorWeight (0...1)
-        is how well the fit predicted each sample left out against the room model. beacon range --site-fit
-        site.jsonl narrows its room model by the fit, by that uncertainty and weight, instead of replacing it
+        The fit's exponentDeviation and measuredPowerDeviation are its standard errors; its priorWeight (0...1) \
+        is how well the fit predicted each sample left out against the room model. beacon range --site-fit \
+        site.jsonl narrows its room model by the fit, by that uncertainty and weight, instead of replacing it \
         with the line: a fit of weight 0 leaves the room model as it is.
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .cantCreate, .ioError, .busy, .controllerError, .noPermission]

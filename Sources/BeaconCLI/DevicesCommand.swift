@@ -9,7 +9,7 @@ enum DevicesCommand {
         usage: "beacon devices",
         options: [],
         discussion: """
-        Prints one "device" line per controller (fields in beacon(1), OUTPUT), from the kernel's device list
+        Prints one "device" line per controller (fields in beacon(1), OUTPUT), from the kernel's device list \
         (HCIGETDEVLIST, HCIGETDEVINFO). "channels" says what this process can use now:
           raw   --hci hciN: needs CAP_NET_RAW, and the controller up (or CAP_NET_ADMIN to bring it up).
           user  --hci hci-user:N: needs CAP_NET_ADMIN and the controller down (`sudo hciconfig hciN down`).

@@ -65,33 +65,33 @@ struct LocateOptions {
             + [site, survey, interval, awayAfter, maxLateness, smoothing, untilOffline, shard, calibrate, CommonOptions.duration],
         discussion: """
         Each gateway is a `beacon range --mqtt URL --gateway NAME` whose NAME is a gateway of the site file.
-        Readings are fused on their own times, never on their arrival: a window is fused once every live
-        gateway has reported past its end, so late and reordered messages land where they belong, and the
-        same readings replayed at any pace give the same lines. Every --interval, one "location" line per
-        beacon heard: its name (the site's beacons[].name, else its id), its room (null when none) and the
-        room's probability (confidence), x and y in the site's frame (metres), the 1-sigma error radius,
-        and the gateways heard with their distances; a "room" line on each change of room; an "away" line
-        when no gateway has heard it for --away-after. Each beacon is tracked by a particle filter: guesses
-        of its place and motion (standing, or walking at up to 2 m/s) weighed by the log-distance path loss
-        less the site's walls, the beacon's own power at 1 m learned from the readings; each gateway's RSSI
-        offset (without a --calibrate fit or a --survey) is learned from the readings of walking beacons it
-        places confidently, used once known within 1 dB. The room is the likeliest one, and another room takes over only when it is more likely by 0.2, so a beacon near a
-        wall does not flap; a gateway going offline is not evidence that a beacon left (a beacon it heard
-        last is held for 60 s). SIGINT, SIGTERM, SIGHUP: what every gateway has reported is printed and
+        Readings are fused on their own times, never on their arrival: a window is fused once every live \
+        gateway has reported past its end, so late and reordered messages land where they belong, and the \
+        same readings replayed at any pace give the same lines. Every --interval, one "location" line per \
+        beacon heard: its name (the site's beacons[].name, else its id), its room (null when none) and the \
+        room's probability (confidence), x and y in the site's frame (metres), the 1-sigma error radius, \
+        and the gateways heard with their distances; a "room" line on each change of room; an "away" line \
+        when no gateway has heard it for --away-after. Each beacon is tracked by a particle filter: guesses \
+        of its place and motion (standing, or walking at up to 2 m/s) weighed by the log-distance path loss \
+        less the site's walls, the beacon's own power at 1 m learned from the readings; each gateway's RSSI \
+        offset (without a --calibrate fit or a --survey) is learned from the readings of walking beacons \
+        placed confidently, used once known within 1 dB. The room is the likeliest one, and another room \
+        takes over only when it is more likely by 0.2, so a beacon near a wall does not flap; a gateway going offline is not evidence that a beacon left (a beacon it heard \
+        last is held for 60 s). SIGINT, SIGTERM, SIGHUP: what every gateway has reported is printed and \
         published, then exit 0.
-        A gateway's own beacon (the site's gateways[].beacon) is never located. With --calibrate, each pair of
-        gateways counts once one has heard the other's beacon in 20 ticks (its level the mean of the middle 80 %
-        of the latest 1,200); the first fit is made 30 s after the first pair counts, then every 60 s, each on
-        the readings' own times. Each gateway's offset and exponent are fitted robustly (a gateway behind a wall
-        the site does not have is set aside as an outlier, not followed), the transmitter's power pinned to what
-        its beacon advertises. A fit that moves the level a gateway reads by more than 3 dB or its exponent by
-        more than 0.5, beyond twice their uncertainty, from the fit the gateway is held to (its first, or the
-        last that changed) is warned about on stderr (the gateway moved, or something new is in the way) and
-        marked changed; the freshest fit is always the one used. A restarted locate --calibrate continues from
-        the calibration retained on PREFIX/calibration (locating with it, and holding its first fit to it)
-        instead of starting cold; one that is malformed or names gateways the site does not have is warned
+        A gateway's own beacon (the site's gateways[].beacon) is never located. With --calibrate, each pair of \
+        gateways counts once one has heard the other's beacon in 20 ticks (its level the mean of the middle 80 % \
+        of the latest 1,200); the first fit is made 30 s after the first pair counts, then every 60 s, each on \
+        the readings' own times. Each gateway's offset and exponent are fitted robustly (a gateway behind a wall \
+        the site does not have is set aside as an outlier, not followed), the transmitter's power pinned to what \
+        its beacon advertises. A fit that moves the level a gateway reads by more than 3 dB or its exponent by \
+        more than 0.5, beyond twice their uncertainty, from the fit the gateway is held to (its first, or the \
+        last that changed) is warned about on stderr (the gateway moved, or something new is in the way) and \
+        marked changed; the freshest fit is always the one used. A restarted locate --calibrate continues from \
+        the calibration retained on PREFIX/calibration (locating with it, and holding its first fit to it) \
+        instead of starting cold; one that is malformed or names gateways the site does not have is warned \
         about and ignored.
-        Output: one JSON object per line with "event" location, room, away or gatewayCalibration (fields in
+        Output: one JSON object per line with "event" location, room, away or gatewayCalibration (fields in \
         beacon(1), OUTPUT).
         """,
         exitCodes: [.success, .usage, .dataError, .noInput, .unavailable, .software, .ioError]

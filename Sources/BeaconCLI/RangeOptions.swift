@@ -50,14 +50,14 @@ struct RangeOptions {
                   ScanOptions.scanWindow, ScanOptions.phy, advertiseSelf]
             + EstimatorOptions.options + CommonOptions.options + [CommonOptions.speed] + MQTTOptions.options,
         discussion: """
-        A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are
-        optional; an absent value matches any beacon and 0 is a real value. AltBeacon regions (ID1, optional
-        ID2 and ID3) and Eddystone-UID regions (namespace, optional instance) follow the same rules and match
-        only beacons of their format; an Eddystone beacon's latest TLM telemetry rides on its entry. Each region starts unknown; the
-        first matching advertisement enters it (state inside); silence for --exit-after exits it (state
-        outside), and a region not heard within --exit-after of the start becomes outside. While a region is
-        inside, a "range" line every --interval lists its beacons, nearest first: those heard in the interval,
-        and for --tracking-age those just lost (proximity unknown). "rssi" is the interval's mean reading;
+        A region is a CoreLocation beacon identity constraint: the UUID is required, major and minor are \
+        optional; an absent value matches any beacon and 0 is a real value. AltBeacon regions (ID1, optional \
+        ID2 and ID3) and Eddystone-UID regions (namespace, optional instance) follow the same rules and match \
+        only beacons of their format; an Eddystone beacon's latest TLM telemetry rides on its entry. Each region starts unknown; the \
+        first matching advertisement enters it (state inside); silence for --exit-after exits it (state \
+        outside), and a region not heard within --exit-after of the start becomes outside. While a region is \
+        inside, a "range" line every --interval lists its beacons, nearest first: those heard in the interval, \
+        and for --tracking-age those just lost (proximity unknown). "rssi" is the interval's mean reading; \
         "accuracy" (metres) comes from the filtered reading, "filteredRssi"; proximity classes have hysteresis.
         "phy": the PHY the beacon's latest advertisement arrived on, 1m or coded.
         Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).

@@ -48,16 +48,16 @@ struct ScanOptions {
         options: [format, minRSSI, uuid, namespace, interval, each, active, scanInterval, scanWindow, phy]
             + CommonOptions.options + [CommonOptions.speed] + MQTTOptions.scanOptions,
         discussion: """
-        Every --interval, one "beacon" line per beacon heard in it: its format and identity (iBeacon uuid,
-        major, minor; AltBeacon id1, id2, id3; Eddystone-UID namespace and instance; Eddystone-URL url;
-        Eddystone-EID eid), measured power at 1 m (Eddystone: txPower at 0 m, and measuredPower 41 dB less),
+        Every --interval, one "beacon" line per beacon heard in it: its format and identity (iBeacon uuid, \
+        major, minor; AltBeacon id1, id2, id3; Eddystone-UID namespace and instance; Eddystone-URL url; \
+        Eddystone-EID eid), measured power at 1 m (Eddystone: txPower at 0 m, and measuredPower 41 dB less), \
         the mean RSSI and the number of advertisements, address and address type, firstSeen and lastSeen.
         "phy": the PHY the (latest) advertisement arrived on, 1m or coded.
-        An Eddystone-TLM's telemetry (battery mV, temperature °C, advertising count, uptime s) rides on the
-        Eddystone frames of its address, or is a line of its own. With --uuid or --namespace, only beacons
+        An Eddystone-TLM's telemetry (battery mV, temperature °C, advertising count, uptime s) rides on the \
+        Eddystone frames of its address, or is a line of its own. With --uuid or --namespace, only beacons \
         matching one of the prefixes are listed. Durations: plain seconds (3, 0.5) or with a unit (500ms, 10s, 2m).
-        With --mqtt, each line also goes to PREFIX/devices/ID, ID being the beacon's mqtt_room id (iBeacon
-        uuid-major-minor, altbeacon-id1-id2-id3, eddystone-namespace-instance) or, for the Eddystone frames
+        With --mqtt, each line also goes to PREFIX/devices/ID, ID being the beacon's mqtt_room id (iBeacon \
+        uuid-major-minor, altbeacon-id1-id2-id3, eddystone-namespace-instance) or, for the Eddystone frames \
         without an identity, its address as 12 hex digits.
         Output: one JSON object per line with "event" beacon, or advertisement with --each (fields in beacon(1), OUTPUT).
         """,

@@ -73,17 +73,17 @@ struct SimulateOptions {
         options: [scene, list, printScene, out, site, truth, seed, start, duration, tick, uuid, major, minor, measuredPower, interval,
                   distance, walkTo, speed, exponent, loss, sensitivity, reports],
         discussion: """
-        A scene is beacons (an iBeacon, AltBeacon, Eddystone-UID or Eddystone-URL identity, advertising interval,
-        when they advertise, how they move), the radio
-        between them and the receiver (path loss, shadowing, per-channel and fast fading, bodies in the way,
+        A scene is beacons (an iBeacon, AltBeacon, Eddystone-UID or Eddystone-URL identity, advertising interval, \
+        when they advertise, how they move), the radio \
+        between them and the receiver (path loss, shadowing, per-channel and fast fading, bodies in the way, \
         loss, interference, dips) and the receiver (sensitivity, reports); --print-scene writes a scene file to start from.
-        The capture replays with `beacon range --hci btsnoop:CAPTURE --uuid UUID`. The ground truth has one
-        JSON line per beacon and tick: true distance, advertising or not, and whether that beacon is in each
-        region of the scene — while the region matches it and it advertises with a mean power at its true
+        The capture replays with `beacon range --hci btsnoop:CAPTURE --uuid UUID`. The ground truth has one \
+        JSON line per beacon and tick: true distance, advertising or not, and whether that beacon is in each \
+        region of the scene — while the region matches it and it advertises with a mean power at its true \
         distance at or above the sensitivity. Nothing depends on the clock: the same arguments give the same bytes.
-        A site scene (one with a site, or given --site) has beacons at points of the site's floor plan and
-        every gateway of the site hearing them through the walls, each with its own receiver: --out names a
-        directory of one capture per gateway and site.json, and the ground truth gives each beacon's room,
+        A site scene (one with a site, or given --site) has beacons at points of the site's floor plan and \
+        every gateway of the site hearing them through the walls, each with its own receiver: --out names a \
+        directory of one capture per gateway and site.json, and the ground truth gives each beacon's room, \
         x, y and its distance and mean power at every gateway.
         Built-in scenes: \(Scene.allNamed.map(\.name).joined(separator: ", ")).
         Examples:

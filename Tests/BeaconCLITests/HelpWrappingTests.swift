@@ -41,6 +41,20 @@ struct HelpWrappingTests {
         }
     }
 
+    @Test("every command's discussion flows: a line breaks early only after a sentence or before an indented block",
+          arguments: BeaconTool.subcommands.map(\.help.name))
+    func discussionFlows(command: String) {
+        let io = CapturedConsole()
+        #expect(io.run([command, "--help"]) == 0)
+        let lines = io.stdout.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let discussion = Array(lines.drop { $0 != "OPTIONS:" }.drop { !$0.isEmpty }.dropFirst().prefix { !$0.hasSuffix("CODES:") })
+        for (line, next) in zip(discussion, discussion.dropFirst())
+        where !line.isEmpty && !next.isEmpty && !line.hasPrefix(" ") && !next.hasPrefix(" ") && !line.hasSuffix(".") && !line.hasSuffix(":") {
+            let word = next.prefix { $0 != " " }
+            #expect(line.count + 1 + word.count > 80, "\(line) / \(word)")
+        }
+    }
+
     @Test("help is wrapped to the console's width")
     func followsTheConsoleWidth() {
         let io = CapturedConsole()
