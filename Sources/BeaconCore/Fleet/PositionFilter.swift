@@ -188,20 +188,8 @@ public struct PositionFilter: Sendable {
     /// power and the weight of the walking particles (the chance the beacon is walking): the estimate
     /// without rooms or hindsight; nil before the first step that places the beacon.
     public var centre: (point: Point2, error: Double, power: Double, walking: Double)? {
-        guard let power, !x.isEmpty, x.count == weight.count else { return nil }
-        var total = 0.0, mx = 0.0, my = 0.0, squares = 0.0, moving = 0.0
-        for i in x.indices {
-            let w = Double(weight[i]), px = Double(x[i]), py = Double(y[i])
-            total += w
-            if walking[i] { moving += w }
-            mx += w * px
-            my += w * py
-            squares += w * (px * px + py * py)
-        }
-        guard total > 0 else { return nil }
-        mx /= total
-        my /= total
-        return (Point2(x: mx, y: my), max(0, squares / total - mx * mx - my * my).squareRoot(), power.mean, moving / total)
+        guard let power, let moments = moments(x: x, y: y) else { return nil }
+        return (moments.point, moments.error, power.mean, moments.walking)
     }
 
     /// The estimate of the step at `time` (a time `step` was given, not forgotten yet), its particles'
@@ -468,13 +456,15 @@ public struct PositionFilter: Sendable {
 
     // MARK: - Estimate
 
-    /// The estimate from particles at `x`, `y` with the current weights.
-    private func estimate(x: [Float], y: [Float], map: SiteMap) -> PositionEstimate? {
-        guard !x.isEmpty, x.count == weight.count, let power else { return nil }
-        var total = 0.0, mx = 0.0, my = 0.0
+    /// The particles at `x`, `y` with the current weights: their weighted mean, 1-σ radius, total weight
+    /// and the walking particles' share; nil when there are none or no weight.
+    private func moments(x: [Float], y: [Float]) -> (point: Point2, error: Double, total: Double, walking: Double)? {
+        guard !x.isEmpty, x.count == weight.count, walking.count == weight.count else { return nil }
+        var total = 0.0, mx = 0.0, my = 0.0, moving = 0.0
         for i in x.indices {
             let w = Double(weight[i])
             total += w
+            if walking[i] { moving += w }
             mx += w * Double(x[i])
             my += w * Double(y[i])
         }
@@ -482,21 +472,28 @@ public struct PositionFilter: Sendable {
         mx /= total
         my /= total
         var variance = 0.0
+        for i in x.indices {
+            let w = Double(weight[i]) / total
+            let dx = Double(x[i]) - mx, dy = Double(y[i]) - my
+            variance += w * (dx * dx + dy * dy)
+        }
+        return (Point2(x: mx, y: my), variance.squareRoot(), total, moving / total)
+    }
+
+    /// The estimate from particles at `x`, `y` with the current weights.
+    private func estimate(x: [Float], y: [Float], map: SiteMap) -> PositionEstimate? {
+        guard let power, let moments = moments(x: x, y: y) else { return nil }
         // Index 0: in no room; room r at r + 1.
         var shares = [Double](repeating: 0, count: map.site.rooms.count + 1)
         map.withRooms(onFloor: floor) { room in
             for i in x.indices {
-                let w = Double(weight[i]) / total
-                let dx = Double(x[i]) - mx, dy = Double(y[i]) - my
-                variance += w * (dx * dx + dy * dy)
-                shares[room(Point2(x: Double(x[i]), y: Double(y[i]))).map { $0 + 1 } ?? 0] += w
+                shares[room(Point2(x: Double(x[i]), y: Double(y[i]))).map { $0 + 1 } ?? 0] += Double(weight[i]) / moments.total
             }
         }
         let ranked = shares.indices.filter { shares[$0] > 0 }
             .map { (room: $0 == 0 ? nil : $0 - 1, probability: shares[$0]) }
             .sorted { ($0.probability, -($0.room ?? -1)) > ($1.probability, -($1.room ?? -1)) }
-        return PositionEstimate(point: Point2(x: mx, y: my), error: variance.squareRoot(), floor: floor, rooms: ranked,
-                                power: power.mean)
+        return PositionEstimate(point: moments.point, error: moments.error, floor: floor, rooms: ranked, power: power.mean)
     }
 }
 
