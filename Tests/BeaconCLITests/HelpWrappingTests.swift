@@ -29,9 +29,7 @@ struct HelpWrappingTests {
     @Test("every command's help fits 80 columns but for words longer than a line; options continue under their help column",
           arguments: BeaconTool.subcommands.map(\.help.name))
     func helpFits(command: String) {
-        let io = CapturedConsole()
-        #expect(io.run([command, "--help"]) == 0)
-        let lines = io.stdout.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = helpLines(command)
         for line in lines where line.count > 80 {
             #expect(!line.trimmingPrefix(while: { $0 == " " }).contains(" "), "\(line)")
         }
@@ -44,15 +42,20 @@ struct HelpWrappingTests {
     @Test("every command's discussion flows: a line breaks early only after a sentence or before an indented block",
           arguments: BeaconTool.subcommands.map(\.help.name))
     func discussionFlows(command: String) {
-        let io = CapturedConsole()
-        #expect(io.run([command, "--help"]) == 0)
-        let lines = io.stdout.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = helpLines(command)
         let discussion = Array(lines.drop { $0 != "OPTIONS:" }.drop { !$0.isEmpty }.dropFirst().prefix { !$0.hasSuffix("CODES:") })
         for (line, next) in zip(discussion, discussion.dropFirst())
         where !line.isEmpty && !next.isEmpty && !line.hasPrefix(" ") && !next.hasPrefix(" ") && !line.hasSuffix(".") && !line.hasSuffix(":") {
             let word = next.prefix { $0 != " " }
             #expect(line.count + 1 + word.count > 80, "\(line) / \(word)")
         }
+    }
+
+    /// `command --help`'s lines at the default width, blank ones kept.
+    private func helpLines(_ command: String) -> [Substring] {
+        let io = CapturedConsole()
+        #expect(io.run([command, "--help"]) == 0)
+        return io.stdout.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
     }
 
     @Test("help is wrapped to the console's width")
