@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BeaconCore
 import BeaconSimulation
 
@@ -136,6 +143,26 @@ public struct FlatDrive: Sendable {
     }
 
     static func gatewayName(_ anchor: Int) -> String { "anchor-\(anchor + 1)" }
+
+    /// How far the truth is from its nearest anchor (median over its seconds), and a point of the flat's rooms
+    /// (over a 0.1 m grid of them): what naming the nearest gateway's position can at best do, on this drive
+    /// and on a floor walked evenly.
+    public static func nearestAnchorDistances(truth: [TruthPoint]) -> (drive: Double, rooms: Double) {
+        func nearest(_ point: Point2) -> Double {
+            site.gateways.map { hypot($0.x - point.x, $0.y - point.y) }.min() ?? .infinity
+        }
+        let drive = truth.map { nearest(Point2(x: $0.x, y: $0.y)) }
+        var rooms: [Double] = []
+        if let box = site.bounds(floor: 0) {
+            for column in 0...Int((box.max.x - box.min.x) * 10) {
+                for row in 0...Int((box.max.y - box.min.y) * 10) {
+                    let point = Point2(x: box.min.x + Double(column) / 10, y: box.min.y + Double(row) / 10)
+                    if site.room(containing: point, floor: 0) != nil { rooms.append(nearest(point)) }
+                }
+            }
+        }
+        return (Statistics.median(drive) ?? .nan, Statistics.median(rooms) ?? .nan)
+    }
 }
 
 extension FlatDrive {

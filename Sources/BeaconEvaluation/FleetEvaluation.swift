@@ -129,6 +129,13 @@ public enum FleetEvaluation {
         for seed in fleet.seeds {
             let run = try FleetRun(fleet.scene, seed: seed)
             var rules = peerRules(run.site)
+            if fleet.straightWalk {
+                let radio = fleet.scene.radio
+                let scatter = (radio.fastFading * radio.fastFading + radio.shadowing.sigma * radio.shadowing.sigma).squareRoot()
+                rules += StraightWalkReference.Motion.allCases.map {
+                    StraightWalkReference(site: run.site, exponent: radio.pathLossExponent, scatter: scatter, motion: $0)
+                }
+            }
             // A site with walls is also surveyed (`SimulatedSurvey`), in a run of its own.
             if !run.site.walls.isEmpty {
                 let survey = try SimulatedSurvey.points(fleet.scene, seed: seed &+ surveySeed)
@@ -174,6 +181,9 @@ public enum FleetEvaluation {
         var detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
             + "each anchor's readings as a capture through beacon range, measured power \(FlatDrive.measuredPower) dBm (the default); "
             + "\(single.first?.arrivals.count ?? 0) room entries; beacon locate's rows: \(filterSeeds) draws of its filters"
+        let anchors = FlatDrive.nearestAnchorDistances(truth: truth)
+        detail += "; the robot \(Fixed.text(anchors.drive, decimals: 2)) m from its nearest anchor (median), "
+            + "a point of the rooms \(Fixed.text(anchors.rooms, decimals: 2)) m"
         if let survey {
             let warned = found.misfits.map { "\($0.rule): \($0.gateways.isEmpty ? "none" : $0.gateways.joined(separator: ", "))" }
             detail += "; " + survey.summary + "; gateways warned as no longer fitting the survey: " + warned.joined(separator: "; ")

@@ -9,13 +9,16 @@ public struct FleetScene: Sendable {
     public var seeds: [UInt64]
     /// What the scene measures, for the table's heading.
     public var purpose: String
+    /// Its beacons walk one straight line at a constant speed: the table gets `StraightWalkReference`'s row.
+    public var straightWalk: Bool
 
     public var name: String { scene.name }
 
-    public init(_ scene: Scene, seeds: [UInt64], purpose: String) {
+    public init(_ scene: Scene, seeds: [UInt64], purpose: String, straightWalk: Bool = false) {
         self.scene = scene
         self.seeds = seeds
         self.purpose = purpose
+        self.straightWalk = straightWalk
     }
 
     /// The seeds `count` runs use: the scene evaluation's seed and the ones after it.
@@ -55,7 +58,7 @@ public enum FleetScenes {
     public static let diagonal = FleetScene(
         companion("companion-diagonal", "ESPresense's accuracy scenario, its diagonal walk from the living room into the bedroom",
                   duration: .seconds(61), path: route([(0.5, 0.5, 0), (3, 2, 30), (5.5, 3.5, 60)])),
-        seeds: FleetScene.seeds(20), purpose: "position and room while walking slowly across the rooms")
+        seeds: FleetScene.seeds(20), purpose: "position and room while walking slowly across the rooms", straightWalk: true)
 
     /// The harness's `living_to_bedroom`: (1, 2) to (3, 2) to (3.9, 2) to (4.1, 2) to (5, 2), 30 samples a
     /// leg: a second of its 30 within 0.1 m either side of the wall.

@@ -69,4 +69,16 @@ struct FlatDriveTests {
             try FlatDrive.parse(name: "test_robot_df", bytes: Array(text.utf8))
         }
     }
+
+    @Test("the nearest anchor's distance: the truth's median, and a point of the rooms'")
+    func nearestAnchorDistances() {
+        let anchor = FlatDrive.site.gateways[0]
+        // Two seconds at anchor-1's foot, one 3 m from every anchor's: the median is 0.
+        let truth = [TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x, y: anchor.y, room: nil), TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x, y: anchor.y, room: nil),
+                     TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x + 3, y: anchor.y + 3, room: nil)]
+        let distances = FlatDrive.nearestAnchorDistances(truth: truth)
+        #expect(distances.drive == 0)
+        // Six anchors over about 55 m² of rooms: a point is a metre or two from the nearest.
+        #expect(distances.rooms > 1 && distances.rooms < 2.5, "\(distances.rooms)")
+    }
 }
