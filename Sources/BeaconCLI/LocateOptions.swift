@@ -87,7 +87,8 @@ struct LocateOptions {
         its beacon advertises. A fit that moves the level a gateway reads by more than 3 dB or its exponent by \
         more than 0.5, beyond twice their uncertainty, from the fit the gateway is held to (its first, or the \
         last that changed) is warned about on stderr (the gateway moved, or something new is in the way) and \
-        marked changed; the freshest fit is always the one used. A restarted locate --calibrate continues from \
+        marked changed; the freshest fit is always the one used, except for a gateway a --survey covers, which \
+        keeps the survey's radio map (it holds the gateway's offset already). A restarted locate --calibrate continues from \
         the calibration retained on PREFIX/calibration (locating with it, and holding its first fit to it) \
         instead of starting cold; one that is malformed or names gateways the site does not have is warned \
         about and ignored.

@@ -181,6 +181,53 @@ struct ResumedCalibrationTests {
         #expect(try firstFit(resume: false).changed.isEmpty)
     }
 
+    /// A survey of the field as it is, every gateway's offset and exponent in it: every metre of both rooms.
+    private static let survey: [SurveyPoint] = stride(from: 0.5, through: 5.5, by: 1).flatMap { x in
+        stride(from: 0.5, through: 3.5, by: 1).flatMap { y in
+            Calibrated.site.gateways.indices.map { index in
+                SurveyPoint(point: Point2(x: x, y: y), gateway: Calibrated.site.gateways[index].name,
+                            rssi: Calibrated.rssi(receiver: index, from: Point2(x: x, y: y), offsets: Calibrated.offsets),
+                            samples: 30, spread: 1)
+            }
+        }
+    }
+
+    @Test("a surveyed gateway keeps the radio map: a calibration neither adds its fit to the map's correction nor sets it learning")
+    func surveyedGatewaysKeepTheMap() throws {
+        let earlier = try CalibrationReport.decode(Array(Self.earlierReport().json.utf8), site: Calibrated.site)
+        let radio = RadioMap(site: Calibrated.site, survey: Self.survey, model: SignalModel())
+        let truth = Point2(x: 4.5, y: 1)
+        func placed(resume: Bool) throws -> Point2 {
+            var locator = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true), radio: radio)
+            if resume {
+                let resumed = locator.resumeCalibration(from: earlier.calibration)
+                #expect(resumed)
+            }
+            #expect(Calibrated.site.gateways.indices.allSatisfy { !locator.offsets.learns($0) })
+            // 20 s: before this run's own first fit.
+            return try #require(Calibrated.run(&locator, seconds: 20, beaconAt: truth).compactMap(\.located).last?.fix?.point)
+        }
+        let resumed = try placed(resume: true), surveyed = try placed(resume: false)
+        #expect(resumed == surveyed)
+        #expect(surveyed.distance(to: truth) < 0.5, "\(surveyed)")
+    }
+
+    @Test("a gateway a calibration leaves out learns its offset, unless a survey covers it")
+    func leftOutGatewayLearns() throws {
+        let earlier = try CalibrationReport.decode(Array(Self.earlierReport().json.utf8), site: Calibrated.site)
+        let partial = SiteCalibration(gateways: earlier.calibration.gateways.filter { $0.gateway != 3 },
+                                      scatter: earlier.calibration.scatter, pairs: earlier.calibration.pairs)
+        var plain = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true))
+        let plainResumed = plain.resumeCalibration(from: partial)
+        #expect(plainResumed)
+        #expect((0..<3).allSatisfy { !plain.offsets.learns($0) } && plain.offsets.learns(3))
+        var surveyed = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true),
+                               radio: RadioMap(site: Calibrated.site, survey: Self.survey, model: SignalModel()))
+        let surveyedResumed = surveyed.resumeCalibration(from: partial)
+        #expect(surveyedResumed)
+        #expect(Calibrated.site.gateways.indices.allSatisfy { !surveyed.offsets.learns($0) })
+    }
+
     @Test("only before the run's own first fit, and only with --calibrate")
     func resumedOnlyOnce() throws {
         let earlier = try CalibrationReport.decode(Array(Self.earlierReport().json.utf8), site: Calibrated.site)

@@ -114,9 +114,12 @@ public struct Locator: Sendable {
         fitted = site.gateways.map { _ in nil }
         offsets = ReceiverOffsets(gateways: site.gateways.count, scatter: settings.signal.scatter)
         // A surveyed gateway's offset is in the radio map's corrections already.
-        for (index, gateway) in site.gateways.enumerated() where radio?.covers(gateway: index, floor: gateway.floor) == true {
-            offsets.setLearning(index, false)
-        }
+        for index in site.gateways.indices where isSurveyed(index) { offsets.setLearning(index, false) }
+    }
+
+    /// Whether the survey's radio map covers gateway `index` on its own floor.
+    private func isSurveyed(_ index: Int) -> Bool {
+        map.radio?.covers(gateway: index, floor: site.gateways[index].floor) == true
     }
 
     /// With `--calibrate`, continues from an earlier run's calibration (its retained message) until this
@@ -132,18 +135,21 @@ public struct Locator: Sendable {
     private mutating func use(_ calibration: SiteCalibration) {
         for index in site.gateways.indices {
             fitted[index] = calibration.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent) }
-            offsets.setLearning(index, fitted[index] == nil)
+            offsets.setLearning(index, fitted[index] == nil && !isSurveyed(index))
         }
         updateReceivers()
     }
 
     /// The model's receivers: each gateway's fit, else its learned offset (0 until sure) at the model's exponent.
+    /// A surveyed gateway hears as the distance model the radio map was drawn against: the map's corrections
+    /// hold its offset, and a fit on top would count it twice.
     private mutating func updateReceivers() {
         let learned = offsets.offsets
+        let own = SignalModel.Receiver(offset: 0, exponent: settings.signal.exponent)
         let receivers = site.gateways.indices.map { index in
-            fitted[index] ?? SignalModel.Receiver(offset: learned[index] ?? 0, exponent: settings.signal.exponent)
+            isSurveyed(index) ? own : fitted[index] ?? SignalModel.Receiver(offset: learned[index] ?? 0, exponent: settings.signal.exponent)
         }
-        if receivers.allSatisfy({ $0 == SignalModel.Receiver(offset: 0, exponent: settings.signal.exponent) }) {
+        if receivers.allSatisfy({ $0 == own }) {
             signal.receivers = []
         } else {
             signal.receivers = receivers

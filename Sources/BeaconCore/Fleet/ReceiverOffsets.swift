@@ -57,6 +57,9 @@ public struct ReceiverOffsets: Equatable, Sendable {
         windowCap = 1 / max(0.25, scatter * scatter)
     }
 
+    /// Whether gateway `index` learns an offset.
+    public func learns(_ index: Int) -> Bool { learns.indices.contains(index) && learns[index] }
+
     /// Whether gateway `index` learns an offset (false: it has one of its own, and its evidence is dropped).
     public mutating func setLearning(_ index: Int, _ value: Bool) {
         guard learns.indices.contains(index), learns[index] != value else { return }
