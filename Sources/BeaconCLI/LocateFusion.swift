@@ -46,7 +46,7 @@ struct LocateFusion {
         switch messages.decode(topic: topic, payload: payload) {
         case .readings(let readings):
             let gateway = readings.gateway
-            switch locator.receive(shard.map { $0.share(of: readings) } ?? readings, arrival: arrival) {
+            switch locator.receive(shard.map { $0.share(of: readings, site: locator.site) } ?? readings, arrival: arrival) {
             case .accepted: break
             case .unknownGateway: messages.unknownGateway(gateway)
             case .late: messages.warn(&late, "Warning: readings of \(gateway) at \(readings.time) arrived after that time was fused; dropped")

@@ -44,7 +44,8 @@ struct LocateOptions {
     static let shard = OptionSpec("shard", .value(placeholder: "K/N"),
         "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
         + "split the beacons, each located by exactly one; every fuser reads every gateway's readings and learns "
-        + "the gateways' offsets from its own beacons.")
+        + "the gateways' offsets from its own beacons (with --calibrate, each fits the gateways from all their own "
+        + "beacons, alike).")
     static let calibrate = OptionSpec("calibrate", .flag,
         "Fit each gateway's RSSI offset and path-loss exponent from how the gateways hear each other's own "
         + "beacons (gateways[].beacon in the site file; `beacon range --advertise-self` or a `beacon advertise` "

@@ -25,7 +25,9 @@ private enum Calibrated {
 
     /// Once a second for `seconds`: every gateway hears the others' beacons and the beacon at `point`;
     /// from `shiftAt` on, gateway 2 (index) reads `shift` dB louder.
-    static func run(_ locator: inout Locator, seconds: Int, beaconAt point: Point2, shiftAt: Int = .max, shift: Double = 0) -> [LocateOutput] {
+    /// `share`: what of each message the locator is given (a shard's share).
+    static func run(_ locator: inout Locator, seconds: Int, beaconAt point: Point2, shiftAt: Int = .max, shift: Double = 0,
+                    share: (GatewayReadings) -> GatewayReadings = { $0 }) -> [LocateOutput] {
         var outputs: [LocateOutput] = []
         for second in 1...seconds {
             let time = F.at(seconds: Double(second))
@@ -37,7 +39,7 @@ private enum Calibrated {
                               id: site.gateways[transmitter].beacon!)
                 }
                 readings.append(F.reading(rssi: rssi(receiver: receiver, from: point, offsets: offsets)))
-                _ = locator.receive(GatewayReadings(gateway: site.gateways[receiver].name, time: time, sequence: second, readings: readings),
+                _ = locator.receive(share(GatewayReadings(gateway: site.gateways[receiver].name, time: time, sequence: second, readings: readings)),
                                     arrival: time)
             }
             locator.advance(arrival: time) { outputs.append($0) }
@@ -179,6 +181,18 @@ struct ResumedCalibrationTests {
         }
         #expect(try firstFit(resume: true).changed == [2])
         #expect(try firstFit(resume: false).changed.isEmpty)
+    }
+
+    @Test("with --shard every fuser hears every gateway's own beacon: each makes the fits one fuser makes")
+    func shardsFitAlike() throws {
+        func fits(_ shard: BeaconShard?) -> [String] {
+            var locator = Locator(site: Calibrated.site, settings: Calibrated.settings(calibrate: true))
+            return Calibrated.run(&locator, seconds: 120, beaconAt: Point2(x: 1.5, y: 2)) { shard?.share(of: $0, site: Calibrated.site) ?? $0 }
+                .compactMap(\.calibration).map(\.json)
+        }
+        let whole = fits(nil)
+        #expect(whole.count == 2)
+        for index in 1...3 { #expect(fits(BeaconShard("\(index)/3")) == whole, "shard \(index)/3") }
     }
 
     /// A survey of the field as it is, every gateway's offset and exponent in it: every metre of both rooms.

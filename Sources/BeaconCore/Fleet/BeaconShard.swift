@@ -24,10 +24,11 @@ public struct BeaconShard: Equatable, Sendable, CustomStringConvertible {
         Int(StableHash.fnv1a(id) % UInt64(count)) == index - 1
     }
 
-    /// `readings` with only this shard's beacons.
-    public func share(of readings: GatewayReadings) -> GatewayReadings {
+    /// `readings` with only this shard's beacons, and every gateway's own beacon of `site`: those are never
+    /// located, only heard to calibrate the gateways, so every shard fits them from every pair alike.
+    public func share(of readings: GatewayReadings, site: Site) -> GatewayReadings {
         var mine = readings
-        mine.readings.removeAll { !owns($0.id) }
+        mine.readings.removeAll { !owns($0.id) && site.gatewayIndex(ofBeacon: $0.id) == nil }
         return mine
     }
 }
