@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import BeaconCore
 import BeaconSimulation
 
@@ -149,7 +142,7 @@ public struct FlatDrive: Sendable {
     /// and on a floor walked evenly.
     public static func nearestAnchorDistances(truth: [TruthPoint]) -> (drive: Double, rooms: Double) {
         func nearest(_ point: Point2) -> Double {
-            site.gateways.map { hypot($0.x - point.x, $0.y - point.y) }.min() ?? .infinity
+            site.gateways.map { $0.point.distance(to: point) }.min() ?? .infinity
         }
         let drive = truth.map { nearest(Point2(x: $0.x, y: $0.y)) }
         var rooms: [Double] = []

@@ -84,7 +84,9 @@ public struct StraightWalkReference: RoomRule {
     public mutating func estimate(of beacon: String, at time: Timestamp) -> RoomEstimate {
         let heard = (latest[beacon] ?? [:]).filter { time - $0.value.time < window && $0.value.time <= time }
         var track = tracks[beacon] ?? Track()
-        if heard.count >= 2, let fix = fix(heard.map { (site.gateways[$0.key].point, $0.value.rssi) }) {
+        // In gateway order: the same sums in every run.
+        let readings = heard.sorted { $0.key < $1.key }.map { (gateway: site.gateways[$0.key].point, rssi: $0.value.rssi) }
+        if readings.count >= 2, let fix = fix(readings) {
             track.update(fix, at: time, acceleration: acceleration)
             tracks[beacon] = track
         }
@@ -94,7 +96,7 @@ public struct StraightWalkReference: RoomRule {
 
     /// The posterior mean and per-axis variance of the beacon's place from `readings` (gateway position,
     /// mean RSSI), the power at 1 m profiled out; nil without a grid.
-    func fix(_ readings: [(gateway: Point2, rssi: Double)]) -> (point: Point2, variance: Point2)? {
+    func fix(_ readings: [(gateway: Point2, rssi: Double)]) -> Fix? {
         guard !grid.isEmpty else { return nil }
         let count = Double(readings.count)
         var logLikelihoods = [Double](repeating: 0, count: grid.count)
@@ -124,7 +126,14 @@ public struct StraightWalkReference: RoomRule {
         my /= total
         // A fix is never surer than the grid can say.
         let floor = Self.spacing * Self.spacing / 12
-        return (Point2(x: mx, y: my), Point2(x: max(floor, sxx / total - mx * mx), y: max(floor, syy / total - my * my)))
+        return Fix(point: Point2(x: mx, y: my), varianceX: max(floor, sxx / total - mx * mx), varianceY: max(floor, syy / total - my * my))
+    }
+
+    /// A place from one tick's readings, and its variance along each axis (m²).
+    struct Fix {
+        var point: Point2
+        var varianceX: Double
+        var varianceY: Double
     }
 
     /// Position and velocity on both axes, each with its 2 × 2 covariance.
@@ -138,8 +147,8 @@ public struct StraightWalkReference: RoomRule {
         }
 
         /// Moves on to `at` and takes `fix`.
-        mutating func update(_ fix: (point: Point2, variance: Point2), at: Timestamp, acceleration q: Double) {
-            let measured = [(fix.point.x, fix.variance.x), (fix.point.y, fix.variance.y)]
+        mutating func update(_ fix: Fix, at: Timestamp, acceleration q: Double) {
+            let measured = [(fix.point.x, fix.varianceX), (fix.point.y, fix.varianceY)]
             guard let last = time, axes.count == 2 else {
                 // Where the first fix says, the speed unknown (1-σ 1 m/s).
                 axes = measured.map { Axis(position: $0.0, velocity: 0, pp: $0.1, pv: 0, vv: 1) }

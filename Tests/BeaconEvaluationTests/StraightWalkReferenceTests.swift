@@ -1,7 +1,9 @@
 import BeaconCore
 import BeaconEvaluation
-import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The straight-walk reference on readings made from its own path-loss model, without noise.
 @Suite("Straight-walk reference")
@@ -14,7 +16,7 @@ struct StraightWalkReferenceTests {
     static func messages(at seconds: Double, point: Point2, power: Double = -59, gateways: ArraySlice<SiteGateway> = site.gateways[...])
         -> [GatewayReadings] {
         gateways.map { gateway in
-            let distance = max(0.1, hypot(point.x - gateway.x, point.y - gateway.y))
+            let distance = max(0.1, gateway.point.distance(to: point))
             let rssi = power - 30 * log10(distance)
             return GatewayReadings(gateway: gateway.name, time: at(seconds), sequence: Int(seconds),
                                    readings: [BeaconReading(id: "tag", rssi: rssi, filteredRSSI: rssi, spread: 0, samples: 1,
@@ -51,7 +53,7 @@ struct StraightWalkReferenceTests {
             for message in Self.messages(at: t, point: truth) { reference.add(message) }
             let estimate = reference.estimate(of: "tag", at: Self.at(t))
             if estimate.room == "bedroom", bedroomFrom == nil { bedroomFrom = t }
-            lastError = hypot(try #require(estimate.x) - truth.x, try #require(estimate.y) - truth.y)
+            lastError = Point2(x: try #require(estimate.x), y: try #require(estimate.y)).distance(to: truth)
         }
         let named = try #require(bedroomFrom)
         #expect(named >= 20 && named <= 21, "named the bedroom at \(named) s")
