@@ -91,14 +91,14 @@ struct LocateFusionTests {
                      {"name":"gw3","position":[7.5,0.5,1],"beacon":"g3"},{"name":"gw4","position":[3,3.5,1],"beacon":"g4"}]}
         """
 
-    /// A fusion with --calibrate of `calibrationSite`, the messages it published, and its console.
-    private func calibratingFusion() throws -> (LocateFusion, Published, CapturedConsole) {
+    /// A fusion with --calibrate of `calibrationSite` (and `shard`), the messages it published, and its console.
+    private func calibratingFusion(shard: BeaconShard? = nil) throws -> (LocateFusion, Published, CapturedConsole) {
         var settings = Locator.Settings()
         settings.calibration = SelfCalibration()
         let published = Published()
         let console = CapturedConsole()
-        let fusion = LocateFusion(site: try Site.decode(Array(Self.calibrationSite.utf8)), settings: settings, shard: nil,
-                                  topics: LocateTopics(prefix: "site"), publish: { published.messages += $0 },
+        let fusion = LocateFusion(site: try Site.decode(Array(Self.calibrationSite.utf8)), settings: settings, shard: shard,
+                                  topics: LocateTopics(prefix: "site", shard: shard), publish: { published.messages += $0 },
                                   output: LineOutput(console: console.console))
         return (fusion, published, console)
     }
@@ -119,6 +119,18 @@ struct LocateFusionTests {
             }
             fusion.advance(arrival: Self.at(time + 0.1))
         }
+    }
+
+    @Test("--calibrate --shard K/N: every shard hears every gateway's own beacon, and publishes the calibration one fuser does")
+    func shardsPublishOneCalibration() throws {
+        func calibrations(_ shard: BeaconShard?) throws -> [String] {
+            var (fusion, published, _) = try calibratingFusion(shard: shard)
+            hearEachOther(&fusion, 1...120)
+            return published.messages.filter { $0.topic == "site/calibration" }.map(\.payload)
+        }
+        let whole = try calibrations(nil)
+        #expect(whole.count == 2)
+        for index in 1...2 { #expect(try calibrations(BeaconShard("\(index)/2")) == whole, "shard \(index)/2") }
     }
 
     @Test("--calibrate: the fit printed, published retained to PREFIX/calibration, and a gateway that starts reading 8 dB louder warned about once")
