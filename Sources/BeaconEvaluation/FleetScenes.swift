@@ -9,7 +9,7 @@ public struct FleetScene: Sendable {
     public var seeds: [UInt64]
     /// What the scene measures, for the table's heading.
     public var purpose: String
-    /// Its beacons walk one straight line at a constant speed: the table gets `StraightWalkReference`'s row.
+    /// Its beacons walk one straight line at a constant speed: the table gets `StraightWalkReference`'s rows.
     public var straightWalk: Bool
 
     public var name: String { scene.name }
