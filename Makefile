@@ -25,9 +25,10 @@
 #   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
 #                shipped scene, and beacon locate and the peers' room rules on the fleet scenes, in process
 #                (release build); prints the tables, draws docs/eval/*.png
-#   make eval-fleet  beacon locate and the peers' room rules on the fleet scenes and the Kolakowski flat's
-#                robot drive (BEACON_FLAT_DATA): every run through beacon range, a real mosquitto and beacon
-#                locate, checked against the in-process fuser; prints the tables (docs/eval.md)
+#   make eval-fleet  beacon locate and the peers' room rules on the fleet scenes, the Kolakowski flat's
+#                robot drive (BEACON_FLAT_DATA) and the Daniş office's tracks (BEACON_OFFICE_DATA): every run
+#                through beacon range, a real mosquitto and beacon locate, checked against the in-process
+#                fuser; prints the tables (docs/eval.md)
 #   make fuzz    every libFuzzer target for FUZZ_SECONDS (fuzz/fuzz.mk); make test runs each briefly
 #   make soak    replay a simulated day of 50,000 beacons, print and bound the peak memory (soak/soak.mk)
 #   make demo    beacon advertises an iBeacon on one emulated controller and ranges it on another
@@ -141,6 +142,8 @@ test-repeat:
 BEACON_RESEARCH_DATA ?= ../shared/research-data/herald-edison-rssi-distance
 # The Kolakowski flat (six anchors, a robot's drive) the fleet tables replay; skipped with a note when absent.
 BEACON_FLAT_DATA ?= ../shared/research-data/kolakowski-flat-ble-rss
+# The Daniş office (twelve sensors, nine tracks of a carried beacon; CC0, in the tree).
+BEACON_OFFICE_DATA ?= eval-data/danis-office-ble-tracks
 EVAL_VENV := .venv-eval
 EVAL_PYTHON := $(EVAL_VENV)/bin/python
 EVAL_STAMP := $(EVAL_VENV)/.requirements-installed
@@ -156,7 +159,7 @@ $(EVAL_STAMP): $(EVAL_REQUIREMENTS) | $(EVAL_PYTHON)
 eval: apt-deps $(EVAL_STAMP)
 	$(RELEASE_BUILD) --product beacon-eval
 	@rm -rf .build/eval
-	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --flat-data "$(BEACON_FLAT_DATA)" --out .build/eval
+	.build/release/beacon-eval --research-data "$(BEACON_RESEARCH_DATA)" --flat-data "$(BEACON_FLAT_DATA)" --office-data "$(BEACON_OFFICE_DATA)" --out .build/eval
 	$(EVAL_PYTHON) tools/eval_plots.py .build/eval docs/eval
 
 # make eval-fleet: every fleet run through the real processes: each scene simulated, each gateway's capture
@@ -168,10 +171,10 @@ eval-fleet: apt-deps
 	$(RELEASE_BUILD) --product beacon
 	$(RELEASE_BUILD) --product beacon-eval
 	@rm -rf $(EVAL_FLEET_RUNS) && mkdir -p $(EVAL_FLEET_RUNS)
-	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet-prepare $(EVAL_FLEET_RUNS)
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --office-data "$(BEACON_OFFICE_DATA)" --fleet-prepare $(EVAL_FLEET_RUNS)
 	$(PYTHON3) tools/eval_fleet.py --beacon .build/release/beacon $(EVAL_FLEET_RUNS)
-	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet-check $(EVAL_FLEET_RUNS)
-	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --fleet
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --office-data "$(BEACON_OFFICE_DATA)" --fleet-check $(EVAL_FLEET_RUNS)
+	.build/release/beacon-eval --flat-data "$(BEACON_FLAT_DATA)" --office-data "$(BEACON_OFFICE_DATA)" --fleet
 
 # The demo needs the emulated controllers (the tools venv), not the bench venv.
 demo: apt-deps $(VENV_STAMP) build

@@ -2,7 +2,7 @@
 """make eval-fleet: every fleet run through the real processes and a real broker.
 
 For each run directory `beacon-eval --fleet-prepare DIR` wrote (a scene and its seed, or the
-Kolakowski flat's captures), on one Debian mosquitto on a free loopback port:
+captures of a recorded drive: the Kolakowski flat's, each of the Daniş office's tracks), on one Debian mosquitto on a free loopback port:
   1. a scene is simulated: `beacon simulate --scene scene.json --seed S --out captures`, one capture
      per gateway and the site (captures/site.json);
   2. a subscriber (mosquitto_sub, QoS 1) records every readings message that crosses the broker,

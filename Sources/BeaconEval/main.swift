@@ -5,19 +5,21 @@ import Glibc
 
 // make eval: every model on the real measurements and every shipped scene, and beacon locate and the peers'
 // room rules on the fleet scenes; prints the tables and writes the plot data. Usage:
-// beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR]
-// beacon-eval [--flat-data DIR] --fleet: the fleet tables alone (make eval-fleet)
-// beacon-eval [--flat-data DIR] --fleet-prepare DIR: writes what make eval-fleet's runs through a real broker
-//   replay (each scene and seed, the flat's captures; tools/eval_fleet.py runs them)
-// beacon-eval [--flat-data DIR] --fleet-check DIR: checks that those runs' readings and locate's lines are
+// beacon-eval [--research-data DIR] [--flat-data DIR] [--office-data DIR] [--out DIR]
+// beacon-eval [--flat-data DIR] [--office-data DIR] --fleet: the fleet tables alone (make eval-fleet)
+// beacon-eval [--flat-data DIR] [--office-data DIR] --fleet-prepare DIR: writes what make eval-fleet's runs through
+//   a real broker replay (each scene and seed, the flat's and each office track's captures; tools/eval_fleet.py runs them)
+// beacon-eval [--flat-data DIR] [--office-data DIR] --fleet-check DIR: checks that those runs' readings and locate's lines are
 //   exactly the process's (exit 1 naming the first difference)
 // The research DIR defaults to $BEACON_RESEARCH_DATA, else ../shared/research-data/herald-edison-rssi-distance;
-// the flat's to $BEACON_FLAT_DATA, else ../shared/research-data/kolakowski-flat-ble-rss.
+// the flat's to $BEACON_FLAT_DATA, else ../shared/research-data/kolakowski-flat-ble-rss; the office's tracks to
+// $BEACON_OFFICE_DATA, else eval-data/danis-office-ble-tracks (in the tree).
 
-let usage = "usage: beacon-eval [--research-data DIR] [--flat-data DIR] [--out DIR] | beacon-eval [--flat-data DIR] (--fleet | --fleet-prepare DIR | --fleet-check DIR)"
+let usage = "usage: beacon-eval [--research-data DIR] [--flat-data DIR] [--office-data DIR] [--out DIR] | beacon-eval [--flat-data DIR] [--office-data DIR] (--fleet | --fleet-prepare DIR | --fleet-check DIR)"
 var researchDirectory = StandardStreams.environment()["BEACON_RESEARCH_DATA"]
     ?? "../shared/research-data/herald-edison-rssi-distance"
 var flatDirectory = StandardStreams.environment()["BEACON_FLAT_DATA"] ?? "../shared/research-data/kolakowski-flat-ble-rss"
+var officeDirectory = StandardStreams.environment()["BEACON_OFFICE_DATA"] ?? "eval-data/danis-office-ble-tracks"
 var fleetOnly = false
 var checkDirectory: String?
 var prepareDirectory: String?
@@ -25,11 +27,12 @@ var outputDirectory = ".build/eval"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--research-data", "--flat-data", "--out", "--fleet-check", "--fleet-prepare":
+    case "--research-data", "--flat-data", "--office-data", "--out", "--fleet-check", "--fleet-prepare":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)", code: 64) }
         switch argument {
         case "--out": outputDirectory = value
         case "--flat-data": flatDirectory = value
+        case "--office-data": officeDirectory = value
         case "--fleet-check": checkDirectory = value
         case "--fleet-prepare": prepareDirectory = value
         default: researchDirectory = value
@@ -50,7 +53,7 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
 }
 
 /// The Kolakowski flat's robot drive, nil when its directory is absent.
-func flatDrive(_ flatDirectory: String) -> FlatDrive? {
+func flatDrive(_ flatDirectory: String) -> RecordedDrive? {
     guard Directory.exists(flatDirectory) else { return nil }
     do {
         return try FlatDrive.parse(name: "test_robot_df", bytes: InputFile.read("\(flatDirectory)/test_robot_df.csv"))
@@ -61,7 +64,7 @@ func flatDrive(_ flatDirectory: String) -> FlatDrive? {
 
 /// The Kolakowski flat's calibration drive (`calibration_df.csv`: the same columns as the drive), nil when its
 /// directory is absent.
-func flatCalibrationDrive(_ flatDirectory: String) throws -> FlatDrive? {
+func flatCalibrationDrive(_ flatDirectory: String) throws -> RecordedDrive? {
     guard Directory.exists(flatDirectory) else { return nil }
     return try FlatDrive.parse(name: "calibration_df", bytes: InputFile.read("\(flatDirectory)/calibration_df.csv"))
 }
@@ -85,48 +88,82 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
     return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive, survey: flatSurvey(flatDirectory))], files: FleetEvaluation.plotFiles(drive: drive))
 }
 
-/// Writes each fleet run's scene (scene.json, seed) and the flat's captures (captures/anchor-N.btsnoop, site.json),
-/// and in each run the --smoothing of locate's second run (smoothing).
-func prepareFleetRuns(in directory: String, drive: FlatDrive?) throws {
-    let smoothing = "\(FleetEvaluation.smoothing.value)us\n"
-    for run in FleetBrokerCheck.sceneRuns {
-        guard let scene = run.scene else { continue }
-        try Directory.makeWithParents("\(directory)/\(run.name)")
-        try EvalFiles.write(smoothing, to: "\(directory)/\(run.name)/smoothing")
-        try EvalFiles.write(String(decoding: scene.json, as: UTF8.self), to: "\(directory)/\(run.name)/scene.json")
-        try EvalFiles.write("\(run.seed)\n", to: "\(directory)/\(run.name)/seed")
-        if run.calibrate { try EvalFiles.write("", to: "\(directory)/\(run.name)/calibrate") }
-    }
-    guard let drive else { return }
-    let captures = "\(directory)/\(FleetBrokerCheck.flatRun)/captures"
-    try Directory.makeWithParents(captures)
-    try EvalFiles.write(smoothing, to: "\(directory)/\(FleetBrokerCheck.flatRun)/smoothing")
-    try EvalFiles.write(String(decoding: FlatDrive.site.json, as: UTF8.self), to: "\(captures)/site.json")
-    let writer = BtsnoopWriter(datalink: .h4)
-    for anchor in 0..<FlatDrive.anchorCount {
-        var bytes = writer.header
-        for packet in drive.packets(anchor: anchor) {
-            writer.appendRecord(packet.packet, direction: packet.direction, timestamp: packet.time, to: &bytes)
+/// The Daniş office's tracks by name, and the readings their files hold that were left out; nil when their
+/// directory is absent.
+func officeTracks(_ officeDirectory: String) -> (drives: [(name: String, drive: RecordedDrive)], skipped: Int)? {
+    guard Directory.exists(officeDirectory) else { return nil }
+    do {
+        let parsed = try OfficeTracks.names.map { name in
+            (name: name, parsed: try OfficeTracks.parse(name: name, bytes: InputFile.read("\(officeDirectory)/\(OfficeTracks.fileName(name))")))
         }
-        let file = try OutputFile(path: "\(captures)/\(FlatDrive.site.gateways[anchor].name).btsnoop")
-        try file.append { $0 += bytes }
-        try file.close()
+        return (parsed.map { ($0.name, $0.parsed.drive) }, parsed.reduce(0) { $0 + $1.parsed.skipped })
+    } catch {
+        fail("\(error)", code: 65)
+    }
+}
+
+/// The Daniş office's tracks through the room rules, or a note when their directory is absent.
+func officeSection(_ officeDirectory: String) -> EvaluationSection {
+    let title = "Fleet on real data: the Daniş office's tracks"
+    guard let tracks = officeTracks(officeDirectory) else {
+        return EvaluationSection(title: title, notes: [
+            "\(officeDirectory) not found: the office's tracks are skipped (give --office-data DIR or set BEACON_OFFICE_DATA)"])
+    }
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(tracks: tracks.drives, skipped: tracks.skipped)])
+}
+
+/// Every fleet run of the broker path: the scenes', the flat's drive and the office's tracks (those whose data is there).
+func brokerRuns(flatDirectory: String, officeDirectory: String) -> [FleetBrokerCheck.Run] {
+    var runs = FleetBrokerCheck.sceneRuns
+    if let drive = flatDrive(flatDirectory) { runs.append(FleetBrokerCheck.Run(name: FleetBrokerCheck.flatRun, source: .drive(drive))) }
+    for track in officeTracks(officeDirectory)?.drives ?? [] {
+        runs.append(FleetBrokerCheck.Run(name: FleetBrokerCheck.officeRun(track.name), source: .drive(track.drive)))
+    }
+    return runs
+}
+
+/// Writes each fleet run's scene (scene.json, seed), or a recorded drive's captures (captures/GATEWAY.btsnoop,
+/// site.json), and in each run the --smoothing of locate's second run (smoothing).
+func prepareFleetRuns(in directory: String, runs: [FleetBrokerCheck.Run]) throws {
+    let smoothing = "\(FleetEvaluation.smoothing.value)us\n"
+    for run in runs {
+        let path = "\(directory)/\(run.name)"
+        try Directory.makeWithParents(path)
+        try EvalFiles.write(smoothing, to: "\(path)/smoothing")
+        if run.calibrate { try EvalFiles.write("", to: "\(path)/calibrate") }
+        switch run.source {
+        case .scene(let scene, let seed):
+            try EvalFiles.write(String(decoding: scene.json, as: UTF8.self), to: "\(path)/scene.json")
+            try EvalFiles.write("\(seed)\n", to: "\(path)/seed")
+        case .drive(let drive):
+            let captures = "\(path)/captures"
+            try Directory.makeWithParents(captures)
+            try EvalFiles.write(String(decoding: drive.site.json, as: UTF8.self), to: "\(captures)/site.json")
+            let writer = BtsnoopWriter(datalink: .h4)
+            for gateway in drive.site.gateways.indices {
+                var bytes = writer.header
+                for packet in drive.packets(gateway: gateway) {
+                    writer.appendRecord(packet.packet, direction: packet.direction, timestamp: packet.time, to: &bytes)
+                }
+                let file = try OutputFile(path: "\(captures)/\(drive.site.gateways[gateway].name).btsnoop")
+                try file.append { $0 += bytes }
+                try file.close()
+            }
+        }
     }
 }
 
 /// Checks every run in `directory` (tools/eval_fleet.py's; a run whose directory is absent is not one of
 /// them): nil when all agree with the process, else why not.
-func checkBrokerRuns(in directory: String, drive: FlatDrive?) throws -> (runs: Int, problem: String?) {
-    var runs = FleetBrokerCheck.sceneRuns
-    if drive != nil { runs.append(FleetBrokerCheck.Run(name: FleetBrokerCheck.flatRun, scene: nil, seed: 0)) }
-    runs = runs.filter { Directory.exists("\(directory)/\($0.name)") }
+func checkBrokerRuns(in directory: String, runs: [FleetBrokerCheck.Run]) throws -> (runs: Int, problem: String?) {
+    let runs = runs.filter { Directory.exists("\(directory)/\($0.name)") }
     guard !runs.isEmpty else { return (0, "\(directory) holds no fleet run") }
     for run in runs {
         let path = "\(directory)/\(run.name)"
         func lines(_ name: String) throws -> [String] {
             String(decoding: try InputFile.read("\(path)/\(name)"), as: UTF8.self).split(separator: "\n").map(String.init)
         }
-        if let problem = try FleetBrokerCheck.difference(run, drive: drive, readings: lines("readings.txt"), lines: lines("locate.jsonl"),
+        if let problem = try FleetBrokerCheck.difference(run, readings: lines("readings.txt"), lines: lines("locate.jsonl"),
                                                          smoothedLines: lines("locate-smoothing.jsonl")) {
             return (runs.count, "\(run.name): \(problem)")
         }
@@ -136,7 +173,7 @@ func checkBrokerRuns(in directory: String, drive: FlatDrive?) throws -> (runs: I
 
 if let prepareDirectory {
     do {
-        try prepareFleetRuns(in: prepareDirectory, drive: flatDrive(flatDirectory))
+        try prepareFleetRuns(in: prepareDirectory, runs: brokerRuns(flatDirectory: flatDirectory, officeDirectory: officeDirectory))
     } catch {
         fail("\(error)")
     }
@@ -145,7 +182,7 @@ if let prepareDirectory {
 
 if let checkDirectory {
     do {
-        let (runs, problem) = try checkBrokerRuns(in: checkDirectory, drive: flatDrive(flatDirectory))
+        let (runs, problem) = try checkBrokerRuns(in: checkDirectory, runs: brokerRuns(flatDirectory: flatDirectory, officeDirectory: officeDirectory))
         if let problem { fail("the broker path differs from the process: \(problem)") }
         print("The broker path (\(checkDirectory)): in all \(runs) runs, every readings message that crossed the broker "
               + "and every line beacon locate printed are the process's: the fleet tables are the broker path's.")
@@ -156,9 +193,10 @@ if let checkDirectory {
 }
 
 if fleetOnly {
-    let flat = flatSection(flatDirectory)
+    let real = [flatSection(flatDirectory), officeSection(officeDirectory)]
     do {
-        print(([try FleetEvaluation.report(), "#### \(flat.title)"] + flat.notes + flat.datasets.map(ReportTable.render)).joined(separator: "\n\n"))
+        print(([try FleetEvaluation.report()] + real.flatMap { ["#### \($0.title)"] + $0.notes + $0.datasets.map(ReportTable.render) })
+            .joined(separator: "\n\n"))
     } catch {
         fail("a fleet scene cannot be simulated: \(error)")
     }
@@ -199,6 +237,7 @@ do {
     fail("a fleet scene cannot be simulated: \(error)")
 }
 sections.append(flatSection(flatDirectory))
+sections.append(officeSection(officeDirectory))
 
 print(Evaluation.report(sections))
 do {

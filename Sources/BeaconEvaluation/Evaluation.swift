@@ -42,7 +42,7 @@ public enum Evaluation {
     /// A site's calibration, leave one distance out, on every real RSSI-versus-distance set: the Herald
     /// files and each anchor of the Kolakowski flat's survey (`SiteFitEvaluation`); and every model on the
     /// flat's anchors, which nothing was fitted to.
-    public static func siteFit(_ files: [ResearchFile], flatSurvey: FlatDrive?) -> EvaluationSection {
+    public static func siteFit(_ files: [ResearchFile], flatSurvey: RecordedDrive?) -> EvaluationSection {
         var notes: [String] = []
         var datasets: [SiteFitEvaluation.Dataset] = []
         for file in files {

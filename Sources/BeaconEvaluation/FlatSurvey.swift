@@ -18,7 +18,7 @@ public struct FlatSurvey: Sendable {
     public static let cellSize = 2.0
     public static let poolRadius = 0.5
 
-    public init(calibration: FlatDrive) {
+    public init(calibration: RecordedDrive) {
         let rows = calibration.rows
         self.rows = rows.count
         dense = rows.flatMap { row in

@@ -5,19 +5,22 @@ import BeaconSimulation
 /// which crossed the broker and the lines `beacon locate` printed are exactly those the fleet evaluation
 /// works out in process. Then the tables (`FleetEvaluation`) are the broker path's tables.
 public enum FleetBrokerCheck {
-    /// A run of the broker path: its directory's name (`SCENE-SEED`, or `kolakowski-flat`).
+    /// A run of the broker path: its directory's name (`SCENE-SEED`, `kolakowski-flat`, `danis-office-TRACK`).
     public struct Run: Sendable {
         public var name: String
-        /// The scene and seed simulated; nil for the flat's drive.
-        public var scene: Scene?
-        public var seed: UInt64
+        /// The scene and seed simulated, or the recorded drive replayed.
+        public var source: Source
         /// Fused as `beacon locate --calibrate`.
         public var calibrate: Bool
 
-        public init(name: String, scene: Scene?, seed: UInt64, calibrate: Bool = false) {
+        public enum Source: Sendable {
+            case scene(Scene, seed: UInt64)
+            case drive(RecordedDrive)
+        }
+
+        public init(name: String, source: Source, calibrate: Bool = false) {
             self.name = name
-            self.scene = scene
-            self.seed = seed
+            self.source = source
             self.calibrate = calibrate
         }
     }
@@ -25,27 +28,28 @@ public enum FleetBrokerCheck {
     /// The flat's drive's run.
     public static let flatRun = "kolakowski-flat"
 
+    /// The run of the office's track `track`.
+    public static func officeRun(_ track: String) -> String { "danis-office-" + track.split(separator: "_").joined(separator: "-") }
+
     /// Every run of the fleet scenes, one per scene and seed, and the self-calibration scene's first seed
     /// fused with `--calibrate`.
     public static var sceneRuns: [Run] {
         let calibration = SelfCalibrationEvaluation.scene
-        return FleetScenes.all.flatMap { fleet in fleet.seeds.map { Run(name: "\(fleet.name)-\($0)", scene: fleet.scene, seed: $0) } }
-            + calibration.seeds.prefix(1).map { Run(name: "\(calibration.name)-\($0)", scene: calibration.scene, seed: $0, calibrate: true) }
+        return FleetScenes.all.flatMap { fleet in fleet.seeds.map { Run(name: "\(fleet.name)-\($0)", source: .scene(fleet.scene, seed: $0)) } }
+            + calibration.seeds.prefix(1).map { Run(name: "\(calibration.name)-\($0)", source: .scene(calibration.scene, seed: $0), calibrate: true) }
     }
 
     /// The broker run's outputs against the process's: the first difference, or nil when they agree.
     /// `readings` are the messages a subscriber got, `topic payload` a line; `lines` what locate printed,
     /// `smoothedLines` what `beacon locate --smoothing` (`FleetEvaluation.smoothing`) printed.
-    public static func difference(_ run: Run, drive: FlatDrive?, readings: [String], lines: [String],
-                                  smoothedLines: [String]) throws(SceneError) -> String? {
+    public static func difference(_ run: Run, readings: [String], lines: [String], smoothedLines: [String]) throws(SceneError) -> String? {
         let events: [FleetEvent], site: Site
-        if let scene = run.scene {
-            let fleetRun = try FleetRun(scene, seed: run.seed)
+        switch run.source {
+        case .scene(let scene, let seed):
+            let fleetRun = try FleetRun(scene, seed: seed)
             (events, site) = (fleetRun.events, fleetRun.site)
-        } else if let drive {
-            (events, site) = (drive.events, FlatDrive.site)
-        } else {
-            return "no scene and no drive for \(run.name)"
+        case .drive(let drive):
+            (events, site) = (drive.events, drive.site)
         }
         var expected: [String: [GatewayReadings]] = [:]
         for case .readings(let message) in events { expected[message.gateway, default: []].append(message) }

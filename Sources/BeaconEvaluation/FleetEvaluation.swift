@@ -167,21 +167,21 @@ public enum FleetEvaluation {
     /// One row per rule on the Kolakowski flat's robot drive, each anchor's readings through its
     /// `beacon range --gateway`; with `survey` (the dataset's surveyed points, `FlatSurvey`), beacon
     /// locate again with a sparse survey and with the dense one.
-    public static func evaluate(drive: FlatDrive, survey: FlatSurvey? = nil) -> DatasetResult {
-        let site = FlatDrive.site
-        let truth = drive.truth(site: site)
+    public static func evaluate(drive: RecordedDrive, survey: FlatSurvey? = nil) -> DatasetResult {
+        let site = drive.site
+        let truth = drive.truth()
         var rules = peerRules(site)
         if let survey {
             rules += [LocatorRule(site: site, survey: survey.sparse, name: "beacon locate --survey sparse"),
                       LocatorRule(site: site, survey: survey.dense, name: "beacon locate --survey dense")]
         }
-        let found = estimates(events: drive.events, truth: [FlatDrive.tagID: truth], site: site, rules: rules)
-        let single = tallies(found, truth: [FlatDrive.tagID: truth])
-        let tallies = pooled(single, rules: rules, events: drive.events, truth: [FlatDrive.tagID: truth], site: site)
+        let found = estimates(events: drive.events, truth: [RecordedDrive.tagID: truth], site: site, rules: rules)
+        let single = tallies(found, truth: [RecordedDrive.tagID: truth])
+        let tallies = pooled(single, rules: rules, events: drive.events, truth: [RecordedDrive.tagID: truth], site: site)
         var detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
-            + "each anchor's readings as a capture through beacon range, measured power \(FlatDrive.measuredPower) dBm (the default); "
+            + "each anchor's readings as a capture through beacon range, measured power \(RecordedDrive.measuredPower) dBm (the default); "
             + "\(single.first?.arrivals.count ?? 0) room entries; beacon locate's rows: \(filterSeeds) draws of its filters"
-        let anchors = FlatDrive.nearestAnchorDistances(truth: truth)
+        let anchors = drive.nearestGatewayDistances(truth: truth)
         detail += "; the robot \(Fixed.text(anchors.drive, decimals: 2)) m from its nearest anchor (median), "
             + "a point of the rooms \(Fixed.text(anchors.rooms, decimals: 2)) m"
         if let survey {
@@ -190,6 +190,39 @@ public enum FleetEvaluation {
         }
         return DatasetResult(name: "fleet kolakowski-flat", detail: detail, metrics: metrics,
                              rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })
+    }
+
+    /// One row per rule on the Daniş office's tracks (`OfficeTracks`), each sensor's readings through its
+    /// `beacon range --gateway`, each track a run of its own (the fusers start afresh), the tracks' tallies
+    /// added up: positions only, the office being one room.
+    /// `skipped`: the readings the files hold that no receiver reports (`OfficeTracks.parse`).
+    public static func evaluate(tracks: [(name: String, drive: RecordedDrive)], skipped: Int) -> DatasetResult {
+        var tallies: [RoomTally] = []
+        var names: [String] = []
+        var seconds = 0
+        var nearest: [Double] = []
+        for track in tracks {
+            let truth = [RecordedDrive.tagID: track.drive.truth()]
+            let rules = peerRules(track.drive.site)
+            names = rules.map(\.name)
+            let single = self.tallies(events: track.drive.events, truth: truth, site: track.drive.site, rules: rules)
+            let pooled = pooled(single, rules: rules, events: track.drive.events, truth: truth, site: track.drive.site)
+            if tallies.isEmpty { tallies = pooled.map { _ in RoomTally() } }
+            for (index, tally) in pooled.enumerated() { tallies[index].add(tally) }
+            seconds += truth[RecordedDrive.tagID]?.count ?? 0
+            nearest.append(track.drive.nearestGatewayDistances(truth: truth[RecordedDrive.tagID] ?? []).drive)
+        }
+        let detail = "Daniş office (CC0): \(tracks.count) tracks of a carried beacon, \(seconds) s in all, twelve sensors as gateways, "
+            + "each sensor's readings as a capture through beacon range, measured power \(RecordedDrive.measuredPower) dBm (the default); "
+            + "one room, so positions only; beacon locate's rows: \(filterSeeds) draws of its filters; the beacon "
+            + "\(Fixed.text(Statistics.median(nearest) ?? .nan, decimals: 2)) m from its nearest sensor (median of the tracks' medians); "
+            + "\(skipped.counted("reading")) above +20 dBm left out"
+            + (OfficeTracks.pathLoss(tracks.map(\.drive)).map { fit in
+                "; the readings against the annotated distances: exponent \(Fixed.text(fit.exponent, decimals: 2)), the sensors' offsets "
+                    + "\(Fixed.text(fit.offsets.min() ?? 0, decimals: 1)) to +\(Fixed.text(fit.offsets.max() ?? 0, decimals: 1)) dB (one line, an intercept per sensor)"
+            } ?? "")
+        return DatasetResult(name: "fleet danis-office", detail: detail, metrics: [.positionMedian, .positionP90, .positionP95],
+                             rows: zip(names, tallies).map { ($0, $1.scores) })
     }
 
     /// A table per fleet scene.
@@ -213,9 +246,9 @@ public enum FleetEvaluation {
     }
 
     /// The flat's drive's plot data.
-    public static func plotFiles(drive: FlatDrive) -> [(name: String, contents: String)] {
-        let site = FlatDrive.site
-        let truth = [FlatDrive.tagID: drive.truth(site: site)]
+    public static func plotFiles(drive: RecordedDrive) -> [(name: String, contents: String)] {
+        let site = drive.site
+        let truth = [RecordedDrive.tagID: drive.truth()]
         return FleetPlotData.files(name: FleetBrokerCheck.flatRun, site: site, truth: truth,
                                    estimates: estimates(events: drive.events, truth: truth, site: site), start: drive.start)
     }

@@ -65,22 +65,22 @@ public struct ResearchFile: Hashable, Sendable {
             if lineNumber == 1 || line.isEmpty { continue }
             let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
             func text(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
-            guard fields.count == 3 else { throw ResearchDataError(file: name, line: lineNumber, "expected 3 fields") }
+            guard fields.count == 3 else { throw ResearchDataError(file: "\(name).csv", line: lineNumber, "expected 3 fields") }
             if lastTime.map({ $0.text != fields[0] }) ?? true {
                 // `YYYY-MM-DD HH:MM:SS` is ISO 8601 with a space for the T; the zone is taken as UTC.
                 guard fields[0].count == 19, fields[0][fields[0].startIndex + 10] == UInt8(ascii: " "),
                       let time = TimestampText.parse(text(fields[0]).replacing(" ", with: "T") + "Z") else {
-                    throw ResearchDataError(file: name, line: lineNumber, "'\(text(fields[0]))' is not YYYY-MM-DD HH:MM:SS")
+                    throw ResearchDataError(file: "\(name).csv", line: lineNumber, "'\(text(fields[0]))' is not YYYY-MM-DD HH:MM:SS")
                 }
                 lastTime = (fields[0], time)
             }
             guard let time = lastTime?.time else { continue }
             guard let rssi = Double(text(fields[1])), rssi.isFinite,
                   let whole = Int8(exactly: rssi.rounded(.toNearestOrAwayFromZero)) else {
-                throw ResearchDataError(file: name, line: lineNumber, "RSSI '\(text(fields[1]))' is not a number in -128...127")
+                throw ResearchDataError(file: "\(name).csv", line: lineNumber, "RSSI '\(text(fields[1]))' is not a number in -128...127")
             }
             guard let centimetres = Int(text(fields[2])), centimetres >= 0 else {
-                throw ResearchDataError(file: name, line: lineNumber, "distance '\(text(fields[2]))' is not a whole number of cm")
+                throw ResearchDataError(file: "\(name).csv", line: lineNumber, "distance '\(text(fields[2]))' is not a whole number of cm")
             }
             readings.append(ResearchReading(time: time, rssi: whole, centimetres: centimetres))
         }
@@ -99,5 +99,5 @@ public struct ResearchDataError: Error, Hashable, Sendable, CustomStringConverti
         self.reason = reason
     }
 
-    public var description: String { "\(file).csv line \(line): \(reason)" }
+    public var description: String { "\(file) line \(line): \(reason)" }
 }

@@ -60,8 +60,8 @@ public enum SiteFitEvaluation {
 
     /// One anchor of the Kolakowski flat's survey as a dataset: every reading with its 3-D distance from
     /// the anchor, grouped in half-metre bins.
-    public static func dataset(_ survey: FlatDrive, anchor: Int) -> Dataset? {
-        let position = FlatDrive.site.gateways[anchor]
+    public static func dataset(_ survey: RecordedDrive, anchor: Int) -> Dataset? {
+        let position = survey.site.gateways[anchor]
         var groups: [Int: [ResearchReading]] = [:]
         for row in survey.rows {
             guard let rssi = row.rssi[anchor], let whole = Int8(exactly: rssi.rounded(.toNearestOrAwayFromZero)) else { continue }

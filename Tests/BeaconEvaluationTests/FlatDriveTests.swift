@@ -18,13 +18,13 @@ struct FlatDriveTests {
         let drive = try FlatDrive.parse(name: "test_robot_df", bytes: Array(Self.text.utf8))
         let start = Timestamp(microseconds: 1_628_008_100_000_000)
         #expect(drive.start == start)
-        let packets = drive.packets(anchor: 0)
+        let packets = drive.packets(gateway: 0)
         #expect(packets.first?.time == start && packets.first?.direction == .sent)
         var rssi: [Int8] = []
         var neighbours: [Timestamp] = []
         for packet in packets where packet.direction == .received {
             try HCIEvent.forEachAdvertisingReport(inEvent: packet.packet.payload) { report in
-                if report.address == FlatDrive.tagAddress { rssi.append(report.rssi) } else { neighbours.append(packet.time) }
+                if report.address == RecordedDrive.tagAddress { rssi.append(report.rssi) } else { neighbours.append(packet.time) }
             }
         }
         #expect(rssi == [-60, -62, -64, -66])
@@ -35,7 +35,7 @@ struct FlatDriveTests {
     @Test("the drive through range: a readings message per anchor per second; the truth each second as of the last row before it")
     func readingsAndTruth() throws {
         let drive = try FlatDrive.parse(name: "test_robot_df", bytes: Array(Self.text.utf8))
-        let truth = drive.truth(site: FlatDrive.site)
+        let truth = drive.truth()
         #expect(truth.map(\.x) == [0.6, 0.7])
         #expect(truth.first?.time == drive.start + .seconds(1))
         let messages = drive.events.compactMap { event -> GatewayReadings? in
@@ -45,27 +45,27 @@ struct FlatDriveTests {
         #expect(Set(first.map(\.gateway)) == Set((1...6).map { "anchor-\($0)" }))
         #expect(first.first { $0.gateway == "anchor-3" }?.readings.isEmpty == true)
         let anchor1 = try #require(first.first { $0.gateway == "anchor-1" }?.readings.first)
-        #expect(anchor1.id == FlatDrive.tagID)
+        #expect(anchor1.id == RecordedDrive.tagID)
         #expect(anchor1.rssi == -61 && anchor1.samples == 2)
     }
 
     @Test func rejectsARowWithTooFewColumns() {
         let text = Self.header + "0,1.6e+18,0.5,1.0,5.8,-60.0\n"
-        #expect(throws: ResearchDataError(file: "test_robot_df", line: 2, "expected 11 fields")) {
+        #expect(throws: ResearchDataError(file: "test_robot_df.csv", line: 2, "expected 11 fields")) {
             try FlatDrive.parse(name: "test_robot_df", bytes: Array(text.utf8))
         }
     }
 
     @Test func rejectsAnRSSIThatIsNotANumber() {
         let text = Self.header + "0,1.6e+18,0.5,1.0,5.8,-60.0,loud,,,,\n"
-        #expect(throws: ResearchDataError(file: "test_robot_df", line: 2, "rssi_2 'loud' is not a dBm value")) {
+        #expect(throws: ResearchDataError(file: "test_robot_df.csv", line: 2, "rssi_2 'loud' is not a dBm value")) {
             try FlatDrive.parse(name: "test_robot_df", bytes: Array(text.utf8))
         }
     }
 
     @Test func rejectsRowsGoingBackInTime() {
         let text = Self.header + "0,1.7e+18,0.5,1.0,5.8,-60.0,,,,,\n" + "1,1.6e+18,0.5,1.0,5.8,-60.0,,,,,\n"
-        #expect(throws: ResearchDataError(file: "test_robot_df", line: 3, "ts goes back in time")) {
+        #expect(throws: ResearchDataError(file: "test_robot_df.csv", line: 3, "ts goes back in time")) {
             try FlatDrive.parse(name: "test_robot_df", bytes: Array(text.utf8))
         }
     }
@@ -76,7 +76,7 @@ struct FlatDriveTests {
         // Two seconds at anchor-1's foot, one 3 m from every anchor's: the median is 0.
         let truth = [TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x, y: anchor.y, room: nil), TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x, y: anchor.y, room: nil),
                      TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x + 3, y: anchor.y + 3, room: nil)]
-        let distances = FlatDrive.nearestAnchorDistances(truth: truth)
+        let distances = RecordedDrive(rows: [], site: FlatDrive.site).nearestGatewayDistances(truth: truth)
         #expect(distances.drive == 0)
         // Six anchors over about 55 m² of rooms: a point is a metre or two from the nearest.
         #expect(distances.rooms > 1 && distances.rooms < 2.5, "\(distances.rooms)")

@@ -18,9 +18,9 @@ struct EvalFleetTests {
     func brokerPathEqualsProcess() async throws {
         let directory = try ProjectPaths.makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let missing = directory.appendingPathComponent("no-flat-data").path
+        let missing = directory.appendingPathComponent("no-real-data").path
         let prepare = try ChildProcess(name: "beacon-eval --fleet-prepare", executable: Self.evaluator,
-                                       arguments: ["--flat-data", missing, "--fleet-prepare", directory.path], limit: HangGuard.processLimit)
+                                       arguments: ["--flat-data", missing, "--office-data", missing, "--fleet-prepare", directory.path], limit: HangGuard.processLimit)
         #expect(try await prepare.waitForExit(within: HangGuard.step) == .exited(0), "\(prepare.failure("exit status"))")
         let runs = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(Set(Self.kept).isSubset(of: runs), "\(runs)")
@@ -40,7 +40,7 @@ struct EvalFleetTests {
             #expect(fits.count == (run.hasPrefix("self-calibration") ? 20 : 0), "\(run): \(fits.count) fits")
         }
         let check = try ChildProcess(name: "beacon-eval --fleet-check", executable: Self.evaluator,
-                                     arguments: ["--flat-data", missing, "--fleet-check", directory.path],
+                                     arguments: ["--flat-data", missing, "--office-data", missing, "--fleet-check", directory.path],
                                      limit: HangGuard.processLimit)
         #expect(try await check.waitForExit(within: .seconds(300)) == .exited(0), "\(check.failure("exit status"))")
         #expect(check.stdoutLines.first?.contains("in all 3 runs, every readings message that crossed the broker") == true,
@@ -52,7 +52,7 @@ struct EvalFleetTests {
             let printed = try String(contentsOf: located, encoding: .utf8).split(separator: "\n")
             try (printed.dropLast().joined(separator: "\n") + "\n").write(to: located, atomically: true, encoding: .utf8)
             let recheck = try ChildProcess(name: "beacon-eval --fleet-check", executable: Self.evaluator,
-                                           arguments: ["--flat-data", missing, "--fleet-check", directory.path], limit: HangGuard.processLimit)
+                                           arguments: ["--flat-data", missing, "--office-data", missing, "--fleet-check", directory.path], limit: HangGuard.processLimit)
             #expect(try await recheck.waitForExit(within: .seconds(300)) == .exited(1))
             #expect(recheck.stderrLines.contains { $0.contains("differs from the process: \(Self.kept[0]): \(row) printed \(printed.count - 1) lines") },
                     "\(recheck.stderrLines)")
