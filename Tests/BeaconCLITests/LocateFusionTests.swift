@@ -16,10 +16,12 @@ struct LocateFusionTests {
 
     private static func at(_ seconds: Double) -> Timestamp { start + Micros(Int64(seconds * 1_000_000)) }
 
+    /// The beacon's readings by `gateway` at `distance` metres, as the signal model expects them there.
     private static func readings(_ gateway: String, at seconds: Double, distance: Double, sequence: Int) -> [UInt8] {
-        Array(#"""
-            {"gateway":"\#(gateway)","time":"\#(at(seconds).iso8601)","seq":\#(sequence),"beacons":[{"id":"b1","rssi":-60,\#
-            "filteredRssi":-60,"spread":1,"samples":10,"measuredPower":-59,"accuracy":\#(distance)}]}
+        let rssi = (-59 - 10 * SignalModel().exponent * log10(distance)).rounded()
+        return Array(#"""
+            {"gateway":"\#(gateway)","time":"\#(at(seconds).iso8601)","seq":\#(sequence),"beacons":[{"id":"b1","rssi":\#(rssi),\#
+            "filteredRssi":\#(rssi),"spread":1,"samples":10,"measuredPower":-59,"accuracy":\#(distance)}]}
             """#.utf8)
     }
 

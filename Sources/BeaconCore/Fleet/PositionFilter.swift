@@ -124,6 +124,8 @@ public struct PositionFilter: Sendable {
     static let outsidePenalty = log(0.3)
     /// The share of first particles spread over the whole floor rather than about the gateways.
     static let uniformShare = 0.2
+    /// The share of particles drawn afresh about the hearing gateways at each move (`refresh`).
+    static let freshShare = 0.05
     /// The kernel's width after resampling, as a share of the cloud's spread: Silverman's rule for
     /// `particleCount` particles in two dimensions, (4 / (n (d + 2)))^(1 / (d + 4)).
     static let kernelBandwidth = pow(4 / (Double(particleCount) * 4), 1.0 / 6)
@@ -165,6 +167,7 @@ public struct PositionFilter: Sendable {
                 // weighted particles, without the resampling's own noise.
                 if needsResampling { resample(map: map) }
                 predict(seconds, map: map, model: model)
+                refresh(usable, map: map, model: model)
                 self.time = time
             }
         } else {
@@ -217,29 +220,10 @@ public struct PositionFilter: Sendable {
         let count = Self.particleCount
         x = []; y = []; vx = []; vy = []; walking = []
         x.reserveCapacity(count); y.reserveCapacity(count)
-        let loudest = observations[0].rssi
-        // A gateway 6 dB quieter is e times less likely to be the nearest.
-        let chances = observations.map { exp(($0.rssi - loudest) / 6) }
-        let total = chances.reduce(0, +)
+        let (chances, total) = Self.nearestChances(observations)
         for index in 0..<count {
-            var point: Point2
-            if Double(index) < Self.uniformShare * Double(count) {
-                point = Point2(x: box.low.x + rng.unit() * box.width, y: box.low.y + rng.unit() * box.height)
-            } else {
-                var pick = rng.unit() * total
-                var chosen = observations.count - 1
-                for (i, chance) in chances.enumerated() {
-                    pick -= chance
-                    if pick < 0 { chosen = i; break }
-                }
-                let observation = observations[chosen]
-                let gateway = map.site.gateways[observation.gateway]
-                let radius = min(30, max(1, 1.5 * model.distance(rssi: observation.rssi, power: observation.measuredPower,
-                                                                          gateway: observation.gateway)))
-                let r = radius * rng.unit().squareRoot(), angle = 2 * Double.pi * rng.unit()
-                point = Point2(x: gateway.x + r * cos(angle), y: gateway.y + r * sin(angle))
-            }
-            point = box.clamp(point)
+            let point = draw(observations, chances: chances, total: total, uniform: Double(index) < Self.uniformShare * Double(count),
+                             box: box, map: map, model: model)
             x.append(Float(point.x)); y.append(Float(point.y))
             vx.append(0); vy.append(0)
             walking.append(rng.chance(0.5))
@@ -248,6 +232,51 @@ public struct PositionFilter: Sendable {
         needsResampling = false
         let measured = observations.map(\.measuredPower).reduce(0, +) / Double(observations.count)
         power = (measured, model.powerSpread * model.powerSpread)
+    }
+
+    /// How likely each gateway of `observations` (loudest first) is the nearest, and the chances' sum: a
+    /// gateway 6 dB quieter is e times less likely.
+    private static func nearestChances(_ observations: [SignalObservation]) -> (chances: [Double], total: Double) {
+        let loudest = observations[0].rssi
+        let chances = observations.map { exp(($0.rssi - loudest) / 6) }
+        return (chances, chances.reduce(0, +))
+    }
+
+    /// One place drawn from what `observations` suggest: anywhere in `box` when `uniform`, else about a
+    /// gateway picked by `chances` (of `total`), within 1.5 times the distance its reading suggests.
+    private mutating func draw(_ observations: [SignalObservation], chances: [Double], total: Double, uniform: Bool,
+                               box: SiteMap.Box, map: SiteMap, model: SignalModel) -> Point2 {
+        if uniform { return Point2(x: box.low.x + rng.unit() * box.width, y: box.low.y + rng.unit() * box.height) }
+        var pick = rng.unit() * total
+        var chosen = observations.count - 1
+        for (i, chance) in chances.enumerated() {
+            pick -= chance
+            if pick < 0 { chosen = i; break }
+        }
+        let observation = observations[chosen]
+        let gateway = map.site.gateways[observation.gateway]
+        let radius = min(30, max(1, 1.5 * model.distance(rssi: observation.rssi, power: observation.measuredPower,
+                                                                  gateway: observation.gateway)))
+        let r = radius * rng.unit().squareRoot(), angle = 2 * Double.pi * rng.unit()
+        return box.clamp(Point2(x: gateway.x + r * cos(angle), y: gateway.y + r * sin(angle)))
+    }
+
+    /// Replaces about `freshShare` of the particles with places drawn about the gateways that hear the
+    /// beacon now (as the first particles are): a cloud the readings have left behind, say in a corner a
+    /// wrong path-loss model made likely, is found again within seconds instead of having to walk back. A
+    /// fresh particle has no past of its own: at the steps remembered it is taken to have stood where it is
+    /// drawn, so hindsight moves the past towards where the beacon is found.
+    private mutating func refresh(_ observations: [SignalObservation], map: SiteMap, model: SignalModel) {
+        guard !observations.isEmpty, let box = map.bounds(floor: floor) else { return }
+        let (chances, total) = Self.nearestChances(observations)
+        for i in x.indices where rng.chance(Self.freshShare) {
+            let point = draw(observations, chances: chances, total: total, uniform: false, box: box, map: map, model: model)
+            x[i] = Float(point.x); y[i] = Float(point.y); vx[i] = 0; vy[i] = 0
+            for step in past.indices where past[step].x.count == x.count {
+                past[step].x[i] = x[i]
+                past[step].y[i] = y[i]
+            }
+        }
     }
 
     private mutating func predict(_ seconds: Double, map: SiteMap, model: SignalModel) {
