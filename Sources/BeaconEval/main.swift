@@ -102,6 +102,20 @@ func officeTracks(_ officeDirectory: String) -> (drives: [(name: String, drive: 
     }
 }
 
+/// The Daniş office's fingerprint sets as surveys, read as `beacon locate --survey` reads a file.
+func officeSurveys(_ officeDirectory: String) -> [(name: String, points: [SurveyPoint])] {
+    OfficeTracks.surveys.map { survey in
+        let path = "\(officeDirectory)/\(survey.file)"
+        do {
+            return (survey.name, try SurveyFile.decode(InputFile.read(path)).points)
+        } catch let error as SurveyError {
+            fail(error.inFile(path), code: 65)
+        } catch {
+            fail("\(error)", code: 66)
+        }
+    }
+}
+
 /// The Daniş office's tracks through the room rules, or a note when their directory is absent.
 func officeSection(_ officeDirectory: String) -> EvaluationSection {
     let title = "Fleet on real data: the Daniş office's tracks"
@@ -109,7 +123,8 @@ func officeSection(_ officeDirectory: String) -> EvaluationSection {
         return EvaluationSection(title: title, notes: [
             "\(officeDirectory) not found: the office's tracks are skipped (give --office-data DIR or set BEACON_OFFICE_DATA)"])
     }
-    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(tracks: tracks.drives, skipped: tracks.skipped)])
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(tracks: tracks.drives, skipped: tracks.skipped,
+                                                                               surveys: officeSurveys(officeDirectory))])
 }
 
 /// Every fleet run of the broker path: the scenes', the flat's drive and the office's tracks (those whose data is there).

@@ -195,8 +195,10 @@ public enum FleetEvaluation {
     /// One row per rule on the Daniş office's tracks (`OfficeTracks`), each sensor's readings through its
     /// `beacon range --gateway`, each track a run of its own (the fusers start afresh), the tracks' tallies
     /// added up: positions only, the office being one room.
-    /// `skipped`: the readings the files hold that no receiver reports (`OfficeTracks.parse`).
-    public static func evaluate(tracks: [(name: String, drive: RecordedDrive)], skipped: Int) -> DatasetResult {
+    /// `skipped`: the readings the files hold that no receiver reports (`OfficeTracks.parse`); each of
+    /// `surveys` (the fingerprint sets, `OfficeTracks.surveys`) adds a row of beacon locate with it.
+    public static func evaluate(tracks: [(name: String, drive: RecordedDrive)], skipped: Int,
+                                surveys: [(name: String, points: [SurveyPoint])] = []) -> DatasetResult {
         var tallies: [RoomTally] = []
         var names: [String] = []
         var seconds = 0
@@ -204,6 +206,7 @@ public enum FleetEvaluation {
         for track in tracks {
             let truth = [RecordedDrive.tagID: track.drive.truth()]
             let rules = peerRules(track.drive.site)
+                + surveys.map { LocatorRule(site: track.drive.site, survey: $0.points, name: "beacon locate --survey \($0.name)") }
             names = rules.map(\.name)
             let single = self.tallies(events: track.drive.events, truth: truth, site: track.drive.site, rules: rules)
             let pooled = pooled(single, rules: rules, events: track.drive.events, truth: truth, site: track.drive.site)

@@ -21,6 +21,10 @@ public enum OfficeTracks {
 
     public static func fileName(_ track: String) -> String { "\(track)_all_sensors.mbd" }
 
+    /// The dataset's two fingerprint sets as survey files (`tools/danis_office_survey.py`): a beacon held at
+    /// 81 reference points about 2 m apart five months before the tracks, and at 45 points four months after.
+    public static let surveys = [(name: "set 1, 81 points", file: "survey-set1.jsonl"), (name: "set 2, 45 points", file: "survey-set2.jsonl")]
+
     /// How far out of time order a line may be.
     static let maximumDisorder = Micros.milliseconds(10)
 

@@ -77,4 +77,28 @@ struct OfficeTracksTests {
         #expect(zip(fit.offsets, offsets).allSatisfy { abs($0 - ($1 - mean)) < 1e-9 })
         #expect(OfficeTracks.pathLoss([]) == nil)
     }
+
+    /// The office's data in the tree.
+    static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("eval-data/danis-office-ble-tracks")
+
+    @Test("the fingerprint sets in the tree are surveys of the office: each of its twelve sensors heard at each of 81 and 45 points")
+    func surveysInTheTree() throws {
+        for (survey, places) in zip(OfficeTracks.surveys, [81, 45]) {
+            let bytes = try [UInt8](Data(contentsOf: Self.data.appendingPathComponent(survey.file)))
+            let points = try SurveyFile.decode(bytes).points
+            #expect(Set(points.map(\.gateway)) == Set(OfficeTracks.site.gateways.map(\.name)), "\(survey.file)")
+            #expect(Set(points.map { [$0.point.x, $0.point.y] }).count == places, "\(survey.file)")
+            #expect(points.count == places * 12 && points.allSatisfy { $0.rssi != nil && $0.samples > 1000 }, "\(survey.file)")
+        }
+    }
+
+    @Test("every track in the tree loads")
+    func tracksInTheTree() throws {
+        for name in OfficeTracks.names {
+            let bytes = try [UInt8](Data(contentsOf: Self.data.appendingPathComponent(OfficeTracks.fileName(name))))
+            let (drive, _) = try OfficeTracks.parse(name: name, bytes: bytes)
+            #expect(drive.truth().count >= 20, "\(name)")
+        }
+    }
 }
