@@ -38,7 +38,7 @@ public enum OfficeTracks {
         ("000000000401", "sensor41", 17.77, 6.33, 2.30), ("000000000402", "sensor42", 12.76, 0.27, 2.30),
     ]
 
-    /// The office as one room: a rectangle holding the twelve sensors and every annotated position (x 0.17 to
+    /// The office as one room: a rectangle holding the twelve sensors and every annotated position (x 0.19 to
     /// 18.12 m, y −0.14 to 18.03 m) with a margin; the sensors as gateways.
     public static let site: Site = {
         let (x0, y0, x1, y1) = (-0.5, -0.5, 18.5, 18.5)
