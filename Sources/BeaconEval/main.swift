@@ -85,7 +85,7 @@ func flatSection(_ flatDirectory: String) -> EvaluationSection {
         return EvaluationSection(title: title, notes: [
             "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
     }
-    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive, survey: flatSurvey(flatDirectory))], files: FleetEvaluation.plotFiles(drive: drive))
+    return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive, survey: flatSurvey(flatDirectory))], files: FleetEvaluation.plotFiles(drive: drive, name: FleetBrokerCheck.flatRun))
 }
 
 /// The Daniş office's tracks by name, and the readings their files hold that were left out; nil when their
@@ -123,8 +123,10 @@ func officeSection(_ officeDirectory: String) -> EvaluationSection {
         return EvaluationSection(title: title, notes: [
             "\(officeDirectory) not found: the office's tracks are skipped (give --office-data DIR or set BEACON_OFFICE_DATA)"])
     }
+    let plotted = tracks.drives.first { $0.name == OfficeTracks.plotted }
     return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(tracks: tracks.drives, skipped: tracks.skipped,
-                                                                               surveys: officeSurveys(officeDirectory))])
+                                                                               surveys: officeSurveys(officeDirectory))],
+                             files: plotted.map { FleetEvaluation.plotFiles(drive: $0.drive, name: FleetBrokerCheck.officeRun($0.name)) } ?? [])
 }
 
 /// Every fleet run of the broker path: the scenes', the flat's drive and the office's tracks (those whose data is there).

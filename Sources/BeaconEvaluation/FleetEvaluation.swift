@@ -248,11 +248,11 @@ public enum FleetEvaluation {
         return files
     }
 
-    /// The flat's drive's plot data.
-    public static func plotFiles(drive: RecordedDrive) -> [(name: String, contents: String)] {
+    /// A recorded drive's plot data (`fleet-NAME-…`).
+    public static func plotFiles(drive: RecordedDrive, name: String) -> [(name: String, contents: String)] {
         let site = drive.site
         let truth = [RecordedDrive.tagID: drive.truth()]
-        return FleetPlotData.files(name: FleetBrokerCheck.flatRun, site: site, truth: truth,
+        return FleetPlotData.files(name: name, site: site, truth: truth,
                                    estimates: estimates(events: drive.events, truth: truth, site: site), start: drive.start)
     }
 

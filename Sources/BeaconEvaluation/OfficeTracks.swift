@@ -20,6 +20,8 @@ public enum OfficeTracks {
                                "zigzagging_with_rotation", "zigzagging_without_rotation"]
 
     public static func fileName(_ track: String) -> String { "\(track)_all_sensors.mbd" }
+    /// The track `make eval` draws: its zigzag crosses the whole office.
+    public static let plotted = "zigzagging_without_rotation"
 
     /// The dataset's two fingerprint sets as survey files (`tools/danis_office_survey.py`): a beacon held at
     /// 81 reference points about 2 m apart five months before the tracks, and at 45 points four months after.
