@@ -78,12 +78,16 @@ func flatSurvey(_ flatDirectory: String) -> FlatSurvey? {
     }
 }
 
+/// A real-data section whose directory is absent: a note saying how to give it.
+func skippedSection(_ title: String, directory: String, what: String, option: String, variable: String) -> EvaluationSection {
+    EvaluationSection(title: title, notes: ["\(directory) not found: \(what) skipped (give \(option) DIR or set \(variable))"])
+}
+
 /// The Kolakowski flat's robot drive through the room rules, or a note when its directory is absent.
 func flatSection(_ flatDirectory: String) -> EvaluationSection {
     let title = "Fleet on real data: the Kolakowski flat's robot drive"
     guard let drive = flatDrive(flatDirectory) else {
-        return EvaluationSection(title: title, notes: [
-            "\(flatDirectory) not found: the flat's drive is skipped (give --flat-data DIR or set BEACON_FLAT_DATA)"])
+        return skippedSection(title, directory: flatDirectory, what: "the flat's drive is", option: "--flat-data", variable: "BEACON_FLAT_DATA")
     }
     return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(drive: drive, survey: flatSurvey(flatDirectory))], files: FleetEvaluation.plotFiles(drive: drive, name: FleetBrokerCheck.flatRun))
 }
@@ -120,8 +124,7 @@ func officeSurveys(_ officeDirectory: String) -> [(name: String, points: [Survey
 func officeSection(_ officeDirectory: String) -> EvaluationSection {
     let title = "Fleet on real data: the Daniş office's tracks"
     guard let tracks = officeTracks(officeDirectory) else {
-        return EvaluationSection(title: title, notes: [
-            "\(officeDirectory) not found: the office's tracks are skipped (give --office-data DIR or set BEACON_OFFICE_DATA)"])
+        return skippedSection(title, directory: officeDirectory, what: "the office's tracks are", option: "--office-data", variable: "BEACON_OFFICE_DATA")
     }
     let plotted = tracks.drives.first { $0.name == OfficeTracks.plotted }
     return EvaluationSection(title: title, datasets: [FleetEvaluation.evaluate(tracks: tracks.drives, skipped: tracks.skipped,

@@ -181,9 +181,8 @@ public enum FleetEvaluation {
         var detail = "Kolakowski flat (CC BY 4.0): the robot's drive, \(truth.count) s, six anchors as gateways, "
             + "each anchor's readings as a capture through beacon range, measured power \(RecordedDrive.measuredPower) dBm (the default); "
             + "\(single.first?.arrivals.count ?? 0) room entries; beacon locate's rows: \(filterSeeds) draws of its filters"
-        let anchors = drive.nearestGatewayDistances(truth: truth)
-        detail += "; the robot \(Fixed.text(anchors.drive, decimals: 2)) m from its nearest anchor (median), "
-            + "a point of the rooms \(Fixed.text(anchors.rooms, decimals: 2)) m"
+        detail += "; the robot \(Fixed.text(drive.nearestGatewayDistance(truth: truth), decimals: 2)) m from its nearest anchor (median), "
+            + "a point of the rooms \(Fixed.text(drive.roomsNearestGatewayDistance, decimals: 2)) m"
         if let survey {
             let warned = found.misfits.map { "\($0.rule): \($0.gateways.isEmpty ? "none" : $0.gateways.joined(separator: ", "))" }
             detail += "; " + survey.summary + "; gateways warned as no longer fitting the survey: " + warned.joined(separator: "; ")
@@ -199,21 +198,19 @@ public enum FleetEvaluation {
     /// `surveys` (the fingerprint sets, `OfficeTracks.surveys`) adds a row of beacon locate with it.
     public static func evaluate(tracks: [(name: String, drive: RecordedDrive)], skipped: Int,
                                 surveys: [(name: String, points: [SurveyPoint])] = []) -> DatasetResult {
-        var tallies: [RoomTally] = []
-        var names: [String] = []
+        let site = OfficeTracks.site
+        // Fresh rules, copied for each track (the survey's radio maps are made once).
+        let rules = peerRules(site) + surveys.map { LocatorRule(site: site, survey: $0.points, name: "beacon locate --survey \($0.name)") }
+        var tallies = rules.map { _ in RoomTally() }
         var seconds = 0
         var nearest: [Double] = []
         for track in tracks {
             let truth = [RecordedDrive.tagID: track.drive.truth()]
-            let rules = peerRules(track.drive.site)
-                + surveys.map { LocatorRule(site: track.drive.site, survey: $0.points, name: "beacon locate --survey \($0.name)") }
-            names = rules.map(\.name)
-            let single = self.tallies(events: track.drive.events, truth: truth, site: track.drive.site, rules: rules)
-            let pooled = pooled(single, rules: rules, events: track.drive.events, truth: truth, site: track.drive.site)
-            if tallies.isEmpty { tallies = pooled.map { _ in RoomTally() } }
-            for (index, tally) in pooled.enumerated() { tallies[index].add(tally) }
+            let events = track.drive.events
+            let single = self.tallies(events: events, truth: truth, site: site, rules: rules)
+            for (index, tally) in pooled(single, rules: rules, events: events, truth: truth, site: site).enumerated() { tallies[index].add(tally) }
             seconds += truth[RecordedDrive.tagID]?.count ?? 0
-            nearest.append(track.drive.nearestGatewayDistances(truth: truth[RecordedDrive.tagID] ?? []).drive)
+            nearest.append(track.drive.nearestGatewayDistance(truth: truth[RecordedDrive.tagID] ?? []))
         }
         let detail = "Daniş office (CC0): \(tracks.count) tracks of a carried beacon, \(seconds) s in all, twelve sensors as gateways, "
             + "each sensor's readings as a capture through beacon range, measured power \(RecordedDrive.measuredPower) dBm (the default); "
@@ -225,7 +222,7 @@ public enum FleetEvaluation {
                     + "\(Fixed.text(fit.offsets.min() ?? 0, decimals: 1)) to +\(Fixed.text(fit.offsets.max() ?? 0, decimals: 1)) dB (one line, an intercept per sensor)"
             } ?? "")
         return DatasetResult(name: "fleet danis-office", detail: detail, metrics: [.positionMedian, .positionP90, .positionP95],
-                             rows: zip(names, tallies).map { ($0, $1.scores) })
+                             rows: zip(rules.map(\.name), tallies).map { ($0, $1.scores) })
     }
 
     /// A table per fleet scene.

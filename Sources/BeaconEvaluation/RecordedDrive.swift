@@ -109,23 +109,28 @@ public struct RecordedDrive: Sendable {
         return points
     }
 
-    /// How far the truth is from its nearest gateway (median over its seconds), and a point of the site's rooms
-    /// (over a 0.1 m grid of them): what naming the nearest gateway's position can at best do, on this drive
-    /// and on a floor walked evenly.
-    public func nearestGatewayDistances(truth: [TruthPoint]) -> (drive: Double, rooms: Double) {
-        func nearest(_ point: Point2) -> Double {
-            site.gateways.map { $0.point.distance(to: point) }.min() ?? .infinity
-        }
-        let drive = truth.map { nearest(Point2(x: $0.x, y: $0.y)) }
+    /// How far the truth is from its nearest gateway, the median over its seconds: what naming the nearest
+    /// gateway's position can at best do on this drive.
+    public func nearestGatewayDistance(truth: [TruthPoint]) -> Double {
+        Statistics.median(truth.map { nearestGatewayDistance(from: Point2(x: $0.x, y: $0.y)) }) ?? .nan
+    }
+
+    /// How far a point of the site's rooms is from its nearest gateway, the median over a 0.1 m grid of
+    /// them: what naming the nearest gateway's position can at best do on a floor walked evenly.
+    public var roomsNearestGatewayDistance: Double {
         var rooms: [Double] = []
         if let box = site.bounds(floor: 0) {
             for column in 0...Int((box.max.x - box.min.x) * 10) {
                 for row in 0...Int((box.max.y - box.min.y) * 10) {
                     let point = Point2(x: box.min.x + Double(column) / 10, y: box.min.y + Double(row) / 10)
-                    if site.room(containing: point, floor: 0) != nil { rooms.append(nearest(point)) }
+                    if site.room(containing: point, floor: 0) != nil { rooms.append(nearestGatewayDistance(from: point)) }
                 }
             }
         }
-        return (Statistics.median(drive) ?? .nan, Statistics.median(rooms) ?? .nan)
+        return Statistics.median(rooms) ?? .nan
+    }
+
+    private func nearestGatewayDistance(from point: Point2) -> Double {
+        site.gateways.map { $0.point.distance(to: point) }.min() ?? .infinity
     }
 }

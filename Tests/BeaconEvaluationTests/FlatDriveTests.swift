@@ -76,9 +76,10 @@ struct FlatDriveTests {
         // Two seconds at anchor-1's foot, one 3 m from every anchor's: the median is 0.
         let truth = [TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x, y: anchor.y, room: nil), TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x, y: anchor.y, room: nil),
                      TruthPoint(time: Timestamp(microseconds: 0), x: anchor.x + 3, y: anchor.y + 3, room: nil)]
-        let distances = RecordedDrive(rows: [], site: FlatDrive.site).nearestGatewayDistances(truth: truth)
-        #expect(distances.drive == 0)
+        let flat = RecordedDrive(rows: [], site: FlatDrive.site)
+        #expect(flat.nearestGatewayDistance(truth: truth) == 0)
         // Six anchors over about 55 m² of rooms: a point is a metre or two from the nearest.
-        #expect(distances.rooms > 1 && distances.rooms < 2.5, "\(distances.rooms)")
+        let rooms = flat.roomsNearestGatewayDistance
+        #expect(rooms > 1 && rooms < 2.5, "\(rooms)")
     }
 }
