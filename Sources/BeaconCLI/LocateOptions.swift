@@ -74,7 +74,8 @@ struct LocateOptions {
         and the gateways heard with their distances; a "room" line on each change of room; an "away" line \
         when no gateway has heard it for --away-after. Each beacon is tracked by a particle filter: guesses \
         of its place and motion (standing, or walking at up to 2 m/s) weighed by the log-distance path loss \
-        less the site's walls, the beacon's own power at 1 m learned from the readings, a few of them drawn \
+        less the site's walls (the exponent 2.5 hedged: the readings judged under 1.75, 2.5 and 3.25 alike, \
+        unless --calibrate measured it), the beacon's own power at 1 m learned from the readings, a few of them drawn \
         afresh each second about the gateways that hear it (so a filter the readings have left behind finds \
         the beacon again); each gateway's RSSI \
         offset (without a --calibrate fit or a --survey) is learned from the readings of walking beacons \

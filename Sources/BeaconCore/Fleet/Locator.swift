@@ -134,7 +134,7 @@ public struct Locator: Sendable {
     /// Each gateway's offset and exponent as `fitted` says, the model's own for a gateway it leaves out.
     private mutating func use(_ calibration: SiteCalibration) {
         for index in site.gateways.indices {
-            fitted[index] = calibration.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent) }
+            fitted[index] = calibration.fit(ofGateway: index).map { SignalModel.Receiver(offset: $0.offset, exponent: $0.exponent, measured: true) }
             offsets.setLearning(index, fitted[index] == nil && !isSurveyed(index))
         }
         updateReceivers()

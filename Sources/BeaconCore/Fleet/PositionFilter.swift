@@ -31,6 +31,13 @@ public struct SignalObservation: Equatable, Sendable {
 public struct SignalModel: Equatable, Sendable {
     /// The path-loss exponent: 2 in the open, up to 4 among furniture and people.
     public var exponent = 2.5
+    /// The exponents a site may have, as multiples of a gateway's own, as likely as each other: each
+    /// window's readings are judged under every one and the likelihoods averaged. No one exponent fits
+    /// every building (below 1.5 with receivers mounted high, near 4 among furniture), and held to the
+    /// wrong one the filter reads the pattern of the gateways' readings as another place: too steep an
+    /// exponent explains an even pattern by a place far from every gateway, the floor's edge. A gateway
+    /// whose exponent was measured (`Receiver.measured`), or whose survey covers the place, uses its own alone.
+    public var exponentHedge: [Double] = [0.7, 1, 1.3]
     /// The scatter of one tick's mean RSSI about the model, dB: shadowing and multipath that no site
     /// file describes.
     public var scatter = 4.0
@@ -51,10 +58,13 @@ public struct SignalModel: Equatable, Sendable {
     public struct Receiver: Equatable, Sendable {
         public var offset: Double
         public var exponent: Double
+        /// Whether the exponent was measured (`beacon locate --calibrate`): not hedged (`exponentHedge`).
+        public var measured: Bool
 
-        public init(offset: Double, exponent: Double) {
+        public init(offset: Double, exponent: Double, measured: Bool = false) {
             self.offset = offset
             self.exponent = exponent
+            self.measured = measured
         }
     }
 
@@ -344,6 +354,14 @@ public struct PositionFilter: Sendable {
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
         var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
+        // A reading's power estimate is linear in its exponent: under a hedge's multiple m it moves by
+        // (m − 1) · slope · ln(d²), the path loss each hedged reading adds (`hedgedLoss`, per particle).
+        let hedged = observations.indices.map { !receivers[$0].measured && !surveyed[$0] }
+        let hedge = hedged.contains(true) && !model.exponentHedge.isEmpty ? model.exponentHedge : [1.0]
+        let hedgeWeight = log(Double(hedge.count))
+        var hedgedLoss = [Double](repeating: 0, count: observations.count)
+        var hedgeLikelihoods = [Double](repeating: 0, count: hedge.count)
+        var hedgePowers = hedgeLikelihoods
         var best = -Double.infinity
         for i in 0..<count {
             let px = Double(x[i]), py = Double(y[i])
@@ -355,7 +373,9 @@ public struct PositionFilter: Sendable {
                 let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[j]
                 let square = max(dx * dx + dy * dy + dz * dz, minimumSquare)
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
-                var estimate = observations[j].rssi - receivers[j].offset + slopes[j] * Double(logf(Float(square)))
+                let loss = slopes[j] * Double(logf(Float(square)))
+                hedgedLoss[j] = hedged[j] ? loss : 0
+                var estimate = observations[j].rssi - receivers[j].offset + loss
                 if walls { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
                 if surveyed[j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction
@@ -368,15 +388,33 @@ public struct PositionFilter: Sendable {
                 estimates[j] = estimate
                 weighted += particlePrecisions[j] * estimate
             }
-            let power = weighted / total
-            // Σ log(1 + t²/ν) as the log of one product: one logarithm per particle, not one per reading.
-            var product = 1.0
-            for j in 0..<observations.count {
-                let standardised = (estimates[j] - power) * particleRoots[j]
-                product *= 1 + standardised * standardised / tails
+            // Under each exponent of the hedge: the particle's power, and the likelihood of its readings.
+            var top = -Double.infinity
+            for (k, multiple) in hedge.enumerated() {
+                let shift = multiple - 1
+                var hedgedWeighted = weighted
+                for j in 0..<observations.count { hedgedWeighted += particlePrecisions[j] * shift * hedgedLoss[j] }
+                let power = hedgedWeighted / total
+                // Σ log(1 + t²/ν) as the log of one product: one logarithm per particle, not one per reading.
+                var product = 1.0
+                for j in 0..<observations.count {
+                    let standardised = (estimates[j] + shift * hedgedLoss[j] - power) * particleRoots[j]
+                    product *= 1 + standardised * standardised / tails
+                }
+                hedgeLikelihoods[k] = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
+                    + exponentOfTails * log(product)
+                hedgePowers[k] = power
+                top = max(top, hedgeLikelihoods[k])
             }
-            var logLikelihood = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
-                + exponentOfTails * log(product)
+            // Their mean, and the power each exponent gives weighed by how well it explains the readings.
+            var sum = 0.0, powerSum = 0.0
+            for k in hedge.indices {
+                let share = exp(hedgeLikelihoods[k] - top)
+                sum += share
+                powerSum += share * hedgePowers[k]
+            }
+            let power = powerSum / sum
+            var logLikelihood = top + log(sum) - hedgeWeight
             if !totals.isEmpty {
                 // The readings' scale, and the power's (integrated out, it is surer where the readings are).
                 logLikelihood += 0.5 * log(precisionRatio * totalPrecision / total)
