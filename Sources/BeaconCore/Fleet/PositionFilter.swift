@@ -406,15 +406,16 @@ public struct PositionFilter: Sendable {
                 hedgePowers[k] = power
                 top = max(top, hedgeLikelihoods[k])
             }
-            // Their mean, and the power each exponent gives weighed by how well it explains the readings.
+            // Their mean, and the power each exponent gives weighed by how well it explains the readings
+            // (a particle no exponent explains keeps the likelihood it has: none).
             var sum = 0.0, powerSum = 0.0
-            for k in hedge.indices {
+            for k in hedge.indices where top.isFinite {
                 let share = exp(hedgeLikelihoods[k] - top)
                 sum += share
                 powerSum += share * hedgePowers[k]
             }
-            let power = powerSum / sum
-            var logLikelihood = top + log(sum) - hedgeWeight
+            let power = sum > 0 ? powerSum / sum : hedgePowers[0]
+            var logLikelihood = sum > 0 ? top + log(sum) - hedgeWeight : top
             if !totals.isEmpty {
                 // The readings' scale, and the power's (integrated out, it is surer where the readings are).
                 logLikelihood += 0.5 * log(precisionRatio * totalPrecision / total)
