@@ -20,8 +20,8 @@
 #                gateways at 1 Hz, load after load (50 gateways × 200 beacons, 10,000 readings/s, and up)
 #                until one fuser saturates; its CPU per reading, latency p50/p99, peak RSS (make bench
 #                runs it last; tools/bench/fleet_bench.py). On the 2-core development machine: 50 × 200
-#                at 7.9 % of a core, p99 96 ms; 80,000 readings/s sustained (p99 0.7 s), a p99 past 1 s
-#                at 120,000 (docs/performance.md)
+#                at 3.4 % of a core, p99 29 ms; 400,000 readings/s sustained (p99 0.84 s), saturated
+#                at 600,000 (docs/performance.md)
 #   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
 #                shipped scene, and beacon locate and the peers' room rules on the fleet scenes, in process
 #                (release build); prints the tables, draws docs/eval/*.png

@@ -28,7 +28,7 @@ BENCH_APT_PACKAGES := valgrind binutils
 
 # bench-fleet's loads, GATEWAYSxBEACONS in order (the first is the target row), and the metres within
 # which a gateway hears a beacon ('all': every gateway hears every beacon, the target's 10,000 readings/s).
-BENCH_FLEET_STEPS ?= 50x200,100x200,200x200,300x200,400x200,600x200,800x200
+BENCH_FLEET_STEPS ?= 50x200,100x200,200x200,400x200,800x200,1000x400,1000x600
 BENCH_FLEET_HEARING ?= all
 BENCH_FLEET = $(PYTHON3) tools/bench/fleet_bench.py --beacon .build/release/beacon --steps $(BENCH_FLEET_STEPS) \
 	--hearing $(BENCH_FLEET_HEARING) --work $(BENCH_OUT)/fleet
