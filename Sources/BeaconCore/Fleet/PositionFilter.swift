@@ -366,6 +366,8 @@ public struct PositionFilter: Sendable {
         for i in 0..<count {
             let px = Double(x[i]), py = Double(y[i])
             var weighted = priorTerm
+            // The precision-weighted sum of the hedged readings' path loss: what a hedge's multiple shifts the power by.
+            var weightedHedgedLoss = 0.0
             var total = totalPrecision
             // The product of the surveyed readings' precisions over the model's.
             var precisionRatio = 1.0
@@ -387,14 +389,13 @@ public struct PositionFilter: Sendable {
                 }
                 estimates[j] = estimate
                 weighted += particlePrecisions[j] * estimate
+                weightedHedgedLoss += particlePrecisions[j] * hedgedLoss[j]
             }
             // Under each exponent of the hedge: the particle's power, and the likelihood of its readings.
             var top = -Double.infinity
             for (k, multiple) in hedge.enumerated() {
                 let shift = multiple - 1
-                var hedgedWeighted = weighted
-                for j in 0..<observations.count { hedgedWeighted += particlePrecisions[j] * shift * hedgedLoss[j] }
-                let power = hedgedWeighted / total
+                let power = (weighted + shift * weightedHedgedLoss) / total
                 // Σ log(1 + t²/ν) as the log of one product: one logarithm per particle, not one per reading.
                 var product = 1.0
                 for j in 0..<observations.count {
