@@ -14,12 +14,12 @@ struct PositionFilterHedgeTests {
     static let siteExponent = 1.6
 
     static func observations(at point: Point2, rng: inout SplitMix64) -> [SignalObservation] {
-        site.gateways.map { gateway in
+        site.gateways.indices.map { index in
+            let gateway = site.gateways[index]
             let dx = gateway.x - point.x, dy = gateway.y - point.y, dz = gateway.z - SignalModel().beaconHeight
             let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
             let rssi = Double(LocatorFixture.measuredPower) - 10 * siteExponent * log10(distance) + 2 * rng.normal()
-            return SignalObservation(gateway: site.gateways.firstIndex { $0.name == gateway.name }!, rssi: rssi, sigma: 4,
-                                     measuredPower: Double(LocatorFixture.measuredPower))
+            return SignalObservation(gateway: index, rssi: rssi, sigma: 4, measuredPower: Double(LocatorFixture.measuredPower))
         }
     }
 
