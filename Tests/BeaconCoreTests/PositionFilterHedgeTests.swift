@@ -23,10 +23,10 @@ struct PositionFilterHedgeTests {
         }
     }
 
-    /// The estimate after a minute of a beacon standing at `point`, with `hedge` and `receivers`.
+    /// The estimate after a minute of a beacon standing at `point`, with `hedge`, `receivers` and a survey's `radio` map.
     static func estimate(standingAt point: Point2, hedge: [Double], receivers: [SignalModel.Receiver] = [],
-                         seed: UInt64) throws -> Point2 {
-        var map = SiteMap(site: site)
+                         radio: RadioMap? = nil, seed: UInt64) throws -> Point2 {
+        var map = SiteMap(site: site, radio: radio)
         var filter = PositionFilter(seed: seed)
         var rng = SplitMix64(seed: seed &+ 100)
         var model = SignalModel()
@@ -48,6 +48,35 @@ struct PositionFilterHedgeTests {
         let point = Point2(x: 3, y: 4)
         let hedged = try Self.error(standingAt: point, hedge: SignalModel().exponentHedge, seed: seed)
         let held = try Self.error(standingAt: point, hedge: [1], seed: seed)
+        #expect(hedged < 1.0)
+        #expect(hedged < held - 0.3)
+    }
+
+    /// Every gateway surveyed on a 1 m grid in the office's north-east corner (x and y 9 to 12), each
+    /// point the median of 100 readings as the site reads them.
+    static func cornerSurvey() -> [SurveyPoint] {
+        var rng = SplitMix64(seed: 7)
+        var points: [SurveyPoint] = []
+        for x in stride(from: 9.0, through: 12, by: 1) {
+            for y in stride(from: 9.0, through: 12, by: 1) {
+                let place = Point2(x: x, y: y)
+                for observation in observations(at: place, rng: &rng) {
+                    points.append(SurveyPoint(point: place, gateway: site.gateways[observation.gateway].name,
+                                              rssi: observation.rssi, samples: 100, spread: 2))
+                }
+            }
+        }
+        return points
+    }
+
+    @Test("a surveyed gateway is hedged where its survey does not reach: a beacon 8 m from the surveyed corner is placed nearer than held",
+          arguments: [UInt64(1), 2, 3, 4, 5])
+    func beyondTheSurvey(seed: UInt64) throws {
+        let point = Point2(x: 3, y: 4)
+        let radio = RadioMap(site: Self.site, survey: Self.cornerSurvey(), model: SignalModel())
+        #expect(Self.site.gateways.indices.allSatisfy { index in radio.covers(gateway: index, floor: 0) })
+        let hedged = try Self.estimate(standingAt: point, hedge: SignalModel().exponentHedge, radio: radio, seed: seed).distance(to: point)
+        let held = try Self.estimate(standingAt: point, hedge: [1], radio: radio, seed: seed).distance(to: point)
         #expect(hedged < 1.0)
         #expect(hedged < held - 0.3)
     }

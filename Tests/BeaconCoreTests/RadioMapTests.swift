@@ -1,4 +1,5 @@
 import BeaconCore
+import Foundation
 import Testing
 
 @Suite struct RadioMapTests {
@@ -64,6 +65,37 @@ import Testing
         #expect(Self.predict(&map, 1, 5, 5, floor: 0) == nil)
         #expect(Self.predict(&map, 0, 5, 5, floor: 1) == nil)
         #expect(map.offsets[1] == nil)
+    }
+
+    @Test func drawnAtAnotherExponentTheMapMovesAsItsLeverageSaysAtThePointsBetweenThemAndBeyond() throws {
+        // Both gateways surveyed at five places, each point a little off the model (distinct residuals, so
+        // each median is one point's) and the shadowing at its floor under either exponent.
+        let places = [(1.0, 1.0), (3, 5), (5, 2), (2, 8), (6, 6)]
+        let survey = places.enumerated().flatMap { index, place in
+            [Self.point("a", place.0, place.1, extra: 0.3 * Double(index)),
+             Self.point("b", place.0, place.1, extra: -0.25 * Double(index) - 2)]
+        }
+        var steeper = Self.model
+        let multiple = 1.005
+        steeper.exponent *= multiple
+        var map = RadioMap(site: Self.site, survey: survey, model: Self.model)
+        var moved = RadioMap(site: Self.site, survey: survey, model: steeper)
+        #expect(map.shadowingVariance == moved.shadowingVariance)
+        let slope = 5 * Self.model.exponent / log(10.0)
+        var leverages: [Double] = []
+        for gateway in [0, 1] {
+            for (x, y) in [(1.0, 1.0), (4, 3.5), (11, 11)] {
+                let predicted = map.prediction(gateway: gateway, at: Point2(x: x, y: y), floor: 0)
+                let movedPrediction = moved.prediction(gateway: gateway, at: Point2(x: x, y: y), floor: 0)
+                let here = try #require(predicted), there = try #require(movedPrediction)
+                let perUnit = (there.correction - here.correction) / ((multiple - 1) * slope)
+                #expect(abs(perUnit - here.exponentLeverage) < 0.05, "gateway \(gateway) at (\(x), \(y))")
+                leverages.append(here.exponentLeverage)
+            }
+        }
+        // At a surveyed point the map holds the exponent it was measured at, so it moves with that place's
+        // distance (1.7 m from gateway "a", against its median point's 5.5 m); far from them, with the level's.
+        #expect(leverages[0] < leverages[2] - 0.5)
     }
 
     @Test func aGatewayHeardQuieterThanTheOthersEverywhereHasThatOffset() throws {

@@ -356,7 +356,7 @@ public struct PositionFilter: Sendable {
         var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
         // A reading's power estimate is linear in its exponent: under a hedge's multiple m it moves by
         // (m − 1) · slope · ln(d²), the path loss each hedged reading adds (`hedgedLoss`, per particle).
-        let hedged = observations.indices.map { !receivers[$0].measured && !surveyed[$0] }
+        let hedged = observations.indices.map { !receivers[$0].measured }
         let hedge = hedged.contains(true) && !model.exponentHedge.isEmpty ? model.exponentHedge : [1.0]
         let hedgeWeight = log(Double(hedge.count))
         var hedgedLoss = [Double](repeating: 0, count: observations.count)
@@ -381,6 +381,8 @@ public struct PositionFilter: Sendable {
                 if walls { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
                 if surveyed[j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction
+                    // Under another exponent the map would move too, where its points reach as much as the model.
+                    hedgedLoss[j] = loss - slopes[j] * survey.exponentLeverage
                     let precision = 1 / max(0.25, ownVariances[j] + survey.variance)
                     precisionRatio *= precision / precisions[j]
                     total += precision - precisions[j]

@@ -56,9 +56,9 @@ public struct SiteMap: Sendable {
     /// Whether any wall stands on `floor`: if not, `wallLoss` is 0 everywhere on it.
     func hasWalls(onFloor floor: Int) -> Bool { floors[floor]?.hasWalls ?? false }
 
-    /// The radio map's correction and variance for gateway `index` at `point` (`RadioMap.prediction`); nil
-    /// without a survey there.
-    mutating func surveyed(gateway index: Int, at point: Point2, floor: Int) -> (correction: Double, variance: Double)? {
+    /// The radio map's prediction for gateway `index` at `point` (`RadioMap.prediction`); nil without a
+    /// survey there.
+    mutating func surveyed(gateway index: Int, at point: Point2, floor: Int) -> RadioMap.Prediction? {
         guard radio != nil else { return nil }
         return radio?.prediction(gateway: index, at: point, floor: floor)
     }

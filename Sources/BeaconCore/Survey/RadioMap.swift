@@ -24,6 +24,11 @@ import Darwin
 /// do not enter the map. The beacon's own power stays the position filter's to learn: the map gives
 /// differences between places and gateways, so a louder or quieter beacon than the survey's is placed
 /// as well.
+///
+/// The residuals are taken at the model's exponent, so where the survey reaches the map holds whatever
+/// exponent the site has, and further away the model's again. Each prediction also says how the map
+/// would have come out drawn at another exponent (`Prediction.exponentLeverage`), so the position
+/// filter can hedge over the exponent where the map does not reach and not where it does.
 public struct RadioMap: Sendable {
     /// How far the shadowing stays correlated, metres (indoors 1 to 3 m).
     public static let lengthScale = 2.0
@@ -64,6 +69,9 @@ public struct RadioMap: Sendable {
     public let shadowingVariance: Double
     /// Per gateway of the site, its offset (dB) when the survey heard it.
     public let offsets: [Double?]
+    /// Per gateway heard, how its offset moves with the exponent: the log square distance of the point
+    /// its level is the median of, less that of the gateway whose level is the median of all.
+    private let offsetLeverages: [Double?]
     public let contradictions: [Contradiction]
     /// Points of gateways the site does not have, by name.
     public let unknownGateways: [String: Int]
@@ -77,7 +85,7 @@ public struct RadioMap: Sendable {
 
     public init(site: Site, survey: [SurveyPoint], model: SignalModel) {
         self.site = site
-        var perGateway = [[(point: SurveyPoint, residual: Double, noise: Double)]](repeating: [], count: site.gateways.count)
+        var perGateway = [[(point: SurveyPoint, residual: Double, noise: Double, logSquare: Double)]](repeating: [], count: site.gateways.count)
         var unknown: [String: Int] = [:]
         var notHeard = 0
         for point in survey {
@@ -92,8 +100,9 @@ public struct RadioMap: Sendable {
             let spread = point.spread ?? Self.defaultSpread
             // The median's own noise; `localVariance` is added per bin (pooling points does not average it away).
             let noise = spread * spread / Double(max(1, point.samples))
+            let logSquare = Self.logSquare(site: site, gateway: index, at: point.point, floor: point.floor, model: model)
             let residual = rssi + Self.pathLoss(site: site, gateway: index, at: point.point, floor: point.floor, model: model)
-            perGateway[index].append((point, residual, noise))
+            perGateway[index].append((point, residual, noise, logSquare))
         }
         unknownGateways = unknown
         self.notHeard = notHeard
@@ -101,6 +110,9 @@ public struct RadioMap: Sendable {
         let levels = perGateway.map { points in points.isEmpty ? nil : Self.median(points.map(\.residual)) }
         let common = Self.median(levels.compactMap { $0 })
         offsets = levels.map { level in level.map { $0 - (common ?? 0) } }
+        let leverages = perGateway.map { points in Self.medianLeverage(points.map { ($0.residual, $0.logSquare) }) }
+        let commonLeverage = Self.medianLeverage(levels.indices.compactMap { index in levels[index].map { ($0, leverages[index] ?? 0) } })
+        offsetLeverages = leverages.map { leverage in leverage.map { $0 - (commonLeverage ?? 0) } }
         // The shadowing: the residuals' robust variance less the points' own noise, shrunk towards the
         // distance model's scatter when there are few points.
         var deviations: [Double] = [], noises: [Double] = []
@@ -124,7 +136,7 @@ public struct RadioMap: Sendable {
             guard let level = levels[index] else { continue }
             let floors = Dictionary(grouping: points, by: \.point.floor)
             for floor in floors.keys.sorted() {
-                let (bins, odd) = Self.bins((floors[floor] ?? []).map { ($0.point, $0.residual - level, $0.noise) })
+                let (bins, odd) = Self.bins((floors[floor] ?? []).map { ($0.point, $0.residual - level, $0.noise, $0.logSquare - (leverages[index] ?? 0)) })
                 contradictions += odd
                 layerIndex[index][floor] = layers.count
                 layers.append(Layer(bins: bins, box: Self.box(site: site, floor: floor, bins: bins)))
@@ -140,34 +152,63 @@ public struct RadioMap: Sendable {
         index >= 0 && index < layerIndex.count && layerIndex[index][floor] != nil
     }
 
-    /// What the map adds to the distance model's RSSI of gateway `index` for a beacon at `point` on
-    /// `floor` (dB), and the variance of a reading about that (dB²); nil where the survey did not hear the
-    /// gateway on that floor (the distance model alone). Cached on a grid, the point taken at its cell's centre.
-    public mutating func prediction(gateway index: Int, at point: Point2, floor: Int) -> (correction: Double, variance: Double)? {
-        guard index >= 0, index < layerIndex.count, let layer = layerIndex[index][floor], let offset = offsets[index] else { return nil }
-        let (mean, variance) = layers[layer].prediction(at: point, shadowing: shadowingVariance)
-        return (offset + mean, variance + Self.localVariance)
+    /// What the map says of one gateway's reading at one place.
+    public struct Prediction: Equatable, Sendable {
+        /// What the map adds to the distance model's RSSI there, dB.
+        public var correction: Double
+        /// The variance of a reading about the model plus the correction, dB².
+        public var variance: Double
+        /// How the correction would move were the map drawn at another exponent: by (m − 1) · s · this,
+        /// for m times the model's exponent and s its dB per unit of log square distance (5 n / ln 10). At
+        /// a surveyed point it follows that point's log square distance (the map holds the site's exponent
+        /// there), far from every point the gateway level's; both less the median gateway level's, a shift
+        /// common to every gateway.
+        public var exponentLeverage: Double
+    }
+
+    /// What the map says of gateway `index`'s reading for a beacon at `point` on `floor`; nil where the
+    /// survey did not hear the gateway on that floor (the distance model alone). Cached on a grid, the
+    /// point taken at its cell's centre.
+    public mutating func prediction(gateway index: Int, at point: Point2, floor: Int) -> Prediction? {
+        guard index >= 0, index < layerIndex.count, let layer = layerIndex[index][floor], let offset = offsets[index],
+              let offsetLeverage = offsetLeverages[index] else { return nil }
+        let kriged = layers[layer].prediction(at: point, shadowing: shadowingVariance)
+        return Prediction(correction: offset + kriged.mean, variance: kriged.variance + Self.localVariance,
+                          exponentLeverage: offsetLeverage + kriged.leverage)
     }
 
     /// The distance model's loss (dB) from gateway `index` to a beacon at `point` on `floor`: what a
     /// reading plus it says of the beacon's power at 1 m. The same terms the position filter weighs.
     public static func pathLoss(site: Site, gateway index: Int, at point: Point2, floor: Int, model: SignalModel) -> Double {
         let gateway = site.gateways[index]
-        let dz = site.elevation(of: gateway.floor) + gateway.z - site.elevation(of: floor) - model.beaconHeight
-        let square = max((point.x - gateway.x) * (point.x - gateway.x) + (point.y - gateway.y) * (point.y - gateway.y) + dz * dz, 0.01)
         let walls = gateway.floor == floor ? site.wallsCrossed(from: point, to: gateway.point, floor: floor) : 0
-        return 5 * model.exponent / log(10.0) * log(square) + walls
+        return 5 * model.exponent / log(10.0) * logSquare(site: site, gateway: index, at: point, floor: floor, model: model) + walls
+    }
+
+    /// The log of the squared distance (m²) from gateway `index` to a beacon at `point` on `floor`, the
+    /// distance at least 0.1 m: what the distance model's loss scales with the exponent.
+    static func logSquare(site: Site, gateway index: Int, at point: Point2, floor: Int, model: SignalModel) -> Double {
+        let gateway = site.gateways[index]
+        let dz = site.elevation(of: gateway.floor) + gateway.z - site.elevation(of: floor) - model.beaconHeight
+        return log(max((point.x - gateway.x) * (point.x - gateway.x) + (point.y - gateway.y) * (point.y - gateway.y) + dz * dz, 0.01))
     }
 
     static func median(_ values: [Double]) -> Double? {
         values.isEmpty ? nil : OrderStatistics.quantile(sorted: values.sorted(), 0.5)
     }
 
+    /// How the median of `values` moves with the exponent, each value moving by its `leverage` per unit:
+    /// the leverage of the value the median is (the mean of the two middle ones' for an even count).
+    static func medianLeverage(_ values: [(value: Double, leverage: Double)]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted { $0.value < $1.value }
+        return OrderStatistics.quantile(sorted: sorted.map(\.leverage), 0.5)
+    }
+
     /// Points pooled on a grid of `binSize` (larger when there would be more than `maximumBins`): each bin
-    /// at its points' mean place, with their median residual and their mean noise over their count (plus
-    /// `localVariance`); and
-    /// the points at odds with their bin.
-    private static func bins(_ points: [(point: SurveyPoint, residual: Double, noise: Double)]) -> ([Bin], [Contradiction]) {
+    /// at its points' mean place, with their median residual and its leverage, and their mean noise over
+    /// their count (plus `localVariance`); and the points at odds with their bin.
+    private static func bins(_ points: [(point: SurveyPoint, residual: Double, noise: Double, leverage: Double)]) -> ([Bin], [Contradiction]) {
         var size = binSize
         var groups: [[Int]] = []
         while true {
@@ -194,7 +235,8 @@ public struct RadioMap: Sendable {
             let x = group.reduce(0.0) { $0 + points[$1].point.point.x } / count
             let y = group.reduce(0.0) { $0 + points[$1].point.point.y } / count
             let noise = group.reduce(0.0) { $0 + points[$1].noise } / count
-            bins.append(Bin(point: Point2(x: x, y: y), residual: middle, noise: noise / count + localVariance))
+            let leverage = medianLeverage(group.map { (points[$0].residual, points[$0].leverage) }) ?? 0
+            bins.append(Bin(point: Point2(x: x, y: y), residual: middle, leverage: leverage, noise: noise / count + localVariance))
             guard group.count >= 2 else { continue }
             let rssiMedian = median(group.compactMap { points[$0].point.rssi }) ?? 0
             for index in group {
@@ -226,10 +268,12 @@ public struct RadioMap: Sendable {
     }
 }
 
-/// A pooled survey point: where, its residual about the gateway's level, and the variance of that.
+/// A pooled survey point: where, its residual about the gateway's level, its leverage (its log square
+/// distance less the level's: how the residual moves with the exponent), and the residual's variance.
 private struct Bin: Sendable {
     var point: Point2
     var residual: Double
+    var leverage: Double
     var noise: Double
 }
 
@@ -240,9 +284,11 @@ private struct Layer: Sendable {
     let cellSize: Double
     let columns: Int
     let rows: Int
-    /// Per cell, the kriged residual and its variance; NaN until asked (allocated when first asked).
+    /// Per cell, the kriged residual, its variance and the kriged leverage; NaN until asked (allocated
+    /// when first asked).
     private var means: [Float] = []
     private var variances: [Float] = []
+    private var leverages: [Float] = []
 
     init(bins: [Bin], box: (low: Point2, high: Point2)) {
         self.bins = bins
@@ -253,7 +299,7 @@ private struct Layer: Sendable {
         rows = max(1, min(RadioMap.maximumCells / columns, Int((height / cellSize).rounded(.up))))
     }
 
-    mutating func prediction(at point: Point2, shadowing: Double) -> (mean: Double, variance: Double) {
+    mutating func prediction(at point: Point2, shadowing: Double) -> Kriging.Estimate {
         func index(_ offset: Double, _ count: Int) -> Int {
             let value = (offset / cellSize).rounded(.down)
             guard value.isFinite, value > 0 else { return 0 }
@@ -264,19 +310,30 @@ private struct Layer: Sendable {
         if means.isEmpty {
             means = [Float](repeating: .nan, count: columns * rows)
             variances = means
+            leverages = means
         }
-        if !means[cell].isNaN { return (Double(means[cell]), Double(variances[cell])) }
+        if !means[cell].isNaN {
+            return Kriging.Estimate(mean: Double(means[cell]), variance: Double(variances[cell]), leverage: Double(leverages[cell]))
+        }
         let centre = Point2(x: low.x + (Double(column) + 0.5) * cellSize, y: low.y + (Double(row) + 0.5) * cellSize)
-        let (mean, variance) = Kriging.predict(at: centre, bins: bins, shadowing: shadowing)
-        means[cell] = Float(mean)
-        variances[cell] = Float(variance)
-        return (mean, variance)
+        let estimate = Kriging.predict(at: centre, bins: bins, shadowing: shadowing)
+        means[cell] = Float(estimate.mean)
+        variances[cell] = Float(estimate.variance)
+        leverages[cell] = Float(estimate.leverage)
+        return estimate
     }
 }
 
 /// Simple kriging of zero-mean residuals with an exponential covariance, over the nearest bins.
 private enum Kriging {
-    static func predict(at point: Point2, bins: [Bin], shadowing: Double) -> (mean: Double, variance: Double) {
+    /// The kriged residual and its variance, and the same weights applied to the bins' leverages.
+    struct Estimate {
+        var mean: Double
+        var variance: Double
+        var leverage: Double
+    }
+
+    static func predict(at point: Point2, bins: [Bin], shadowing: Double) -> Estimate {
         let nearest = nearestBins(to: point, bins: bins, count: RadioMap.neighbours)
         let n = nearest.count
         func covariance(_ a: Point2, _ b: Point2) -> Double { shadowing * exp(-a.distance(to: b) / RadioMap.lengthScale) }
@@ -290,17 +347,19 @@ private enum Kriging {
             }
             matrix[i * n + i] += bins[nearest[i]].noise + 1e-6 * shadowing
         }
-        guard cholesky(&matrix, n) else { return (0, shadowing) }
+        guard cholesky(&matrix, n) else { return Estimate(mean: 0, variance: shadowing, leverage: 0) }
         let towards = nearest.map { covariance(point, bins[$0].point) }
         // L w = k, L z = r: mean kᵀ A⁻¹ r = w·z, variance σ² − w·w.
         let w = forward(matrix, n, towards)
         let z = forward(matrix, n, nearest.map { bins[$0].residual })
-        var mean = 0.0, explained = 0.0
+        let zLeverage = forward(matrix, n, nearest.map { bins[$0].leverage })
+        var mean = 0.0, explained = 0.0, leverage = 0.0
         for i in 0..<n {
             mean += w[i] * z[i]
             explained += w[i] * w[i]
+            leverage += w[i] * zLeverage[i]
         }
-        return (mean, max(0, shadowing - explained))
+        return Estimate(mean: mean, variance: max(0, shadowing - explained), leverage: leverage)
     }
 
     /// Indices of the `count` bins nearest `point`, nearest first.
