@@ -36,7 +36,8 @@ public struct SignalModel: Equatable, Sendable {
     /// every building (below 1.5 with receivers mounted high, near 4 among furniture), and held to the
     /// wrong one the filter reads the pattern of the gateways' readings as another place: too steep an
     /// exponent explains an even pattern by a place far from every gateway, the floor's edge. A gateway
-    /// whose exponent was measured (`Receiver.measured`), or whose survey covers the place, uses its own alone.
+    /// whose exponent was measured (`Receiver.measured`) uses its own alone; a surveyed one is hedged by
+    /// as much as its radio map would not move with the exponent (`RadioMap.Prediction.exponentLeverage`).
     public var exponentHedge: [Double] = [0.7, 1, 1.3]
     /// The scatter of one tick's mean RSSI about the model, dB: shadowing and multipath that no site
     /// file describes.
