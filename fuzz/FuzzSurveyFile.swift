@@ -1,7 +1,8 @@
 import BeaconCore
 
 // Survey file decoder and the radio map made of it: never traps; decoded points keep their bounds, the map's
-// predictions are finite with a variance that is never negative, and every refusal is one line.
+// predictions (and how they move with the exponent) are finite with a variance that is never negative, and every
+// refusal is one line.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSurveyFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -18,7 +19,8 @@ public func fuzzSurveyFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         for (index, gateway) in fuzzSite.gateways.enumerated() {
             for point in file.points.prefix(8).map(\.point) + [gateway.point, Point2(x: 1e4, y: -1e4)] {
                 guard let prediction = map.prediction(gateway: index, at: point, floor: 0) else { continue }
-                require(prediction.correction.isFinite && prediction.variance.isFinite && prediction.variance >= 0,
+                require(prediction.correction.isFinite && prediction.variance.isFinite && prediction.variance >= 0
+                            && prediction.exponentLeverage.isFinite,
                         "prediction \(prediction) at \(point)")
             }
         }
