@@ -115,9 +115,10 @@ public struct PositionEstimate: Sendable {
 public struct PositionFilter: Sendable {
     /// Particles per beacon.
     public static let particleCount = 200
-    /// At most this many gateways' readings are weighed in one window, the loudest: far gateways add
-    /// little and cost as much as near ones.
-    public static let maximumObservations = 8
+    /// At most this many gateways' readings are weighed in one window, the loudest, so a beacon that every
+    /// gateway of a large building hears costs a bounded amount. Below it, every gateway that hears the
+    /// beacon counts: a quiet reading says where the beacon is not as much as a loud one says where it is.
+    public static let maximumObservations = 16
     /// Fastest a beacon moves, metres per second: brisk walking.
     public static let maximumSpeed = 2.0
     /// How much a standing beacon drifts, metres per √s (someone shifting on a chair).
