@@ -13,12 +13,13 @@ struct PositionFilterHedgeTests {
     /// than the model's exponent says.
     static let siteExponent = 1.6
 
-    static func observations(at point: Point2, rng: inout SplitMix64) -> [SignalObservation] {
+    /// Each gateway of `site`'s reading of a beacon at `point`, falling at `siteExponent` with `scatter` dB of noise.
+    static func observations(at point: Point2, site: Site = site, scatter: Double = 2, rng: inout SplitMix64) -> [SignalObservation] {
         site.gateways.indices.map { index in
             let gateway = site.gateways[index]
             let dx = gateway.x - point.x, dy = gateway.y - point.y, dz = gateway.z - SignalModel().beaconHeight
             let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
-            let rssi = Double(LocatorFixture.measuredPower) - 10 * siteExponent * log10(distance) + 2 * rng.normal()
+            let rssi = Double(LocatorFixture.measuredPower) - 10 * siteExponent * log10(distance) + scatter * rng.normal()
             return SignalObservation(gateway: index, rssi: rssi, sigma: 4, measuredPower: Double(LocatorFixture.measuredPower))
         }
     }

@@ -4,21 +4,11 @@ import Testing
 
 @Suite("the position filter weighs every gateway that hears a beacon, the quiet ones too")
 struct PositionFilterQuietGatewaysTests {
-    /// A 20 × 16 m open office, twelve gateways 2.3 m up round its walls and in its middle, its readings
-    /// falling at `PositionFilterHedgeTests.siteExponent` (flatter than the model's) with 4 dB of scatter.
+    /// A 20 × 16 m open office, twelve gateways 2.3 m up round its walls and in its middle; its readings
+    /// (`PositionFilterHedgeTests.observations`) fall more slowly than the model's exponent says.
     static let office = Site(rooms: [Room(name: "office", polygon: LocatorFixture.rectangle(0, 0, 20, 16))],
                               gateways: [(0.0, 0.0), (10, 0), (20, 0), (20, 8), (20, 16), (10, 16), (0, 16), (0, 8), (7, 5), (13, 5), (7, 11), (13, 11)]
                                 .enumerated().map { SiteGateway(name: "gw\($0.offset + 1)", x: $0.element.0, y: $0.element.1, z: 2.3) })
-
-    static func observations(at point: Point2, rng: inout SplitMix64) -> [SignalObservation] {
-        office.gateways.indices.map { index in
-            let gateway = office.gateways[index]
-            let dx = gateway.x - point.x, dy = gateway.y - point.y, dz = gateway.z - SignalModel().beaconHeight
-            let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
-            let rssi = Double(LocatorFixture.measuredPower) - 10 * PositionFilterHedgeTests.siteExponent * log10(distance) + 4 * rng.normal()
-            return SignalObservation(gateway: index, rssi: rssi, sigma: 4, measuredPower: Double(LocatorFixture.measuredPower))
-        }
-    }
 
     @Test("a beacon twelve gateways hear is placed by all twelve: without the four quietest it is placed further off")
     func quietGatewaysCount() throws {
@@ -30,7 +20,7 @@ struct PositionFilterQuietGatewaysTests {
                 var filter = PositionFilter(seed: seed)
                 var rng = SplitMix64(seed: seed &+ 100)
                 for second in 1...60 {
-                    let loudest = Self.observations(at: point, rng: &rng).sorted { $0.rssi > $1.rssi }.prefix(count)
+                    let loudest = PositionFilterHedgeTests.observations(at: point, site: Self.office, scatter: 4, rng: &rng).sorted { $0.rssi > $1.rssi }.prefix(count)
                     filter.step(to: LocatorFixture.at(seconds: Double(second)), Array(loudest), map: &map, model: SignalModel())
                 }
                 errors[count, default: []].append(try #require(filter.centre).point.distance(to: point))
