@@ -87,11 +87,27 @@ public enum FleetScenes {
         return FleetScene(scene, seeds: FleetScene.seeds(5), purpose: "rooms with one gateway of four offline")
     }()
 
+    /// The room moves on the ground floor of a two-storey house: the companion's floor, the same rooms
+    /// upstairs (2.5 m floor to floor) and a gateway upstairs at the middle of each, as far from a beacon
+    /// below it as the gateways downstairs often are, so it is often the loudest. The simulator puts no
+    /// loss in the floor, which real floors have (a few dB to 20): the harder case.
+    public static let twoFloors: FleetScene = {
+        var scene = companion("two-floors", "the room moves on the ground floor, a gateway upstairs above each room",
+                              duration: .seconds(360), path: movesRoute)
+        let upstairs = companionSite.rooms.map { Room(name: "upstairs-" + $0.name, polygon: $0.polygon, floor: 1) }
+        scene.site = Site(rooms: companionSite.rooms + upstairs,
+                          gateways: companionSite.gateways + [
+                              SiteGateway(name: "node-upstairs-living", x: 2, y: 2, z: beaconHeight, room: "upstairs-living", floor: 1),
+                              SiteGateway(name: "node-upstairs-bedroom", x: 5, y: 2, z: beaconHeight, room: "upstairs-bedroom", floor: 1)],
+                          floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5)])
+        return FleetScene(scene, seeds: FleetScene.seeds(5), purpose: "rooms on one floor with gateways on the floor above")
+    }()
+
     /// The built-in `house`: five rooms behind walls, a gateway in each, three beacons at 10 Hz.
     public static let house = FleetScene(Scene.named("house")!, seeds: FleetScene.seeds(3),
                                          purpose: "rooms and walls, beacons walking, standing and leaving")
 
-    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, house]
+    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, twoFloors, house]
 
     static var movesRoute: BeaconPath {
         let places: [(Double, Double)] = [(1.5, 2), (5, 2), (2, 1), (5, 3), (1, 3), (4.8, 1), (2.5, 3.2), (5.2, 2.5), (1.2, 0.8), (5, 1.5), (2, 2)]

@@ -41,6 +41,41 @@ struct LocatorTests {
         #expect(outputs.compactMap(\.located).allSatisfy { $0.room == "A" })
     }
 
+    @Test("a beacon standing downstairs, a gateway upstairs as near as the nearest downstairs, stays on its floor once settled")
+    func staysOnItsFloor() {
+        // The rooms and gateways of the fixture downstairs, the same rooms upstairs and one gateway there,
+        // 2.5 m above the beacon: as far as the two gateways downstairs nearest it, and often the loudest.
+        let up = SiteGateway(name: "up", x: 1.5, y: 2, room: "upA", floor: 1)
+        let site = Site(rooms: F.site.rooms + [Room(name: "upA", polygon: F.rectangle(0, 0, 3, 4), floor: 1),
+                                               Room(name: "upB", polygon: F.rectangle(3, 0, 6, 4), floor: 1)],
+                        gateways: F.site.gateways + [up], floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5)])
+        let beacon = Point2(x: 1.5, y: 2)
+        var rng = SplitMix64(seed: 7)
+        var locator = Locator(site: site)
+        var outputs: [LocateOutput] = []
+        var upLoudest = 0
+        for second in 1...300 {
+            let time = F.at(seconds: Double(second))
+            let rssis = site.gateways.map { gateway in
+                let dx = gateway.x - beacon.x, dy = gateway.y - beacon.y, dz = gateway.floor == 1 ? 2.5 : 0
+                return F.rssi(atDistance: (dx * dx + dy * dy + dz * dz).squareRoot()) + 3 * rng.normal()
+            }
+            if rssis.last == rssis.max() { upLoudest += 1 }
+            for (gateway, rssi) in zip(site.gateways, rssis) {
+                _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: second, readings: [F.reading(rssi: rssi)]),
+                                    arrival: time)
+            }
+            locator.advance(arrival: time) { outputs.append($0) }
+        }
+        locator.finish { outputs.append($0) }
+        #expect(upLoudest >= 60, "the gateway upstairs is the loudest in \(upLoudest) of 300 windows")
+        // Its first seconds, the beacon's power still unknown, may waver; after them, not once.
+        let settled = outputs.compactMap(\.located).filter { $0.time > F.at(seconds: 10) }
+        #expect(settled.count == 290)
+        #expect(settled.allSatisfy { $0.room == "A" }, "\(settled.filter { $0.room != "A" }.map(\.time))")
+        #expect(outputs.filter { $0.isRoom && $0.time > F.at(seconds: 10) }.isEmpty)
+    }
+
     @Test("the same readings in any interleaving give the same lines (no lateness bound)")
     func interleavingsAgree() {
         var settings = Locator.Settings()

@@ -101,8 +101,10 @@ public struct PositionEstimate: Sendable {
 /// `maximumSpeed`), so a beacon on a desk is averaged over many windows and a walking one is followed
 /// without lag; the readings of each window weigh the particles by the signal model, the beacon's own
 /// power at 1 m profiled out (only the differences between the gateways' readings place it, so a
-/// miscalibrated beacon is placed as well as a calibrated one). The estimate is the particles' weighted
-/// mean, its error their weighted spread, and each room's probability the weight of the particles in it,
+/// miscalibrated beacon is placed as well as a calibrated one). Each particle stands on a floor, drawn
+/// about a hearing gateway on that gateway's floor, so every floor's readings decide the floor together.
+/// The estimate is the weighted mean of the particles on the likeliest floor, its error their weighted
+/// spread, and each room's probability (on any floor) the weight of the particles in it,
 /// all taken before the particles are resampled (at the next step), so the resampling adds no noise to them.
 ///
 /// The filter also remembers where each particle was at its recent steps, carried through resampling so
@@ -144,6 +146,8 @@ public struct PositionFilter: Sendable {
 
     private(set) var x: [Float] = []
     private(set) var y: [Float] = []
+    /// Each particle's floor (a level of the site).
+    private(set) var level: [Int] = []
     private var vx: [Float] = []
     private var vy: [Float] = []
     private var weight: [Float] = []
@@ -154,7 +158,6 @@ public struct PositionFilter: Sendable {
     private var time: Timestamp?
     /// The steps not forgotten yet, oldest first.
     private(set) var past: [PastStep] = []
-    public private(set) var floor = 0
     /// The beacon's power at 1 m: mean and variance (dBm, dB²).
     private var power: (mean: Double, variance: Double)?
 
@@ -164,15 +167,13 @@ public struct PositionFilter: Sendable {
 
     /// Moves the particles on to `time` and weighs them by `observations` (none: the estimate only
     /// spreads), keeping where they were at `time` (`estimate(at:map:)`). Returns whether the filter
-    /// places the beacon: not before the first window with an observation the site can place (a
-    /// gateway on a floor with bounds).
+    /// places the beacon: not before the first window with an observation.
     @discardableResult
     public mutating func step(to time: Timestamp, _ observations: [SignalObservation], map: inout SiteMap,
                               model: SignalModel) -> Bool {
         let usable = Self.strongest(observations.filter { $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0
             && $0.measuredPower.isFinite && $0.gateway >= 0 && $0.gateway < map.site.gateways.count })
-        let floor = usable.first.map { map.site.gateways[$0.gateway].floor } ?? self.floor
-        if let last = self.time, !x.isEmpty, floor == self.floor {
+        if let last = self.time, !x.isEmpty {
             if time > last {
                 let seconds = min(60, (Double(time.microseconds) - Double(last.microseconds)) / 1e6)
                 // Resampled only now, not right after weighing: the last step's estimate is taken from the
@@ -183,14 +184,11 @@ public struct PositionFilter: Sendable {
                 self.time = time
             }
         } else {
-            guard !usable.isEmpty, let box = map.bounds(floor: floor) else { return false }
-            // The steps on the floor being left keep the estimates they have.
-            for index in past.indices { past[index].settle(estimate(x: past[index].x, y: past[index].y, map: map)) }
-            self.floor = floor
+            guard !usable.isEmpty else { return false }
             self.time = time
-            start(usable, box: box, map: map, model: model)
+            start(usable, map: map, model: model)
         }
-        if past.last.map({ $0.time < time }) ?? true { past.append(PastStep(time: time, x: x, y: y)) }
+        if past.last.map({ $0.time < time }) ?? true { past.append(PastStep(time: time, x: x, y: y, level: level)) }
         if !usable.isEmpty { weigh(usable, map: &map, model: model) }
         return true
     }
@@ -203,15 +201,18 @@ public struct PositionFilter: Sendable {
     /// power and the weight of the walking particles (the chance the beacon is walking): the estimate
     /// without rooms or hindsight; nil before the first step that places the beacon.
     public var centre: (point: Point2, error: Double, power: Double, walking: Double)? {
-        guard let power, let moments = moments(x: x, y: y) else { return nil }
+        guard let power, let moments = moments(x: x, y: y, level: level) else { return nil }
         return (moments.point, moments.error, power.mean, moments.walking)
     }
+
+    /// The floor holding most of the particles' weight now (the lowest of equals); 0 before the first step.
+    public var floor: Int { moments(x: x, y: y, level: level)?.floor ?? 0 }
 
     /// The estimate of the step at `time` (a time `step` was given, not forgotten yet), its particles'
     /// places then weighed by everything heard since; nil for a step that was not kept.
     public func estimate(at time: Timestamp, map: SiteMap) -> PositionEstimate? {
         guard let step = past.last(where: { $0.time == time }) else { return nil }
-        return step.settled ?? estimate(x: step.x, y: step.y, map: map)
+        return estimate(x: step.x, y: step.y, level: step.level, map: map)
     }
 
     /// Forgets the steps up to `time`: every step is kept until forgotten.
@@ -226,17 +227,32 @@ public struct PositionFilter: Sendable {
 
     // MARK: - Particles
 
+    /// The floors the particles stand on, lowest first, and each particle's index into them.
+    private func floorSlots() -> (floors: [Int], slots: [Int]) {
+        let floors = Array(Set(level)).sorted()
+        var slotOf: [Int: Int] = [:]
+        for (slot, floor) in floors.enumerated() { slotOf[floor] = slot }
+        return (floors, level.map { slotOf[$0] ?? 0 })
+    }
+
+    /// The box of each floor that `levels` holds.
+    private static func boxes(of levels: [Int], map: SiteMap) -> [Int: SiteMap.Box] {
+        var boxes: [Int: SiteMap.Box] = [:]
+        for level in Set(levels) { boxes[level] = map.bounds(floor: level) }
+        return boxes
+    }
+
     /// First particles: most about the gateways that heard the beacon (the louder, the likelier), within
-    /// the distance their readings suggest; some anywhere on the floor.
-    private mutating func start(_ observations: [SignalObservation], box: SiteMap.Box, map: SiteMap, model: SignalModel) {
+    /// the distance their readings suggest, on the gateway's floor; some anywhere on the loudest's floor.
+    private mutating func start(_ observations: [SignalObservation], map: SiteMap, model: SignalModel) {
         let count = Self.particleCount
-        x = []; y = []; vx = []; vy = []; walking = []
-        x.reserveCapacity(count); y.reserveCapacity(count)
+        x = []; y = []; level = []; vx = []; vy = []; walking = []
+        x.reserveCapacity(count); y.reserveCapacity(count); level.reserveCapacity(count)
         let (chances, total) = Self.nearestChances(observations)
         for index in 0..<count {
-            let point = draw(observations, chances: chances, total: total, uniform: Double(index) < Self.uniformShare * Double(count),
-                             box: box, map: map, model: model)
-            x.append(Float(point.x)); y.append(Float(point.y))
+            let place = draw(observations, chances: chances, total: total, uniform: Double(index) < Self.uniformShare * Double(count),
+                             map: map, model: model)
+            x.append(Float(place.point.x)); y.append(Float(place.point.y)); level.append(place.floor)
             vx.append(0); vy.append(0)
             walking.append(rng.chance(0.5))
         }
@@ -254,11 +270,17 @@ public struct PositionFilter: Sendable {
         return (chances, chances.reduce(0, +))
     }
 
-    /// One place drawn from what `observations` suggest: anywhere in `box` when `uniform`, else about a
-    /// gateway picked by `chances` (of `total`), within 1.5 times the distance its reading suggests.
+    /// One place drawn from what `observations` (loudest first) suggest: anywhere on the loudest gateway's
+    /// floor when `uniform`, else about a gateway picked by `chances` (of `total`), on its floor, within 1.5
+    /// times the distance its reading suggests.
     private mutating func draw(_ observations: [SignalObservation], chances: [Double], total: Double, uniform: Bool,
-                               box: SiteMap.Box, map: SiteMap, model: SignalModel) -> Point2 {
-        if uniform { return Point2(x: box.low.x + rng.unit() * box.width, y: box.low.y + rng.unit() * box.height) }
+                               map: SiteMap, model: SignalModel) -> (point: Point2, floor: Int) {
+        if uniform {
+            let loudest = map.site.gateways[observations[0].gateway]
+            // A gateway's floor always has bounds: the box holds the gateway.
+            guard let box = map.bounds(floor: loudest.floor) else { return (loudest.point, loudest.floor) }
+            return (Point2(x: box.low.x + rng.unit() * box.width, y: box.low.y + rng.unit() * box.height), loudest.floor)
+        }
         var pick = rng.unit() * total
         var chosen = observations.count - 1
         for (i, chance) in chances.enumerated() {
@@ -267,24 +289,27 @@ public struct PositionFilter: Sendable {
         }
         let observation = observations[chosen]
         let gateway = map.site.gateways[observation.gateway]
+        guard let box = map.bounds(floor: gateway.floor) else { return (gateway.point, gateway.floor) }
         let radius = min(30, max(1, 1.5 * model.distance(rssi: observation.rssi, power: observation.measuredPower,
                                                                   gateway: observation.gateway)))
         let r = radius * rng.unit().squareRoot(), angle = 2 * Double.pi * rng.unit()
-        return box.clamp(Point2(x: gateway.x + r * cos(angle), y: gateway.y + r * sin(angle)))
+        return (box.clamp(Point2(x: gateway.x + r * cos(angle), y: gateway.y + r * sin(angle))), gateway.floor)
     }
 
     /// Replaces about `freshShare` of the particles with places drawn about the gateways that hear the
     /// beacon now (as the first particles are): a cloud the readings have left behind, say in a corner a
-    /// wrong path-loss model made likely, is found again within seconds instead of having to walk back. A
-    /// fresh particle has no past of its own: at the steps remembered it is taken to have stood where it is
-    /// drawn, so hindsight moves the past towards where the beacon is found.
+    /// wrong path-loss model made likely, is found again within seconds instead of having to walk back, and
+    /// a beacon carried to another floor is found there. A fresh particle has no past of its own: at the
+    /// steps remembered it is taken to have stood where it is drawn, so hindsight moves the past towards
+    /// where the beacon is found, except at a step when the particle it replaces stood on another floor
+    /// (that one's place is kept there): hindsight does not move a beacon to a floor before it is heard there.
     private mutating func refresh(_ observations: [SignalObservation], map: SiteMap, model: SignalModel) {
-        guard !observations.isEmpty, let box = map.bounds(floor: floor) else { return }
+        guard !observations.isEmpty else { return }
         let (chances, total) = Self.nearestChances(observations)
         for i in x.indices where rng.chance(Self.freshShare) {
-            let point = draw(observations, chances: chances, total: total, uniform: false, box: box, map: map, model: model)
-            x[i] = Float(point.x); y[i] = Float(point.y); vx[i] = 0; vy[i] = 0
-            for step in past.indices where past[step].x.count == x.count {
+            let place = draw(observations, chances: chances, total: total, uniform: false, map: map, model: model)
+            x[i] = Float(place.point.x); y[i] = Float(place.point.y); level[i] = place.floor; vx[i] = 0; vy[i] = 0
+            for step in past.indices where past[step].x.count == x.count && past[step].level[i] == place.floor {
                 past[step].x[i] = x[i]
                 past[step].y[i] = y[i]
             }
@@ -292,7 +317,8 @@ public struct PositionFilter: Sendable {
     }
 
     private mutating func predict(_ seconds: Double, map: SiteMap, model: SignalModel) {
-        guard seconds > 0, let box = map.bounds(floor: floor) else { return }
+        guard seconds > 0 else { return }
+        let boxes = Self.boxes(of: level, map: map)
         let change = 1 - exp(-Self.modeChangeRate * seconds)
         let memory = exp(-seconds / Self.velocityMemory)
         let kick = Self.walkingSpeed * (1 - memory * memory).squareRoot()
@@ -316,7 +342,7 @@ public struct PositionFilter: Sendable {
             let (jx, jy) = rng.normalPair()
             px += drift * jx
             py += drift * jy
-            let point = box.clamp(Point2(x: px, y: py))
+            let point = boxes[level[i]]?.clamp(Point2(x: px, y: py)) ?? Point2(x: px, y: py)
             x[i] = Float(point.x); y[i] = Float(point.y)
         }
         if var belief = power {
@@ -333,9 +359,13 @@ public struct PositionFilter: Sendable {
     private mutating func weigh(_ observations: [SignalObservation], map: inout SiteMap, model: SignalModel) {
         guard var belief = power else { return }
         let count = x.count
-        let beaconElevation = map.elevation(ofFloor: floor) + model.beaconHeight
+        // What depends on a particle's floor, per floor the particles are on.
+        let (floors, slots) = floorSlots()
         let gateways = observations.map { map.site.gateways[$0.gateway] }
-        let heights = observations.map { map.elevation(ofGateway: $0.gateway) - beaconElevation }
+        let heights = floors.map { floor in
+            let beaconElevation = map.elevation(ofFloor: floor) + model.beaconHeight
+            return observations.map { map.elevation(ofGateway: $0.gateway) - beaconElevation }
+        }
         let precisions = observations.map { 1 / ($0.sigma * $0.sigma) }
         let totalPrecision = precisions.reduce(0, +) + 1 / belief.variance
         let priorTerm = belief.mean / belief.variance
@@ -347,15 +377,20 @@ public struct PositionFilter: Sendable {
         var powers = [Double](repeating: 0, count: count)
         var estimates = [Double](repeating: 0, count: observations.count)
         let roots = precisions.map { $0.squareRoot() }
-        let walls = map.hasWalls(onFloor: floor)
-        let outside = map.withRooms(onFloor: floor) { room in x.indices.map { room(Point2(x: Double(x[$0]), y: Double(y[$0]))) == nil } }
+        let walls = floors.map { map.hasWalls(onFloor: $0) }
+        var outside = [Bool](repeating: false, count: count)
+        for (slot, floor) in floors.enumerated() {
+            map.withRooms(onFloor: floor) { room in
+                for i in x.indices where slots[i] == slot { outside[i] = room(Point2(x: Double(x[i]), y: Double(y[i]))) == nil }
+            }
+        }
         let exponentOfTails = -0.5 * (tails + 1)
         // A surveyed gateway's reading is judged against the radio map there: its correction to the distance
         // model, and its variance in place of the model's scatter (so its precision varies with the place).
-        let surveyed = observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false }
+        let surveyed = floors.map { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
-        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
+        var totals = [Double](repeating: totalPrecision, count: surveyed.contains { $0.contains(true) } ? count : 0)
         // A reading's power estimate is linear in its exponent: under a hedge's multiple m it moves by
         // (m − 1) · slope · ln(d²), the path loss each hedged reading adds (`hedgedLoss`, per particle).
         let hedged = observations.indices.map { !receivers[$0].measured }
@@ -367,6 +402,7 @@ public struct PositionFilter: Sendable {
         var best = -Double.infinity
         for i in 0..<count {
             let px = Double(x[i]), py = Double(y[i])
+            let slot = slots[i], floor = floors[slot]
             var weighted = priorTerm
             // The precision-weighted sum of the hedged readings' path loss: what a hedge's multiple shifts the power by.
             var weightedHedgedLoss = 0.0
@@ -374,14 +410,14 @@ public struct PositionFilter: Sendable {
             // The product of the surveyed readings' precisions over the model's.
             var precisionRatio = 1.0
             for j in 0..<observations.count {
-                let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[j]
+                let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[slot][j]
                 let square = max(dx * dx + dy * dy + dz * dz, minimumSquare)
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
                 let loss = slopes[j] * Double(logf(Float(square)))
                 hedgedLoss[j] = hedged[j] ? loss : 0
                 var estimate = observations[j].rssi - receivers[j].offset + loss
-                if walls { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
-                if surveyed[j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
+                if walls[slot] { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
+                if surveyed[slot][j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction
                     // Under another exponent the map would move too, where its points reach as much as the model.
                     hedgedLoss[j] = loss - slopes[j] * survey.exponentLeverage
@@ -465,32 +501,35 @@ public struct PositionFilter: Sendable {
     private mutating func resample(map: SiteMap) {
         needsResampling = false
         let count = x.count
-        // Standing and walking particles are two clouds (a standing one tight, a walking one wide): the
-        // kernel keeps each one's mean and spread.
-        var mass = [0.0, 0.0], mx = [0.0, 0.0], my = [0.0, 0.0], vxx = [0.0, 0.0], vyy = [0.0, 0.0]
+        // Standing and walking particles are two clouds on each floor (a standing one tight, a walking one
+        // wide): the kernel keeps each one's mean and spread.
+        let (floors, slots) = floorSlots()
+        let clouds = 2 * floors.count
+        func cloud(_ i: Int) -> Int { 2 * slots[i] + (walking[i] ? 1 : 0) }
+        var mass = [Double](repeating: 0, count: clouds), mx = mass, my = mass, vxx = mass, vyy = mass
         for i in 0..<count {
-            let mode = walking[i] ? 1 : 0, w = Double(weight[i])
+            let mode = cloud(i), w = Double(weight[i])
             mass[mode] += w
             mx[mode] += w * Double(x[i])
             my[mode] += w * Double(y[i])
         }
-        for mode in 0..<2 where mass[mode] > 0 {
+        for mode in 0..<clouds where mass[mode] > 0 {
             mx[mode] /= mass[mode]
             my[mode] /= mass[mode]
         }
         for i in 0..<count {
-            let mode = walking[i] ? 1 : 0, w = Double(weight[i])
+            let mode = cloud(i), w = Double(weight[i])
             let dx = Double(x[i]) - mx[mode], dy = Double(y[i]) - my[mode]
             vxx[mode] += w * dx * dx
             vyy[mode] += w * dy * dy
         }
-        for mode in 0..<2 where mass[mode] > 0 {
+        for mode in 0..<clouds where mass[mode] > 0 {
             vxx[mode] /= mass[mode]
             vyy[mode] /= mass[mode]
         }
-        var newX = [Float](), newY = [Float](), newVX = [Float](), newVY = [Float](), newWalking = [Bool]()
+        var newX = [Float](), newY = [Float](), newVX = [Float](), newVY = [Float](), newWalking = [Bool](), newLevel = [Int]()
         newX.reserveCapacity(count); newY.reserveCapacity(count); newVX.reserveCapacity(count)
-        newVY.reserveCapacity(count); newWalking.reserveCapacity(count)
+        newVY.reserveCapacity(count); newWalking.reserveCapacity(count); newLevel.reserveCapacity(count)
         var sources: [Int] = []
         sources.reserveCapacity(count)
         let step = 1 / Double(count)
@@ -503,7 +542,7 @@ public struct PositionFilter: Sendable {
                 source += 1
             }
             newX.append(x[source]); newY.append(y[source]); newVX.append(vx[source]); newVY.append(vy[source])
-            newWalking.append(walking[source])
+            newWalking.append(walking[source]); newLevel.append(level[source])
             sources.append(source)
             target += step
         }
@@ -511,17 +550,20 @@ public struct PositionFilter: Sendable {
         for index in past.indices where past[index].x.count == count {
             past[index].x = sources.map { past[index].x[$0] }
             past[index].y = sources.map { past[index].y[$0] }
+            past[index].level = sources.map { past[index].level[$0] }
         }
-        x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking
+        x = newX; y = newY; vx = newVX; vy = newVY; walking = newWalking; level = newLevel
         let bandwidth = Self.kernelBandwidth
         let shrink = (1 - bandwidth * bandwidth).squareRoot()
-        let box = map.bounds(floor: floor)
+        let boxes = Self.boxes(of: level, map: map)
+        // Each copy in its source's cloud.
+        let copiedSlots = sources.map { slots[$0] }
         for i in 0..<count {
-            let mode = walking[i] ? 1 : 0
+            let mode = 2 * copiedSlots[i] + (walking[i] ? 1 : 0)
             let (jx, jy) = rng.normalPair()
             var point = Point2(x: shrink * Double(x[i]) + (1 - shrink) * mx[mode] + bandwidth * vxx[mode].squareRoot() * jx,
                                y: shrink * Double(y[i]) + (1 - shrink) * my[mode] + bandwidth * vyy[mode].squareRoot() * jy)
-            if let box { point = box.clamp(point) }
+            if let box = boxes[level[i]] { point = box.clamp(point) }
             x[i] = Float(point.x); y[i] = Float(point.y)
         }
         weight = [Float](repeating: 1 / Float(count), count: count)
@@ -529,59 +571,64 @@ public struct PositionFilter: Sendable {
 
     // MARK: - Estimate
 
-    /// The particles at `x`, `y` with the current weights: their weighted mean, 1-σ radius, total weight
-    /// and the walking particles' share; nil when there are none or no weight.
-    private func moments(x: [Float], y: [Float]) -> (point: Point2, error: Double, total: Double, walking: Double)? {
-        guard !x.isEmpty, x.count == weight.count, walking.count == weight.count else { return nil }
-        var total = 0.0, mx = 0.0, my = 0.0, moving = 0.0
+    /// The particles at `x`, `y` on floors `level` with the current weights: the floor holding the most
+    /// weight (the lowest of equals), its particles' weighted mean and 1-σ radius, the total weight and the
+    /// walking particles' share of it; nil when there are none or no weight.
+    private func moments(x: [Float], y: [Float], level: [Int])
+        -> (point: Point2, error: Double, total: Double, walking: Double, floor: Int)? {
+        guard !x.isEmpty, x.count == weight.count, walking.count == weight.count, level.count == weight.count else { return nil }
+        var total = 0.0, moving = 0.0
+        var masses: [Int: Double] = [:]
         for i in x.indices {
             let w = Double(weight[i])
             total += w
             if walking[i] { moving += w }
+            masses[level[i], default: 0] += w
+        }
+        guard total > 0, let floor = masses.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return nil }
+        var mass = 0.0, mx = 0.0, my = 0.0
+        for i in x.indices where level[i] == floor {
+            let w = Double(weight[i])
+            mass += w
             mx += w * Double(x[i])
             my += w * Double(y[i])
         }
-        guard total > 0 else { return nil }
-        mx /= total
-        my /= total
+        guard mass > 0 else { return nil }
+        mx /= mass
+        my /= mass
         var variance = 0.0
-        for i in x.indices {
-            let w = Double(weight[i]) / total
+        for i in x.indices where level[i] == floor {
+            let w = Double(weight[i]) / mass
             let dx = Double(x[i]) - mx, dy = Double(y[i]) - my
             variance += w * (dx * dx + dy * dy)
         }
-        return (Point2(x: mx, y: my), variance.squareRoot(), total, moving / total)
+        return (Point2(x: mx, y: my), variance.squareRoot(), total, moving / total, floor)
     }
 
-    /// The estimate from particles at `x`, `y` with the current weights.
-    private func estimate(x: [Float], y: [Float], map: SiteMap) -> PositionEstimate? {
-        guard let power, let moments = moments(x: x, y: y) else { return nil }
+    /// The estimate from particles at `x`, `y` on floors `level` with the current weights: the place on the
+    /// likeliest floor, the rooms' probabilities over every floor.
+    private func estimate(x: [Float], y: [Float], level: [Int], map: SiteMap) -> PositionEstimate? {
+        guard let power, let moments = moments(x: x, y: y, level: level) else { return nil }
         // Index 0: in no room; room r at r + 1.
         var shares = [Double](repeating: 0, count: map.site.rooms.count + 1)
-        map.withRooms(onFloor: floor) { room in
-            for i in x.indices {
-                shares[room(Point2(x: Double(x[i]), y: Double(y[i]))).map { $0 + 1 } ?? 0] += Double(weight[i]) / moments.total
+        for floor in Set(level).sorted() {
+            map.withRooms(onFloor: floor) { room in
+                for i in x.indices where level[i] == floor {
+                    shares[room(Point2(x: Double(x[i]), y: Double(y[i]))).map { $0 + 1 } ?? 0] += Double(weight[i]) / moments.total
+                }
             }
         }
         let ranked = shares.indices.filter { shares[$0] > 0 }
             .map { (room: $0 == 0 ? nil : $0 - 1, probability: shares[$0]) }
             .sorted { ($0.probability, -($0.room ?? -1)) > ($1.probability, -($1.room ?? -1)) }
-        return PositionEstimate(point: moments.point, error: moments.error, floor: floor, rooms: ranked, power: power.mean)
+        return PositionEstimate(point: moments.point, error: moments.error, floor: moments.floor, rooms: ranked, power: power.mean)
     }
 }
 
-/// Where the particles were at one step, in the current particles' order; or, once the filter started
-/// over (another floor), the estimate the step had then.
+/// Where the particles were at one step, in the current particles' order.
 struct PastStep: Sendable {
     var time: Timestamp
     var x: [Float]
     var y: [Float]
-    var settled: PositionEstimate?
-
-    mutating func settle(_ estimate: PositionEstimate?) {
-        guard settled == nil else { return }
-        settled = estimate
-        x = []
-        y = []
-    }
+    var level: [Int]
 }
