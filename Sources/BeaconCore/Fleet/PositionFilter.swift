@@ -362,7 +362,8 @@ public struct PositionFilter: Sendable {
         // What depends on a particle's floor, per floor the particles are on.
         let (floors, slots) = floorSlots()
         let gateways = observations.map { map.site.gateways[$0.gateway] }
-        let heights = floors.map { floor in
+        // Per floor, then per reading (at slot · readings + reading): the gateway's height above a beacon there.
+        let heights = floors.flatMap { floor in
             let beaconElevation = map.elevation(ofFloor: floor) + model.beaconHeight
             return observations.map { map.elevation(ofGateway: $0.gateway) - beaconElevation }
         }
@@ -387,10 +388,10 @@ public struct PositionFilter: Sendable {
         let exponentOfTails = -0.5 * (tails + 1)
         // A surveyed gateway's reading is judged against the radio map there: its correction to the distance
         // model, and its variance in place of the model's scatter (so its precision varies with the place).
-        let surveyed = floors.map { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
+        let surveyed = floors.flatMap { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
-        var totals = [Double](repeating: totalPrecision, count: surveyed.contains { $0.contains(true) } ? count : 0)
+        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
         // A reading's power estimate is linear in its exponent: under a hedge's multiple m it moves by
         // (m − 1) · slope · ln(d²), the path loss each hedged reading adds (`hedgedLoss`, per particle).
         let hedged = observations.indices.map { !receivers[$0].measured }
@@ -402,7 +403,7 @@ public struct PositionFilter: Sendable {
         var best = -Double.infinity
         for i in 0..<count {
             let px = Double(x[i]), py = Double(y[i])
-            let slot = slots[i], floor = floors[slot]
+            let slot = slots[i], floor = floors[slot], row = slot * observations.count
             var weighted = priorTerm
             // The precision-weighted sum of the hedged readings' path loss: what a hedge's multiple shifts the power by.
             var weightedHedgedLoss = 0.0
@@ -410,14 +411,14 @@ public struct PositionFilter: Sendable {
             // The product of the surveyed readings' precisions over the model's.
             var precisionRatio = 1.0
             for j in 0..<observations.count {
-                let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[slot][j]
+                let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[row + j]
                 let square = max(dx * dx + dy * dy + dz * dz, minimumSquare)
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
                 let loss = slopes[j] * Double(logf(Float(square)))
                 hedgedLoss[j] = hedged[j] ? loss : 0
                 var estimate = observations[j].rssi - receivers[j].offset + loss
                 if walls[slot] { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
-                if surveyed[slot][j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
+                if surveyed[row + j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction
                     // Under another exponent the map would move too, where its points reach as much as the model.
                     hedgedLoss[j] = loss - slopes[j] * survey.exponentLeverage
