@@ -15,8 +15,10 @@ struct GatewayPosition {
     /// Metres above floor 0: its floor's elevation and its height above that floor.
     let height: Double
     /// On floor 0, with the beacons: only then do walls stand between them (a gateway on another floor
-    /// hears through its floor, which the distance's height part stands for).
+    /// hears through the slabs between, `floorLoss`).
     let isOnBeaconsFloor: Bool
+    /// dB lost through the slabs between floor 0 and the gateway's.
+    let floorLoss: Double
     let rssiOffset: Double
     /// nil: the scene radio's.
     let pathLossExponent: Double?
@@ -27,6 +29,7 @@ struct GatewayPosition {
         point = gateway.point
         height = site.elevation(ofFloor: gateway.floor) + gateway.z
         isOnBeaconsFloor = gateway.floor == 0
+        floorLoss = site.floorLoss(between: 0, and: gateway.floor)
         rssiOffset = settings.rssiOffset
         pathLossExponent = settings.pathLossExponent
         noise = settings.noise
@@ -38,8 +41,8 @@ struct GatewayPosition {
         return (dx * dx + dy * dy + dz * dz).squareRoot()
     }
 
-    /// dB lost in the walls between a beacon at `point` on floor 0 and the gateway.
+    /// dB lost in the walls (or floors) between a beacon at `point` on floor 0 and the gateway.
     func wallLoss(from point: Point2) -> Double {
-        isOnBeaconsFloor ? site.wallsCrossed(from: point, to: self.point, floor: 0) : 0
+        isOnBeaconsFloor ? site.wallsCrossed(from: point, to: self.point, floor: 0) : floorLoss
     }
 }

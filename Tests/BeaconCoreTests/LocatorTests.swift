@@ -76,6 +76,37 @@ struct LocatorTests {
         #expect(outputs.filter { $0.isRoom && $0.time > F.at(seconds: 10) }.isEmpty)
     }
 
+    @Test("a gateway upstairs heard through a 15 dB slab: with the slab in the site file the beacon is placed where it stands, without it pushed away")
+    func aSlabInTheSiteFile() {
+        func meanError(slab: Double) -> Double {
+            let up = SiteGateway(name: "up", x: 1.5, y: 2, room: "upA", floor: 1)
+            let site = Site(rooms: F.site.rooms + [Room(name: "upA", polygon: F.rectangle(0, 0, 6, 4), floor: 1)],
+                            gateways: F.site.gateways + [up],
+                            floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5, attenuation: slab)])
+            let beacon = Point2(x: 1.5, y: 2)
+            var rng = SplitMix64(seed: 3)
+            var locator = Locator(site: site)
+            var errors: [Double] = []
+            for second in 1...120 {
+                let time = F.at(seconds: Double(second))
+                for gateway in site.gateways {
+                    let dx = gateway.x - beacon.x, dy = gateway.y - beacon.y, dz = gateway.floor == 1 ? 2.5 : 0
+                    let rssi = F.rssi(atDistance: (dx * dx + dy * dy + dz * dz).squareRoot()) - (gateway.floor == 1 ? 15 : 0) + 2 * rng.normal()
+                    _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: second, readings: [F.reading(rssi: rssi)]),
+                                        arrival: time)
+                }
+                locator.advance(arrival: time) { output in
+                    guard let fix = output.located?.fix, second > 10 else { return }
+                    errors.append(fix.point.distance(to: beacon))
+                }
+            }
+            return errors.reduce(0, +) / Double(max(1, errors.count))
+        }
+        let known = meanError(slab: 15), unknown = meanError(slab: 0)
+        #expect(known < 0.5, "\(known) m with the slab in the site file")
+        #expect(known < unknown / 2, "\(known) m with the slab, \(unknown) m without")
+    }
+
     @Test("the same readings in any interleaving give the same lines (no lateness bound)")
     func interleavingsAgree() {
         var settings = Locator.Settings()

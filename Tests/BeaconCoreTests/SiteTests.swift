@@ -49,6 +49,7 @@ import Testing
         let full = try decode(documents.last!)
         #expect(!full.walls.isEmpty && !full.floors.isEmpty)
         #expect(full.floors.contains { $0.name != nil })
+        #expect(full.floors.contains { $0.attenuation > 0 })
         #expect(full.rooms.contains { $0.floor != 0 })
     }
 
@@ -103,6 +104,18 @@ import Testing
         #expect(try Site.decode(site.jsonValue) == site)
     }
 
+    @Test("a path between floors loses each slab between them, the upper floor's of each pair, whichever way it goes")
+    func floorLossSumsTheSlabsBetween() {
+        let site = Site(rooms: [], gateways: [], floors: [Floor(level: 0, attenuation: 5), Floor(level: 1, attenuation: 12),
+                                                          Floor(level: 2, attenuation: 15), Floor(level: -1, attenuation: 20)])
+        #expect(site.floorLoss(between: 0, and: 0) == 0)
+        #expect(site.floorLoss(between: 0, and: 1) == 12)
+        #expect(site.floorLoss(between: 1, and: 0) == 12)
+        #expect(site.floorLoss(between: 0, and: 2) == 27)
+        #expect(site.floorLoss(between: -1, and: 1) == 17)
+        #expect(site.floorLoss(between: 2, and: 4) == 0, "floors the site does not describe lose nothing")
+    }
+
     @Test(arguments: [
         (#"{"rooms":[{"name":"hall","polgon":[[0,0],[4,0],[4,4]]}],"gateways":[]}"#, "rooms[0].polgon: unknown member (expected 'name', 'polygon', 'floor'); did you mean 'polygon'?"),
         (#"{"rooms":[],"gateways":[],"extra":1}"#, "extra: unknown member (expected 'rooms', 'gateways', 'walls', 'floors', 'beacons')"),
@@ -120,6 +133,7 @@ import Testing
         (#"{"rooms":[],"gateways":[{"name":"g","position":[1,2],"beacon":""}]}"#, "gateways[0].beacon: a name may not be empty"),
         (#"{"rooms":[],"gateways":[],"walls":[{"from":[0,0],"to":[1,1],"attenuation":-1}]}"#, "walls[0].attenuation: -1.0 is outside 0.0...100.0"),
         (#"{"rooms":[],"gateways":[],"floors":[{"level":0.5}]}"#, "floors[0].level: a floor level is a whole number, found 0.5"),
+        (#"{"rooms":[],"gateways":[],"floors":[{"level":1,"attenuation":101}]}"#, "floors[0].attenuation: 101.0 is outside 0.0...100.0"),
         (#"{"rooms":[],"gateways":[],"floors":[{"level":1},{"level":1}]}"#, "floors[1].level: duplicate floor level '1' (also floors[0])"),
         (#"{"rooms":{},"gateways":[]}"#, "rooms: expected an array, found an object"),
         ("[]", "expected an object, found an array"),

@@ -165,17 +165,19 @@ struct SiteSceneTests {
         #expect(rows.map(\.isAdvertising) == (0..<12).map { $0 < 11 })
     }
 
-    @Test("a gateway on another floor hears through no walls, from its floor's height above floor 0")
+    @Test("a gateway on another floor hears through the slabs between, not the walls, from its floor's height above floor 0")
     func gatewayUpstairs() throws {
         let upstairs = SiteGateway(name: "b", x: 9, y: 2, z: 1.5, floor: 2)
         let wall = Wall(from: Point2(x: 5, y: 0), to: Point2(x: 5, y: 4), attenuation: 10)
         var site = twoRoomSite(walls: [wall], gatewayB: upstairs)
-        site = Site(rooms: site.rooms, gateways: site.gateways, walls: site.walls, floors: [Floor(level: 0, height: 2.5)])
+        // Floor 1's slab loses 7 dB, floor 2's is not described (none); floor 3's is above the gateway.
+        site = Site(rooms: site.rooms, gateways: site.gateways, walls: site.walls,
+                    floors: [Floor(level: 0, height: 2.5), Floor(level: 1, attenuation: 7), Floor(level: 3, attenuation: 30)])
         let row = try #require(try simulate(siteScene(site: site, duration: .seconds(1))).siteTruth.first)
         // Floor 2 is 2.5 m (floor 0) + 3 m (floor 1, by default) up; the gateway 1.5 m above it, the beacon 1 m up.
         let distance = (36.0 + 36.0).squareRoot()
         #expect(abs(row.gateways[1].distance - distance) < 1e-9)
-        #expect(abs(row.gateways[1].meanRSSI - quietRadio.meanRSSI(measuredPower: -59, distance: distance)) < 1e-9)
+        #expect(abs(row.gateways[1].meanRSSI - (quietRadio.meanRSSI(measuredPower: -59, distance: distance) - 7)) < 1e-9)
     }
 
     @Test("the nearest gateway hears the beacon loudest")

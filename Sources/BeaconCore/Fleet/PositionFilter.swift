@@ -389,6 +389,8 @@ public struct PositionFilter: Sendable {
         // A surveyed gateway's reading is judged against the radio map there: its correction to the distance
         // model, and its variance in place of the model's scatter (so its precision varies with the place).
         let surveyed = floors.flatMap { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
+        // The slabs between a gateway on another floor and a beacon on this one.
+        let floorLosses = floors.flatMap { floor in observations.map { map.site.floorLoss(between: map.site.gateways[$0.gateway].floor, and: floor) } }
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
         var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
@@ -416,7 +418,7 @@ public struct PositionFilter: Sendable {
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
                 let loss = slopes[j] * Double(logf(Float(square)))
                 hedgedLoss[j] = hedged[j] ? loss : 0
-                var estimate = observations[j].rssi - receivers[j].offset + loss
+                var estimate = observations[j].rssi - receivers[j].offset + loss + floorLosses[row + j]
                 if walls[slot] { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
                 if surveyed[row + j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction

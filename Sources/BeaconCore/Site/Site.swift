@@ -139,14 +139,17 @@ public struct Floor: Hashable, Sendable {
     public var name: String?
     /// Floor to floor, metres.
     public var height: Double
+    /// dB a signal loses through this floor's slab, between it and the floor below.
+    public var attenuation: Double
 
     /// The height of a floor a site does not describe.
     public static let defaultHeight = 3.0
 
-    public init(level: Int, name: String? = nil, height: Double = Floor.defaultHeight) {
+    public init(level: Int, name: String? = nil, height: Double = Floor.defaultHeight, attenuation: Double = 0) {
         self.level = level
         self.name = name
         self.height = height
+        self.attenuation = attenuation
     }
 }
 
@@ -205,6 +208,14 @@ public struct Site: Hashable, Sendable {
 
     /// Whether any gateway names its own beacon.
     public var hasGatewayBeacons: Bool { !gatewayBeacons.isEmpty }
+
+    /// dB lost between floors `a` and `b` through the slabs between them: each floor above the lower one,
+    /// up to the higher, as `floors` says (0 for a floor it does not describe).
+    public func floorLoss(between a: Int, and b: Int) -> Double {
+        guard a != b else { return 0 }
+        let slabs = (min(a, b) + 1)...max(a, b)
+        return floors.reduce(0) { sum, floor in slabs.contains(floor.level) ? sum + floor.attenuation : sum }
+    }
 
     /// Height in metres of floor `level` above floor 0: the floors between them stacked, each as high as
     /// `floors` says (3.0 m when it does not); negative below floor 0.
