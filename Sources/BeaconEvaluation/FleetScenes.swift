@@ -103,11 +103,21 @@ public enum FleetScenes {
         return FleetScene(scene, seeds: FleetScene.seeds(5), purpose: "rooms on one floor with gateways on the floor above")
     }()
 
+    /// `twoFloors` with a slab that loses 12 dB, which the site file does not give: the gateways upstairs
+    /// read a beacon downstairs 12 dB low.
+    public static let twoFloorsSlab: FleetScene = {
+        var scene = twoFloors.scene
+        scene.name = "two-floors-slab"
+        scene.summary = "the room moves on the ground floor, a gateway upstairs above each room, through a 12 dB slab the site file does not give"
+        scene.gateways = scene.site?.gateways.filter { $0.floor == 1 }.map { SceneGateway(name: $0.name, rssiOffset: -12) } ?? []
+        return FleetScene(scene, seeds: twoFloors.seeds, purpose: "rooms on one floor with gateways upstairs, through a slab of unknown loss")
+    }()
+
     /// The built-in `house`: five rooms behind walls, a gateway in each, three beacons at 10 Hz.
     public static let house = FleetScene(Scene.named("house")!, seeds: FleetScene.seeds(3),
                                          purpose: "rooms and walls, beacons walking, standing and leaving")
 
-    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, twoFloors, house]
+    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, twoFloors, twoFloorsSlab, house]
 
     static var movesRoute: BeaconPath {
         let places: [(Double, Double)] = [(1.5, 2), (5, 2), (2, 1), (5, 3), (1, 3), (4.8, 1), (2.5, 3.2), (5.2, 2.5), (1.2, 0.8), (5, 1.5), (2, 2)]

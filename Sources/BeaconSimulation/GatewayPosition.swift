@@ -17,7 +17,7 @@ struct GatewayPosition {
     /// On floor 0, with the beacons: only then do walls stand between them (a gateway on another floor
     /// hears through the slabs between, `floorLoss`).
     let isOnBeaconsFloor: Bool
-    /// dB lost through the slabs between floor 0 and the gateway's.
+    /// dB lost through the slabs between floor 0 and the gateway's (a slab of unknown loss loses none).
     let floorLoss: Double
     let rssiOffset: Double
     /// nil: the scene radio's.
@@ -29,7 +29,7 @@ struct GatewayPosition {
         point = gateway.point
         height = site.elevation(ofFloor: gateway.floor) + gateway.z
         isOnBeaconsFloor = gateway.floor == 0
-        floorLoss = site.floorLoss(between: 0, and: gateway.floor)
+        floorLoss = site.slabs(between: 0, and: gateway.floor).loss
         rssiOffset = settings.rssiOffset
         pathLossExponent = settings.pathLossExponent
         noise = settings.noise

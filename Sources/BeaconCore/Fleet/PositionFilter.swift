@@ -51,6 +51,10 @@ public struct SignalModel: Equatable, Sendable {
     public var powerDrift = 0.5
     /// The beacon's height above its floor, metres (carried, or on a desk).
     public var beaconHeight = 1.0
+    /// The 1-σ of what a slab loses when the site file does not say, dB: from a few dB (timber) to 25
+    /// (reinforced concrete). A reading across such a slab is judged with that doubt added, so a gateway on
+    /// another floor helps decide the floor without dragging the place by what its slab loses.
+    public var slabDoubt = 10.0
     /// How each gateway hears, by gateway index, as `beacon locate --calibrate` fitted it; a gateway
     /// beyond the array hears as the model says (offset 0, `exponent`).
     public var receivers: [Receiver] = []
@@ -355,7 +359,9 @@ public struct PositionFilter: Sendable {
     /// out: for a particle, each reading plus its path loss and walls is an estimate of that power; their
     /// weighted mean (with the belief so far) is the particle's power, and the scatter of the estimates
     /// about it is what the particle is judged by. Where the survey's radio map reaches a gateway, its
-    /// correction joins the path loss and its variance replaces the model's scatter.
+    /// correction joins the path loss and its variance replaces the model's scatter. A gateway on another
+    /// floor than the particle's hears through the slabs between: those the site gives lose their
+    /// attenuation, the others add `slabDoubt` to the reading's variance.
     private mutating func weigh(_ observations: [SignalObservation], map: inout SiteMap, model: SignalModel) {
         guard var belief = power else { return }
         let count = x.count
@@ -389,11 +395,13 @@ public struct PositionFilter: Sendable {
         // A surveyed gateway's reading is judged against the radio map there: its correction to the distance
         // model, and its variance in place of the model's scatter (so its precision varies with the place).
         let surveyed = floors.flatMap { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
-        // The slabs between a gateway on another floor and a beacon on this one.
-        let floorLosses = floors.flatMap { floor in observations.map { map.site.floorLoss(between: map.site.gateways[$0.gateway].floor, and: floor) } }
+        // The slabs between a gateway on another floor and a beacon on this one: what the known ones lose,
+        // and the variance the unknown ones add.
+        let slabs = floors.flatMap { floor in observations.map { map.site.slabs(between: map.site.gateways[$0.gateway].floor, and: floor) } }
+        let slabVariance = model.slabDoubt * model.slabDoubt
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
-        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) ? count : 0)
+        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) || slabs.contains { $0.unknown > 0 } ? count : 0)
         // A reading's power estimate is linear in its exponent: under a hedge's multiple m it moves by
         // (m − 1) · slope · ln(d²), the path loss each hedged reading adds (`hedgedLoss`, per particle).
         let hedged = observations.indices.map { !receivers[$0].measured }
@@ -410,7 +418,7 @@ public struct PositionFilter: Sendable {
             // The precision-weighted sum of the hedged readings' path loss: what a hedge's multiple shifts the power by.
             var weightedHedgedLoss = 0.0
             var total = totalPrecision
-            // The product of the surveyed readings' precisions over the model's.
+            // The product of the surveyed readings' (and those across slabs of unknown loss) precisions over the model's.
             var precisionRatio = 1.0
             for j in 0..<observations.count {
                 let dx = px - gateways[j].x, dy = py - gateways[j].y, dz = heights[row + j]
@@ -418,13 +426,19 @@ public struct PositionFilter: Sendable {
                 // In Float: a hundredth of a dB is far below the model's scatter, and it is twice as fast.
                 let loss = slopes[j] * Double(logf(Float(square)))
                 hedgedLoss[j] = hedged[j] ? loss : 0
-                var estimate = observations[j].rssi - receivers[j].offset + loss + floorLosses[row + j]
+                var estimate = observations[j].rssi - receivers[j].offset + loss + slabs[row + j].loss
                 if walls[slot] { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
                 if surveyed[row + j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction
                     // Under another exponent the map would move too, where its points reach as much as the model.
                     hedgedLoss[j] = loss - slopes[j] * survey.exponentLeverage
                     let precision = 1 / max(0.25, ownVariances[j] + survey.variance)
+                    precisionRatio *= precision / precisions[j]
+                    total += precision - precisions[j]
+                    particlePrecisions[j] = precision
+                    particleRoots[j] = precision.squareRoot()
+                } else if slabs[row + j].unknown > 0 {
+                    let precision = 1 / (1 / precisions[j] + Double(slabs[row + j].unknown) * slabVariance)
                     precisionRatio *= precision / precisions[j]
                     total += precision - precisions[j]
                     particlePrecisions[j] = precision

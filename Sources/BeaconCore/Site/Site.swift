@@ -139,13 +139,13 @@ public struct Floor: Hashable, Sendable {
     public var name: String?
     /// Floor to floor, metres.
     public var height: Double
-    /// dB a signal loses through this floor's slab, between it and the floor below.
-    public var attenuation: Double
+    /// dB a signal loses through this floor's slab, between it and the floor below; nil: not known.
+    public var attenuation: Double?
 
     /// The height of a floor a site does not describe.
     public static let defaultHeight = 3.0
 
-    public init(level: Int, name: String? = nil, height: Double = Floor.defaultHeight, attenuation: Double = 0) {
+    public init(level: Int, name: String? = nil, height: Double = Floor.defaultHeight, attenuation: Double? = nil) {
         self.level = level
         self.name = name
         self.height = height
@@ -209,12 +209,19 @@ public struct Site: Hashable, Sendable {
     /// Whether any gateway names its own beacon.
     public var hasGatewayBeacons: Bool { !gatewayBeacons.isEmpty }
 
-    /// dB lost between floors `a` and `b` through the slabs between them: each floor above the lower one,
-    /// up to the higher, as `floors` says (0 for a floor it does not describe).
-    public func floorLoss(between a: Int, and b: Int) -> Double {
-        guard a != b else { return 0 }
-        let slabs = (min(a, b) + 1)...max(a, b)
-        return floors.reduce(0) { sum, floor in slabs.contains(floor.level) ? sum + floor.attenuation : sum }
+    /// The slabs between floors `a` and `b` (each floor's above the lower one, up to the higher): the dB
+    /// those with a known attenuation lose together, and how many are not known (a floor `floors` does
+    /// not describe, or without an attenuation).
+    public func slabs(between a: Int, and b: Int) -> (loss: Double, unknown: Int) {
+        guard a != b else { return (0, 0) }
+        let levels = (min(a, b) + 1)...max(a, b)
+        var loss = 0.0, known = 0
+        for floor in floors where levels.contains(floor.level) {
+            guard let attenuation = floor.attenuation else { continue }
+            loss += attenuation
+            known += 1
+        }
+        return (loss, levels.count - known)
     }
 
     /// Height in metres of floor `level` above floor 0: the floors between them stacked, each as high as

@@ -56,7 +56,7 @@ extension Site {
         return Floor(level: try members["level"]!.level(),
                      name: try members["name"]?.name(),
                      height: try members["height"]?.number(in: 0.1...1000) ?? Floor.defaultHeight,
-                     attenuation: try members["attenuation"]?.number(in: 0...100) ?? 0)
+                     attenuation: try members["attenuation"]?.number(in: 0...100))
     }
 
     private static func room(_ field: SiteField) throws(SiteError) -> Room {
@@ -108,7 +108,7 @@ extension Site {
         func point(_ p: Point2) -> JSONValue { .array([.number(p.x), .number(p.y)]) }
         let floors = floors.map { floor -> JSONValue in
             .object([("level", .number(Double(floor.level)))] + (floor.name.map { [("name", .string($0))] } ?? [])
-                + [("height", .number(floor.height))] + (floor.attenuation == 0 ? [] : [("attenuation", .number(floor.attenuation))]))
+                + [("height", .number(floor.height))] + (floor.attenuation.map { [("attenuation", .number($0))] } ?? []))
         }
         let rooms = rooms.map { room -> JSONValue in
             .object([("name", .string(room.name)), ("polygon", .array(room.polygon.map(point))), ("floor", .number(Double(room.floor)))])

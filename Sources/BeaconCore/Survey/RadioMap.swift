@@ -182,7 +182,7 @@ public struct RadioMap: Sendable {
     public static func pathLoss(site: Site, gateway index: Int, at point: Point2, floor: Int, model: SignalModel) -> Double {
         let gateway = site.gateways[index]
         let walls = gateway.floor == floor ? site.wallsCrossed(from: point, to: gateway.point, floor: floor)
-            : site.floorLoss(between: gateway.floor, and: floor)
+            : site.slabs(between: gateway.floor, and: floor).loss
         return 5 * model.exponent / log(10.0) * logSquare(site: site, gateway: index, at: point, floor: floor, model: model) + walls
     }
 
