@@ -20,7 +20,7 @@
 #                gateways at 1 Hz, load after load (50 gateways × 200 beacons, 10,000 readings/s, and up)
 #                until one fuser saturates; its CPU per reading, latency p50/p99, peak RSS (make bench
 #                runs it last; tools/bench/fleet_bench.py). On the 2-core development machine: 50 × 200
-#                at 3.7 % of a core, p99 34 ms; 400,000 readings/s sustained (p99 0.80 s), saturated
+#                at 3.9 % of a core, p99 38 ms; 400,000 readings/s sustained (p99 0.80 s), saturated
 #                at 600,000 (docs/performance.md)
 #   make eval    ranging accuracy: beacon's estimators and its peers' on real measurements and every
 #                shipped scene, and beacon locate and the peers' room rules on the fleet scenes, in process
