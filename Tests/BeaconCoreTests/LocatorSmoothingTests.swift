@@ -117,8 +117,9 @@ struct LocatorSmoothingTests {
         #expect(located.map(\.time) == (1...12).map { F.at(seconds: Double($0)) })
         #expect(located.allSatisfy { $0.fix != nil })
         // Heard only upstairs from 7 s: hindsight does not take the windows before upstairs.
-        #expect(located.prefix(6).allSatisfy { $0.room == "down" })
-        #expect(located.suffix(4).allSatisfy { $0.room == "up" })
+        #expect(located.prefix(6).allSatisfy { $0.room == "down" && $0.fix?.floor == 0 })
+        #expect(located.suffix(4).allSatisfy { $0.room == "up" && $0.fix?.floor == 1 })
+        #expect(outputs.last { $0.located != nil }?.json.contains(#""floor":1,"#) == true)
         #expect(outputs.filter(\.isRoom).count == 2)
     }
 

@@ -422,7 +422,7 @@ public struct Locator: Sendable {
             }
             let confidence = estimate?.rooms.first { $0.room == room }?.probability
             emit(.location(LocatedBeacon(time: window.time, beacon: id, name: name, room: room.map { site.rooms[$0].name },
-                                         fix: estimate.map { PositionFix(point: $0.point, error: $0.error) },
+                                         fix: estimate.map { PositionFix(point: $0.point, error: $0.error, floor: $0.floor) },
                                          confidence: confidence, gateways: window.gateways)))
         }
     }

@@ -41,6 +41,7 @@ public enum LocateOutput: Sendable {
                 o.field("x", located.fix?.point.x, decimals: OutputLine.metresDecimals)
                 o.field("y", located.fix?.point.y, decimals: OutputLine.metresDecimals)
                 o.field("error", located.fix?.error, decimals: OutputLine.metresDecimals)
+                if let floor = located.fix?.floor { o.field("floor", floor) } else { o.null("floor") }
             case let .room(time, beacon, name, from, to):
                 o.field("event", "room")
                 o.field("time", time)
@@ -105,9 +106,12 @@ public struct PositionFix: Equatable, Sendable {
     public var point: Point2
     /// 1-σ radius, metres.
     public var error: Double
+    /// The floor's level.
+    public var floor: Int
 
-    public init(point: Point2, error: Double) {
+    public init(point: Point2, error: Double, floor: Int = 0) {
         self.point = point
         self.error = error
+        self.floor = floor
     }
 }
