@@ -89,8 +89,8 @@ public enum FleetScenes {
 
     /// The room moves on the ground floor of a two-storey house: the companion's floor, the same rooms
     /// upstairs (2.5 m floor to floor) and a gateway upstairs at the middle of each, as far from a beacon
-    /// below it as the gateways downstairs often are, so it is often the loudest. The simulator puts no
-    /// loss in the floor, which real floors have (a few dB to 20): the harder case.
+    /// below it as the gateways downstairs often are, so it is often the loudest. The slab loses nothing
+    /// (real ones lose a few dB to 25) and the site gives no attenuation for it: the harder case for the floor.
     public static let twoFloors: FleetScene = {
         var scene = companion("two-floors", "the room moves on the ground floor, a gateway upstairs above each room",
                               duration: .seconds(360), path: movesRoute)

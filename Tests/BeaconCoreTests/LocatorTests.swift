@@ -41,32 +41,49 @@ struct LocatorTests {
         #expect(outputs.compactMap(\.located).allSatisfy { $0.room == "A" })
     }
 
-    @Test("a beacon standing downstairs, a gateway upstairs as near as the nearest downstairs, stays on its floor: not a window upstairs",
-          arguments: [UInt64(7), 8, 9, 10, 11, 12, 13, 14, 15, 16])
-    func staysOnItsFloor(seed: UInt64) {
-        // The rooms and gateways of the fixture downstairs, the same rooms upstairs and one gateway there,
-        // 2.5 m above the beacon: as far as the two gateways downstairs nearest it, and often the loudest.
-        let up = SiteGateway(name: "up", x: 1.5, y: 2, room: "upA", floor: 1)
-        let site = Site(rooms: F.site.rooms + [Room(name: "upA", polygon: F.rectangle(0, 0, 3, 4), floor: 1),
-                                               Room(name: "upB", polygon: F.rectangle(3, 0, 6, 4), floor: 1)],
-                        gateways: F.site.gateways + [up], floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5)])
+    /// The fixture's rooms and gateways downstairs, the same rooms upstairs 2.5 m up and one gateway there
+    /// above (1.5, 2), its slab's attenuation as the site file gives it (nil: not given).
+    static func upstairsSite(slab: Double?) -> Site {
+        Site(rooms: F.site.rooms + [Room(name: "upA", polygon: F.rectangle(0, 0, 3, 4), floor: 1),
+                                    Room(name: "upB", polygon: F.rectangle(3, 0, 6, 4), floor: 1)],
+             gateways: F.site.gateways + [SiteGateway(name: "up", x: 1.5, y: 2, room: "upA", floor: 1)],
+             floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5, attenuation: slab)])
+    }
+
+    /// Feeds `upstairsSite`'s gateways a message a second for `seconds`, from a beacon standing at (1.5, 2)
+    /// downstairs: each reading the model's at its 3-D distance, `lost` dB less upstairs, plus `noise` dB of
+    /// Gaussian noise; `window` sees each second's readings (the upstairs one last) and the lines it fused.
+    static func feedFromDownstairs(_ locator: inout Locator, site: Site, seconds: Int, lost: Double, noise: Double, seed: UInt64,
+                                   window: (Int, [Double], [LocateOutput]) -> Void) {
         let beacon = Point2(x: 1.5, y: 2)
         var rng = SplitMix64(seed: seed)
-        var locator = Locator(site: site)
-        var outputs: [LocateOutput] = []
-        var upLoudest = 0
-        for second in 1...300 {
+        for second in 1...seconds {
             let time = F.at(seconds: Double(second))
             let rssis = site.gateways.map { gateway in
                 let dx = gateway.x - beacon.x, dy = gateway.y - beacon.y, dz = gateway.floor == 1 ? 2.5 : 0
-                return F.rssi(atDistance: (dx * dx + dy * dy + dz * dz).squareRoot()) + 3 * rng.normal()
+                return F.rssi(atDistance: (dx * dx + dy * dy + dz * dz).squareRoot()) - (gateway.floor == 1 ? lost : 0) + noise * rng.normal()
             }
-            if rssis.last == rssis.max() { upLoudest += 1 }
             for (gateway, rssi) in zip(site.gateways, rssis) {
                 _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: second, readings: [F.reading(rssi: rssi)]),
                                     arrival: time)
             }
+            var outputs: [LocateOutput] = []
             locator.advance(arrival: time) { outputs.append($0) }
+            window(second, rssis, outputs)
+        }
+    }
+
+    @Test("a beacon standing downstairs, a gateway upstairs as near as the nearest downstairs, stays on its floor: not a window upstairs",
+          arguments: [UInt64(7), 8, 9, 10, 11, 12, 13, 14, 15, 16])
+    func staysOnItsFloor(seed: UInt64) {
+        // The gateway upstairs is 2.5 m above the beacon: as far as the two gateways downstairs nearest it.
+        let site = Self.upstairsSite(slab: nil)
+        var locator = Locator(site: site)
+        var outputs: [LocateOutput] = []
+        var upLoudest = 0
+        Self.feedFromDownstairs(&locator, site: site, seconds: 300, lost: 0, noise: 3, seed: seed) { _, rssis, lines in
+            if rssis.last == rssis.max() { upLoudest += 1 }
+            outputs += lines
         }
         locator.finish { outputs.append($0) }
         #expect(upLoudest >= 60, "the gateway upstairs is the loudest in \(upLoudest) of 300 windows")
@@ -82,26 +99,11 @@ struct LocatorTests {
     func slabsKnownAndUnknown() {
         /// The mean distance of the fixes after the first 10 s from where the beacon stands.
         func meanError(slab: Double?) -> Double {
-            let up = SiteGateway(name: "up", x: 1.5, y: 2, room: "upA", floor: 1)
-            let site = Site(rooms: F.site.rooms + [Room(name: "upA", polygon: F.rectangle(0, 0, 6, 4), floor: 1)],
-                            gateways: F.site.gateways + [up],
-                            floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5, attenuation: slab)])
-            let beacon = Point2(x: 1.5, y: 2)
-            var rng = SplitMix64(seed: 3)
+            let site = Self.upstairsSite(slab: slab)
             var locator = Locator(site: site)
             var errors: [Double] = []
-            for second in 1...120 {
-                let time = F.at(seconds: Double(second))
-                for gateway in site.gateways {
-                    let dx = gateway.x - beacon.x, dy = gateway.y - beacon.y, dz = gateway.floor == 1 ? 2.5 : 0
-                    let rssi = F.rssi(atDistance: (dx * dx + dy * dy + dz * dz).squareRoot()) - (gateway.floor == 1 ? 15 : 0) + 2 * rng.normal()
-                    _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: second, readings: [F.reading(rssi: rssi)]),
-                                        arrival: time)
-                }
-                locator.advance(arrival: time) { output in
-                    guard let fix = output.located?.fix, second > 10 else { return }
-                    errors.append(fix.point.distance(to: beacon))
-                }
+            Self.feedFromDownstairs(&locator, site: site, seconds: 120, lost: 15, noise: 2, seed: 3) { second, _, lines in
+                for fix in lines.compactMap({ $0.located?.fix }) where second > 10 { errors.append(fix.point.distance(to: Point2(x: 1.5, y: 2))) }
             }
             return errors.reduce(0, +) / Double(max(1, errors.count))
         }

@@ -381,7 +381,7 @@ public struct Locator: Sendable {
     private mutating func learnOffsets(_ observations: [SignalObservation], of filter: PositionFilter) {
         // Only a walking beacon: standing, its place absorbs an offset, and its residuals say nothing of it.
         guard let centre = filter.centre, centre.error <= ReceiverOffsets.maximumError, centre.walking > 0.5 else { return }
-        let floor = filter.floor
+        let floor = centre.floor
         let sameFloor = observations.filter { $0.gateway >= 0 && $0.gateway < site.gateways.count
             && site.gateways[$0.gateway].floor == floor && $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0 }
         guard sameFloor.count >= ReceiverOffsets.minimumGateways else { return }

@@ -201,16 +201,14 @@ public struct PositionFilter: Sendable {
     /// that places it.
     public var learnedPower: Double? { power?.mean }
 
-    /// The particles' weighted mean and 1-σ radius now (after the last step's readings), with the learned
-    /// power and the weight of the walking particles (the chance the beacon is walking): the estimate
-    /// without rooms or hindsight; nil before the first step that places the beacon.
-    public var centre: (point: Point2, error: Double, power: Double, walking: Double)? {
+    /// The particles' weighted mean and 1-σ radius now (after the last step's readings) on the floor
+    /// holding most of their weight, with that floor, the learned power and the weight of the walking
+    /// particles (the chance the beacon is walking): the estimate without rooms or hindsight; nil before
+    /// the first step that places the beacon.
+    public var centre: (point: Point2, error: Double, floor: Int, power: Double, walking: Double)? {
         guard let power, let moments = moments(x: x, y: y, level: level) else { return nil }
-        return (moments.point, moments.error, power.mean, moments.walking)
+        return (moments.point, moments.error, moments.floor, power.mean, moments.walking)
     }
-
-    /// The floor holding most of the particles' weight now (the lowest of equals); 0 before the first step.
-    public var floor: Int { moments(x: x, y: y, level: level)?.floor ?? 0 }
 
     /// The estimate of the step at `time` (a time `step` was given, not forgotten yet), its particles'
     /// places then weighed by everything heard since; nil for a step that was not kept.
@@ -397,7 +395,7 @@ public struct PositionFilter: Sendable {
         let surveyed = floors.flatMap { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
         // The slabs between a gateway on another floor and a beacon on this one: what the known ones lose,
         // and the variance the unknown ones add.
-        let slabs = floors.flatMap { floor in observations.map { map.site.slabs(between: map.site.gateways[$0.gateway].floor, and: floor) } }
+        let slabs = floors.flatMap { floor in gateways.map { map.site.slabs(between: $0.floor, and: floor) } }
         let slabVariance = model.slabDoubt * model.slabDoubt
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
@@ -428,17 +426,17 @@ public struct PositionFilter: Sendable {
                 hedgedLoss[j] = hedged[j] ? loss : 0
                 var estimate = observations[j].rssi - receivers[j].offset + loss + slabs[row + j].loss
                 if walls[slot] { estimate += map.wallLoss(gateway: observations[j].gateway, from: Point2(x: px, y: py), floor: floor) }
+                // The reading's precision here, when it is not the model's.
+                var replaced: Double?
                 if surveyed[row + j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
                     estimate -= survey.correction
                     // Under another exponent the map would move too, where its points reach as much as the model.
                     hedgedLoss[j] = loss - slopes[j] * survey.exponentLeverage
-                    let precision = 1 / max(0.25, ownVariances[j] + survey.variance)
-                    precisionRatio *= precision / precisions[j]
-                    total += precision - precisions[j]
-                    particlePrecisions[j] = precision
-                    particleRoots[j] = precision.squareRoot()
+                    replaced = 1 / max(0.25, ownVariances[j] + survey.variance)
                 } else if slabs[row + j].unknown > 0 {
-                    let precision = 1 / (1 / precisions[j] + Double(slabs[row + j].unknown) * slabVariance)
+                    replaced = 1 / (1 / precisions[j] + Double(slabs[row + j].unknown) * slabVariance)
+                }
+                if let precision = replaced {
                     precisionRatio *= precision / precisions[j]
                     total += precision - precisions[j]
                     particlePrecisions[j] = precision
