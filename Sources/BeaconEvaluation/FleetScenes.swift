@@ -91,33 +91,64 @@ public enum FleetScenes {
     /// upstairs (2.5 m floor to floor) and a gateway upstairs at the middle of each, as far from a beacon
     /// below it as the gateways downstairs often are, so it is often the loudest. The slab loses nothing
     /// (real ones lose a few dB to 25) and the site gives no attenuation for it: the harder case for the floor.
-    public static let twoFloors: FleetScene = {
-        var scene = companion("two-floors", "the room moves on the ground floor, a gateway upstairs above each room",
-                              duration: .seconds(360), path: movesRoute)
-        let upstairs = companionSite.rooms.map { Room(name: "upstairs-" + $0.name, polygon: $0.polygon, floor: 1) }
-        scene.site = Site(rooms: companionSite.rooms + upstairs,
-                          gateways: companionSite.gateways + [
-                              SiteGateway(name: "node-upstairs-living", x: 2, y: 2, z: beaconHeight, room: "upstairs-living", floor: 1),
-                              SiteGateway(name: "node-upstairs-bedroom", x: 5, y: 2, z: beaconHeight, room: "upstairs-bedroom", floor: 1)],
-                          floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5)])
-        return FleetScene(scene, seeds: FleetScene.seeds(5), purpose: "rooms on one floor with gateways on the floor above")
-    }()
+    public static let twoFloors = twoStoreys(
+        "two-floors", "the room moves on the ground floor, a gateway upstairs above each room",
+        downstairs: companionSite.gateways,
+        upstairs: [SiteGateway(name: "node-upstairs-living", x: 2, y: 2, z: beaconHeight, room: "upstairs-living", floor: 1),
+                   SiteGateway(name: "node-upstairs-bedroom", x: 5, y: 2, z: beaconHeight, room: "upstairs-bedroom", floor: 1)],
+        purpose: "rooms on one floor with gateways on the floor above")
 
     /// `twoFloors` with a slab that loses 12 dB, which the site file does not give: the gateways upstairs
     /// read a beacon downstairs 12 dB low.
-    public static let twoFloorsSlab: FleetScene = {
-        var scene = twoFloors.scene
-        scene.name = "two-floors-slab"
-        scene.summary = "the room moves on the ground floor, a gateway upstairs above each room, through a 12 dB slab the site file does not give"
+    public static let twoFloorsSlab = throughSlab(
+        twoFloors, "two-floors-slab", "the room moves on the ground floor, a gateway upstairs above each room, through a 12 dB slab the site file does not give",
+        purpose: "rooms on one floor with gateways upstairs, through a slab of unknown loss")
+
+    /// The room moves on a floor of two gateways, one mid-room, under a floor of the companion's four
+    /// corner gateways, through a slab the site file does not give that loses nothing: the floor that hears
+    /// the beacon through more gateways is not the beacon's.
+    public static let sparseFloor = twoStoreys(
+        "sparse-floor", "the room moves on a floor of two gateways, one mid-room, the four corner gateways upstairs",
+        downstairs: [SiteGateway(name: "node-living", x: 2, y: 2, z: beaconHeight, room: "living"),
+                     SiteGateway(name: "node-bedroom", x: 5, y: 2, z: beaconHeight, room: "bedroom")],
+        upstairs: companionSite.gateways.map { corner in
+            SiteGateway(name: "node-upstairs-" + corner.name.dropFirst("node-".count), x: corner.x, y: corner.y, z: corner.z,
+                        room: corner.room.map { "upstairs-" + $0 }, floor: 1)
+        },
+        purpose: "a beacon on a floor of fewer gateways than the one above")
+
+    /// `sparseFloor` through a 12 dB slab the site file does not give.
+    public static let sparseFloorSlab = throughSlab(
+        sparseFloor, "sparse-floor-slab",
+        "the room moves on a floor of two gateways, one mid-room, the four corner gateways upstairs, through a 12 dB slab the site file does not give",
+        purpose: "a beacon on a floor of fewer gateways, through a slab of unknown loss")
+
+    /// The room moves on the companion's rooms (floor 0, `downstairs` gateways), the same rooms 2.5 m up
+    /// (floor 1, `upstairs` gateways), the slab between not in the site file and losing nothing.
+    static func twoStoreys(_ name: String, _ summary: String, downstairs: [SiteGateway], upstairs: [SiteGateway],
+                           purpose: String) -> FleetScene {
+        var scene = companion(name, summary, duration: .seconds(360), path: movesRoute)
+        let rooms = companionSite.rooms.map { Room(name: "upstairs-" + $0.name, polygon: $0.polygon, floor: 1) }
+        scene.site = Site(rooms: companionSite.rooms + rooms, gateways: downstairs + upstairs,
+                          floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5)])
+        return FleetScene(scene, seeds: FleetScene.seeds(5), purpose: purpose)
+    }
+
+    /// `storeys` with its gateways upstairs reading the beacon 12 dB low: a slab that loses 12 dB, which
+    /// the site file does not give.
+    static func throughSlab(_ storeys: FleetScene, _ name: String, _ summary: String, purpose: String) -> FleetScene {
+        var scene = storeys.scene
+        scene.name = name
+        scene.summary = summary
         scene.gateways = scene.site?.gateways.filter { $0.floor == 1 }.map { SceneGateway(name: $0.name, rssiOffset: -12) } ?? []
-        return FleetScene(scene, seeds: twoFloors.seeds, purpose: "rooms on one floor with gateways upstairs, through a slab of unknown loss")
-    }()
+        return FleetScene(scene, seeds: storeys.seeds, purpose: purpose)
+    }
 
     /// The built-in `house`: five rooms behind walls, a gateway in each, three beacons at 10 Hz.
     public static let house = FleetScene(Scene.named("house")!, seeds: FleetScene.seeds(3),
                                          purpose: "rooms and walls, beacons walking, standing and leaving")
 
-    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, twoFloors, twoFloorsSlab, house]
+    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, twoFloors, twoFloorsSlab, sparseFloor, sparseFloorSlab, house]
 
     static var movesRoute: BeaconPath {
         let places: [(Double, Double)] = [(1.5, 2), (5, 2), (2, 1), (5, 3), (1, 3), (4.8, 1), (2.5, 3.2), (5.2, 2.5), (1.2, 0.8), (5, 1.5), (2, 2)]

@@ -52,8 +52,9 @@ public struct SignalModel: Equatable, Sendable {
     /// The beacon's height above its floor, metres (carried, or on a desk).
     public var beaconHeight = 1.0
     /// The 1-σ of what a slab loses when the site file does not say, dB: from a few dB (timber) to 25
-    /// (reinforced concrete). A reading across such a slab is judged with that doubt added, so a gateway on
-    /// another floor helps decide the floor without dragging the place by what its slab loses.
+    /// (reinforced concrete). The readings of one floor's gateways across such a slab share that doubt (one
+    /// slab, one loss): their common level is doubted and their differences still place the beacon, so
+    /// gateways on another floor help decide the floor without dragging the place by what the slab loses.
     public var slabDoubt = 10.0
     /// How each gateway hears, by gateway index, as `beacon locate --calibrate` fitted it; a gateway
     /// beyond the array hears as the model says (offset 0, `exponent`).
@@ -144,6 +145,9 @@ public struct PositionFilter: Sendable {
     static let uniformShare = 0.2
     /// The share of particles drawn afresh about the hearing gateways at each move (`refresh`).
     static let freshShare = 0.05
+    /// How often a beacon changes floors, per second: once in ten minutes (a floor is left by the stairs,
+    /// rarely, while a window's readings may favour another floor by chance).
+    static let floorChangeRate = 1.0 / 600
     /// The kernel's width after resampling, as a share of the cloud's spread: Silverman's rule for
     /// `particleCount` particles in two dimensions, (4 / (n (d + 2)))^(1 / (d + 4)).
     static let kernelBandwidth = pow(4 / (Double(particleCount) * 4), 1.0 / 6)
@@ -184,7 +188,7 @@ public struct PositionFilter: Sendable {
                 // weighted particles, without the resampling's own noise.
                 if needsResampling { resample(map: map) }
                 predict(seconds, map: map, model: model)
-                refresh(usable, map: map, model: model)
+                refresh(usable, seconds: seconds, map: map, model: model)
                 self.time = time
             }
         } else {
@@ -301,15 +305,20 @@ public struct PositionFilter: Sendable {
     /// Replaces about `freshShare` of the particles with places drawn about the gateways that hear the
     /// beacon now (as the first particles are): a cloud the readings have left behind, say in a corner a
     /// wrong path-loss model made likely, is found again within seconds instead of having to walk back, and
-    /// a beacon carried to another floor is found there. A fresh particle has no past of its own: at the
+    /// a beacon carried to another floor is found there (a fresh particle on another floor than the one it
+    /// replaces is weighed by how rarely beacons change floors, `floorChangeRate`). A fresh particle has no past of its own: at the
     /// steps remembered it is taken to have stood where it is drawn, so hindsight moves the past towards
     /// where the beacon is found, except at a step when the particle it replaces stood on another floor
     /// (that one's place is kept there): hindsight does not move a beacon to a floor before it is heard there.
-    private mutating func refresh(_ observations: [SignalObservation], map: SiteMap, model: SignalModel) {
+    private mutating func refresh(_ observations: [SignalObservation], seconds: Double, map: SiteMap, model: SignalModel) {
         guard !observations.isEmpty else { return }
         let (chances, total) = Self.nearestChances(observations)
+        // A fresh guess on another floor is weighed by the chance of a floor change over the chance of
+        // being drawn: a window whose readings barely favour another floor does not move the beacon there.
+        let floorOdds = Float(min(1, Self.floorChangeRate * seconds / Self.freshShare))
         for i in x.indices where rng.chance(Self.freshShare) {
             let place = draw(observations, chances: chances, total: total, uniform: false, map: map, model: model)
+            if place.floor != level[i] { weight[i] *= floorOdds }
             x[i] = Float(place.point.x); y[i] = Float(place.point.y); level[i] = place.floor; vx[i] = 0; vy[i] = 0
             for step in past.indices where past[step].x.count == x.count && past[step].level[i] == place.floor {
                 past[step].x[i] = x[i]
@@ -359,7 +368,8 @@ public struct PositionFilter: Sendable {
     /// about it is what the particle is judged by. Where the survey's radio map reaches a gateway, its
     /// correction joins the path loss and its variance replaces the model's scatter. A gateway on another
     /// floor than the particle's hears through the slabs between: those the site gives lose their
-    /// attenuation, the others add `slabDoubt` to the reading's variance.
+    /// attenuation; what the others lose is one unknown shift (1-σ `slabDoubt`) shared by the readings of
+    /// the gateways on that floor, integrated out, so only their common level is doubted.
     private mutating func weigh(_ observations: [SignalObservation], map: inout SiteMap, model: SignalModel) {
         guard var belief = power else { return }
         let count = x.count
@@ -394,12 +404,24 @@ public struct PositionFilter: Sendable {
         // model, and its variance in place of the model's scatter (so its precision varies with the place).
         let surveyed = floors.flatMap { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
         // The slabs between a gateway on another floor and a beacon on this one: what the known ones lose,
-        // and the variance the unknown ones add.
+        // and how many are unknown.
         let slabs = floors.flatMap { floor in gateways.map { map.site.slabs(between: $0.floor, and: floor) } }
         let slabVariance = model.slabDoubt * model.slabDoubt
+        // The readings across unknown slabs from the gateways of one floor share what those slabs lose: one
+        // unknown shift, integrated out per group (the gateways' floor), so the differences between the
+        // group's readings still place the beacon at their full precision and only their common level is
+        // doubted. Per group: the sums of precision, of precision times the power estimate and of precision
+        // times the hedged loss, and which group each reading is in (-1: none).
+        let unknownSlabs = slabs.contains { $0.unknown > 0 }
+        let groupFloors = unknownSlabs ? Array(Set(gateways.map(\.floor))).sorted() : []
+        let groupOf = gateways.map { gateway in groupFloors.firstIndex(of: gateway.floor) ?? 0 }
+        var groupPrecision = [Double](repeating: 0, count: groupFloors.count)
+        var groupEstimate = groupPrecision, groupHedged = groupPrecision, groupRoot = groupPrecision
+        var groupUnknown = [Int](repeating: 0, count: groupFloors.count)
+        var grouped = [Int](repeating: -1, count: observations.count)
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
-        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) || slabs.contains { $0.unknown > 0 } ? count : 0)
+        var totals = [Double](repeating: totalPrecision, count: surveyed.contains(true) || unknownSlabs ? count : 0)
         // A reading's power estimate is linear in its exponent: under a hedge's multiple m it moves by
         // (m − 1) · slope · ln(d²), the path loss each hedged reading adds (`hedgedLoss`, per particle).
         let hedged = observations.indices.map { !receivers[$0].measured }
@@ -434,7 +456,12 @@ public struct PositionFilter: Sendable {
                     hedgedLoss[j] = loss - slopes[j] * survey.exponentLeverage
                     replaced = 1 / max(0.25, ownVariances[j] + survey.variance)
                 } else if slabs[row + j].unknown > 0 {
-                    replaced = 1 / (1 / precisions[j] + Double(slabs[row + j].unknown) * slabVariance)
+                    let group = groupOf[j]
+                    grouped[j] = group
+                    groupUnknown[group] = slabs[row + j].unknown
+                    groupPrecision[group] += precisions[j]
+                    groupEstimate[group] += precisions[j] * estimate
+                    groupHedged[group] += precisions[j] * hedgedLoss[j]
                 }
                 if let precision = replaced {
                     precisionRatio *= precision / precisions[j]
@@ -443,8 +470,21 @@ public struct PositionFilter: Sendable {
                     particleRoots[j] = precision.squareRoot()
                 }
                 estimates[j] = estimate
+                guard grouped[j] < 0 else { continue }
                 weighted += particlePrecisions[j] * estimate
                 weightedHedgedLoss += particlePrecisions[j] * hedgedLoss[j]
+            }
+            // Each group's mean reading, with the shared shift's variance added, weighs into the power once.
+            for group in groupFloors.indices where groupPrecision[group] > 0 {
+                let sum = groupPrecision[group]
+                let shrink = 1 / (1 + Double(groupUnknown[group]) * slabVariance * sum)
+                weighted += shrink * groupEstimate[group]
+                weightedHedgedLoss += shrink * groupHedged[group]
+                total += sum * shrink - sum
+                precisionRatio *= shrink
+                groupEstimate[group] /= sum
+                groupHedged[group] /= sum
+                groupRoot[group] = (sum * shrink).squareRoot()
             }
             // Under each exponent of the hedge: the particle's power, and the likelihood of its readings.
             var top = -Double.infinity
@@ -454,7 +494,14 @@ public struct PositionFilter: Sendable {
                 // Σ log(1 + t²/ν) as the log of one product: one logarithm per particle, not one per reading.
                 var product = 1.0
                 for j in 0..<observations.count {
-                    let standardised = (estimates[j] + shift * hedgedLoss[j] - power) * particleRoots[j]
+                    let group = grouped[j]
+                    // A grouped reading counts by its difference from its group's mean (the shift cancels).
+                    let centre = group < 0 ? power : groupEstimate[group] + shift * groupHedged[group]
+                    let standardised = (estimates[j] + shift * hedgedLoss[j] - centre) * particleRoots[j]
+                    product *= 1 + standardised * standardised / tails
+                }
+                for group in groupFloors.indices where groupPrecision[group] > 0 {
+                    let standardised = (groupEstimate[group] + shift * groupHedged[group] - power) * groupRoot[group]
                     product *= 1 + standardised * standardised / tails
                 }
                 hedgeLikelihoods[k] = -0.5 * (power - belief.mean) * (power - belief.mean) / belief.variance
@@ -478,6 +525,8 @@ public struct PositionFilter: Sendable {
                 totals[i] = total
                 particlePrecisions = precisions
                 particleRoots = roots
+                for group in groupFloors.indices { groupPrecision[group] = 0; groupEstimate[group] = 0; groupHedged[group] = 0 }
+                for j in grouped.indices { grouped[j] = -1 }
             }
             if outside[i] { logLikelihood += Self.outsidePenalty }
             logLikelihoods[i] = logLikelihood
