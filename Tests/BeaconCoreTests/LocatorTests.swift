@@ -118,6 +118,30 @@ struct LocatorTests {
         #expect(upstairs.isEmpty, "\(upstairs.map(\.time))")
     }
 
+    @Test("a beacon carried upstairs, heard on both floors through a 10 dB slab the site file does not give, is named upstairs within two windows",
+          arguments: [UInt64(7), 8, 9, 10, 11])
+    func carriedUpstairs(seed: UInt64) {
+        let site = Self.upstairsSite(slab: nil)
+        var locator = Locator(site: site)
+        var rng = SplitMix64(seed: seed)
+        var rooms: [String?] = []
+        let beacon = Point2(x: 1, y: 1.2)
+        for second in 1...60 {
+            let time = F.at(seconds: Double(second))
+            let floor = second <= 30 ? 0 : 1
+            for gateway in site.gateways {
+                let dx = gateway.x - beacon.x, dy = gateway.y - beacon.y, across = gateway.floor != floor
+                let rssi = F.rssi(atDistance: (dx * dx + dy * dy + (across ? 6.25 : 0)).squareRoot()) - (across ? 10 : 0) + 3 * rng.normal()
+                _ = locator.receive(GatewayReadings(gateway: gateway.name, time: time, sequence: second, readings: [F.reading(rssi: rssi)]),
+                                    arrival: time)
+            }
+            locator.advance(arrival: time) { if let located = $0.located { rooms.append(located.room) } }
+        }
+        #expect(rooms.count == 60)
+        #expect(rooms[5..<30].allSatisfy { $0 == "A" }, "\(rooms)")
+        #expect(rooms[32...].allSatisfy { $0 == "upA" }, "\(rooms)")
+    }
+
     @Test("a beacon on a floor of two gateways, under a floor of four through a slab that loses nothing, is placed on its own floor",
           arguments: [UInt64(7), 8, 9, 10, 11, 12, 13, 14, 15, 16])
     func sparseFloorUnderBusyOne(seed: UInt64) {
@@ -429,3 +453,4 @@ struct LocatorWatermarkTests {
         #expect(warnings.isEmpty, "\(warnings)")
     }
 }
+
