@@ -5,6 +5,8 @@ import BeaconCore
 /// event through its own link.
 struct BeaconTransmitter {
     let spec: SceneBeacon
+    /// The scene's site, for the floors a route climbs; nil in a plain scene.
+    let site: Site?
     /// Microseconds after the start of the scene at which it falls silent (its stop, or the scene's end).
     let end: Int64
     let advertisement: AdvertisingPDU
@@ -34,6 +36,7 @@ struct BeaconTransmitter {
 
     init(_ spec: SceneBeacon, index: Int, scene: Scene, seed: UInt64, receivers: [ScanningReceiver]) {
         self.spec = spec
+        site = scene.site
         end = min(spec.stop ?? scene.duration, scene.duration).value
         advertisingData = spec.beacon.advertisingData
         scanResponseData = spec.scanResponseData
@@ -78,7 +81,7 @@ struct BeaconTransmitter {
         }
         let time = nextEvent
         nextEvent = time + spec.interval.value + streams[0].micros(upTo: spec.jitter.value)
-        let place = BeaconPlace(point: spec.path.place(at: Micros(time)), height: spec.height)
+        let place = BeaconPlace(spec, at: Micros(time), site: site)
         for r in links.indices {
             let stream = links[r].stream
             guard let heard = links[r].hear(at: time, from: place, measuredPower: spec.beacon.measuredPower,
@@ -109,7 +112,7 @@ struct RadioLink {
     var blocking: EpisodeProcess?
     var pendingResponse: BeaconTransmitter.Reception?
     /// The walls' loss from the beacon's latest point, kept while the beacon stands still.
-    private var walls: (point: Point2, loss: Double)?
+    private var walls: (point: Point2, floor: Int, loss: Double)?
 
     init(stream: Int, shadowing: ShadowingProcess, blocking: EpisodeProcess?) {
         self.stream = stream
@@ -124,7 +127,7 @@ struct RadioLink {
                        by receiver: inout ScanningReceiver, rng: inout SplitMix64) -> (rssi: Int8, extended: Bool, response: Int8?)? {
         let draws = receiver.draws(&rng)
         let responseDraws = scannable ? receiver.draws(&rng) : nil
-        if walls?.point != place.point { walls = (place.point, receiver.wallLoss(from: place.point)) }
+        if walls?.point != place.point || walls?.floor != place.floor { walls = (place.point, place.floor, receiver.wallLoss(from: place)) }
         let mean = receiver.mean(measuredPower: measuredPower, at: place, wallLoss: walls?.loss ?? 0)
         var power = mean.power + shadowing.next(point: place.point, time: time, rng: &rng)
         if let attenuation = receiver.radio.bodyBlocking?.attenuation, blocking?.isActive(at: time) == true {

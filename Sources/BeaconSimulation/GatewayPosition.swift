@@ -1,10 +1,29 @@
 import BeaconCore
 
 /// Where a beacon is at one instant: its point (a plain scene's beacons: their distance along the x axis
-/// from the receiver at the origin) and its height above floor 0.
+/// from the receiver at the origin), the floor it is on and its height above floor 0.
 struct BeaconPlace {
     var point: Point2
+    var floor = 0
     var height: Double
+
+    /// Where `beacon` is `elapsed` after the start of the scene, on `site`'s floors (its height above its
+    /// floor added to the floor's elevation; on stairs, to the elevation climbed so far).
+    init(_ beacon: SceneBeacon, at elapsed: Micros, site: Site?) {
+        guard case .route(let route) = beacon.path, let site else {
+            self.init(point: beacon.path.place(at: elapsed), height: beacon.height)
+            return
+        }
+        let position = route.position(at: elapsed.seconds)
+        let from = site.elevation(ofFloor: position.between.from), to = site.elevation(ofFloor: position.between.to)
+        self.init(point: position.point, floor: position.floor, height: from + (to - from) * position.between.share + beacon.height)
+    }
+
+    init(point: Point2, floor: Int = 0, height: Double) {
+        self.point = point
+        self.floor = floor
+        self.height = height
+    }
 }
 
 /// A gateway of a site scene as a receiver: where it stands, and what it adds to what it hears.
@@ -14,11 +33,9 @@ struct GatewayPosition {
     let point: Point2
     /// Metres above floor 0: its floor's elevation and its height above that floor.
     let height: Double
-    /// On floor 0, with the beacons: only then do walls stand between them (a gateway on another floor
-    /// hears through the slabs between, `floorLoss`).
-    let isOnBeaconsFloor: Bool
-    /// dB lost through the slabs between floor 0 and the gateway's (a slab of unknown loss loses none).
-    let floorLoss: Double
+    /// The gateway's floor: walls stand between it and a beacon on the same floor; a beacon on another
+    /// floor is heard through the slabs between (a slab of unknown loss loses none).
+    let floor: Int
     let rssiOffset: Double
     /// nil: the scene radio's.
     let pathLossExponent: Double?
@@ -28,8 +45,7 @@ struct GatewayPosition {
         self.site = site
         point = gateway.point
         height = site.elevation(ofFloor: gateway.floor) + gateway.z
-        isOnBeaconsFloor = gateway.floor == 0
-        floorLoss = site.slabs(between: 0, and: gateway.floor).loss
+        floor = gateway.floor
         rssiOffset = settings.rssiOffset
         pathLossExponent = settings.pathLossExponent
         noise = settings.noise
@@ -41,8 +57,8 @@ struct GatewayPosition {
         return (dx * dx + dy * dy + dz * dz).squareRoot()
     }
 
-    /// dB lost in the walls (or floors) between a beacon at `point` on floor 0 and the gateway.
-    func wallLoss(from point: Point2) -> Double {
-        isOnBeaconsFloor ? site.wallsCrossed(from: point, to: self.point, floor: 0) : floorLoss
+    /// dB lost in the walls (or floors) between a beacon at `place` and the gateway.
+    func wallLoss(from place: BeaconPlace) -> Double {
+        place.floor == floor ? site.wallsCrossed(from: place.point, to: point, floor: floor) : site.slabs(between: place.floor, and: floor).loss
     }
 }

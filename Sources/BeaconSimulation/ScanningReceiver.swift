@@ -47,9 +47,9 @@ struct ScanningReceiver {
         return Listening(channelOffset: radio.channelOffsets[channel], interfered: interfered)
     }
 
-    /// dB lost in walls between a beacon at `point` and the receiver (none for a plain scene's).
-    func wallLoss(from point: Point2) -> Double {
-        gateway?.wallLoss(from: point) ?? 0
+    /// dB lost in walls (and slabs) between a beacon at `place` and the receiver (none for a plain scene's).
+    func wallLoss(from place: BeaconPlace) -> Double {
+        gateway?.wallLoss(from: place) ?? 0
     }
 
     /// A beacon's distance from the receiver (metres) and the mean power the receiver hears from it (dBm),

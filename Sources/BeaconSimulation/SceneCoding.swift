@@ -426,8 +426,9 @@ extension BeaconPath: Codable {
 
 extension Route.Stop: Codable {
     public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder, members: ["at", "time", "pause"])
-        self.init(at: try fields.point("at"), time: try fields.duration("time"), pause: try fields.duration("pause") ?? Micros(0))
+        let fields = try FieldReader(decoder, members: ["at", "time", "pause", "floor"])
+        self.init(at: try fields.point("at"), time: try fields.duration("time"), pause: try fields.duration("pause") ?? Micros(0),
+                  floor: try fields.integer("floor", in: -Site.maximumLevel...Site.maximumLevel) ?? 0)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -435,5 +436,6 @@ extension Route.Stop: Codable {
         try fields.encode(at, "at")
         if let time { try fields.encode(time, "time") }
         try fields.encode(pause, "pause")
+        if floor != 0 { try fields.encode(floor, "floor") }
     }
 }

@@ -13,9 +13,11 @@ public struct SiteTruth: Hashable, Sendable {
     public var address: DeviceAddress
     /// Between the beacon's start and stop.
     public var isAdvertising: Bool
-    /// On the site's floor plan, floor 0.
+    /// On the site's floor plan, on `floor`.
     public var point: Point2
-    /// The room of floor 0 holding `point` (the first listed), nil outside every room.
+    /// The floor the beacon is on (on stairs, the one it left until half-way).
+    public var floor: Int
+    /// The room of `floor` holding `point` (the first listed), nil outside every room.
     public var room: String?
     /// One per gateway, in the site's order.
     public var gateways: [Gateway]
@@ -38,7 +40,7 @@ public struct SiteTruth: Hashable, Sendable {
     }
 
     public init(time: Timestamp, elapsed: Micros, beaconIndex: Int, identity: IBeaconID, address: DeviceAddress,
-                isAdvertising: Bool, point: Point2, room: String?, gateways: [Gateway]) {
+                isAdvertising: Bool, point: Point2, floor: Int = 0, room: String?, gateways: [Gateway]) {
         self.time = time
         self.elapsed = elapsed
         self.beaconIndex = beaconIndex
@@ -46,6 +48,7 @@ public struct SiteTruth: Hashable, Sendable {
         self.address = address
         self.isAdvertising = isAdvertising
         self.point = point
+        self.floor = floor
         self.room = room
         self.gateways = gateways
     }
@@ -57,17 +60,17 @@ public struct SiteTruth: Hashable, Sendable {
         // Validation admits only iBeacons to a site scene.
         scene.beacons.enumerated().compactMap { index, beacon in
             guard case .iBeacon(let iBeacon) = beacon.beacon else { return nil }
-            let place = BeaconPlace(point: beacon.path.place(at: elapsed), height: beacon.height)
+            let place = BeaconPlace(beacon, at: elapsed, site: site)
             let advertising = beacon.isAdvertising(at: elapsed, sceneDuration: scene.duration)
             let gateways = receivers.map { receiver in
                 let mean = receiver.mean(measuredPower: beacon.beacon.measuredPower, at: place,
-                                         wallLoss: receiver.wallLoss(from: place.point))
+                                         wallLoss: receiver.wallLoss(from: place))
                 return Gateway(distance: mean.distance, meanRSSI: mean.power,
                                isAudible: advertising && mean.power >= scene.receiver.sensitivity)
             }
             return SiteTruth(time: start + elapsed, elapsed: elapsed, beaconIndex: index, identity: iBeacon.identity,
-                             address: beacon.address, isAdvertising: advertising, point: place.point,
-                             room: site.room(containing: place.point, floor: 0).map { site.rooms[$0].name }, gateways: gateways)
+                             address: beacon.address, isAdvertising: advertising, point: place.point, floor: place.floor,
+                             room: site.room(containing: place.point, floor: place.floor).map { site.rooms[$0].name }, gateways: gateways)
         }
     }
 
@@ -87,6 +90,7 @@ public struct SiteTruth: Hashable, Sendable {
             o.field("advertising", isAdvertising)
             o.field("x", point.x, decimals: 3)
             o.field("y", point.y, decimals: 3)
+            o.field("floor", floor)
             o.key("room")
             if let room { o.string(room) } else { o.null() }
             o.field("gateways", object: { g in

@@ -51,7 +51,7 @@ struct SimulateSiteTests {
         let truth = String(decoding: try bytes(directory.path("truth.jsonl")), as: UTF8.self).split(separator: "\n")
         #expect(truth.count == 20 * 3)
         #expect(truth.first?.hasPrefix(#"{"time":"2026-01-01T00:00:00.000Z","elapsed":0.000,"beacon":0,"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-5-1","#) == true)
-        #expect(truth.first?.contains(#""x":3.000,"y":2.500,"room":"living","gateways":{"gw-living":{"distance":2.500,"#) == true)
+        #expect(truth.first?.contains(#""x":3.000,"y":2.500,"floor":0,"room":"living","gateways":{"gw-living":{"distance":2.500,"#) == true)
     }
 
     @Test("the nearest gateway hears the beacon loudest, replayed through beacon range")

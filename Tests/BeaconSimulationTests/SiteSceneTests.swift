@@ -216,13 +216,42 @@ struct SiteSceneFileTests {
         try Scene.decode(json: Array(text.utf8))
     }
 
+    @Test("a beacon climbing stairs: on the floor it left until half-way, its height climbing, the walls of its own floor and the slabs to the others")
+    func stairs() throws {
+        // Floor 0 (2.5 m high) with gateway a and a wall at x = 2; floor 1 (slab 7 dB) with gateway b and a wall at x = 8.
+        let base = twoRoomSite(walls: [Wall(from: Point2(x: 2, y: 0), to: Point2(x: 2, y: 4), attenuation: 10),
+                                       Wall(from: Point2(x: 8, y: 0), to: Point2(x: 8, y: 4), attenuation: 20, floor: 1)],
+                               gatewayB: SiteGateway(name: "b", x: 9, y: 2, z: 1, floor: 1))
+        let site = Site(rooms: base.rooms + base.rooms.map { Room(name: "up-" + $0.name, polygon: $0.polygon, floor: 1) },
+                        gateways: base.gateways, walls: base.walls,
+                        floors: [Floor(level: 0, height: 2.5), Floor(level: 1, attenuation: 7)])
+        let route = Route([Route.Stop(at: Point2(x: 3, y: 2)), Route.Stop(at: Point2(x: 7, y: 2), time: .seconds(10), floor: 1)])
+        let rows = try simulate(siteScene(.route(route), site: site, duration: .seconds(12))).siteTruth
+        #expect(rows.map(\.floor) == [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
+        // At 5 s, half-way, it steps onto floor 1 on the rooms' shared wall (the first listed holds it).
+        #expect(rows.map(\.room) == ["west", "west", "west", "west", "west", "up-west", "up-east", "up-east", "up-east", "up-east", "up-east", "up-east"])
+        for row in rows {
+            let share = min(row.elapsed.seconds / 10, 1), x = 3 + 4 * share, height = 2.5 * share + 1
+            #expect(abs(row.point.x - x) < 1e-9)
+            let toA = ((x - 1) * (x - 1) + (height - 1) * (height - 1)).squareRoot()
+            let toB = ((x - 9) * (x - 9) + (height - 3.5) * (height - 3.5)).squareRoot()
+            #expect(abs(row.gateways[0].distance - toA) < 1e-9 && abs(row.gateways[1].distance - toB) < 1e-9)
+            // On its own floor a gateway hears through that floor's walls (a's at x = 2, b's at x = 8, each
+            // always between); across the slab, the slab's 7 dB alone.
+            let lossA = row.floor == 0 ? 10 : 7.0, lossB = row.floor == 1 ? 20 : 7.0
+            #expect(abs(row.gateways[0].meanRSSI - (quietRadio.meanRSSI(measuredPower: -59, distance: toA) - lossA)) < 1e-9)
+            #expect(abs(row.gateways[1].meanRSSI - (quietRadio.meanRSSI(measuredPower: -59, distance: toB) - lossB)) < 1e-9)
+        }
+        #expect(rows[6].jsonLine(gatewayNames: ["a", "b"]).contains(#""floor":1,"room":"up-east""#))
+    }
+
     @Test("a site scene file: the site read as a site file is, gateways, dips, at, route and height")
     func decodes() throws {
         let scene = try decode("""
         {"duration": 60, "site": \(Self.site), "gateways": [{"name": "gw1", "rssiOffset": -3, "noise": 1.5}],
          "radio": {"dips": {"share": 0.1, "depth": 6}},
          "beacons": [\(Self.beacon), {"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "height": 0.5,
-                      "path": {"kind": "route", "speed": 0.5, "points": [{"at": [1, 1], "pause": "5s"}, {"at": [3, 1], "time": 20}]}}]}
+                      "path": {"kind": "route", "speed": 0.5, "points": [{"at": [1, 1], "pause": "5s"}, {"at": [3, 1], "time": 20, "floor": 1}]}}]}
         """)
         #expect(scene.site == (try Site.decode(Array(Self.site.utf8))))
         #expect(scene.gateways == [SceneGateway(name: "gw1", rssiOffset: -3, noise: 1.5)])
@@ -230,7 +259,7 @@ struct SiteSceneFileTests {
         #expect(scene.beacons[0].path == .at(Point2(x: 1, y: 1)) && scene.beacons[0].height == 1)
         #expect(scene.beacons[1].height == 0.5)
         #expect(scene.beacons[1].path == .route(Route([Route.Stop(at: Point2(x: 1, y: 1), pause: .seconds(5)),
-                                                        Route.Stop(at: Point2(x: 3, y: 1), time: .seconds(20))], speed: 0.5)))
+                                                        Route.Stop(at: Point2(x: 3, y: 1), time: .seconds(20), floor: 1)], speed: 0.5)))
     }
 
     @Test("a site scene survives a trip through its scene file, site and all")
@@ -285,6 +314,10 @@ struct SiteSceneFileTests {
          "beacons[0].path.speed", "must be a number in 0.01...100"),
         (#"{"duration": 60, "site": \#(site), "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "route", "points": [{"at": [0, 0], "wait": 1}]}}]}"#,
          "beacons[0].path.points[0].wait", "unknown member"),
+        (#"{"duration": 60, "site": \#(site), "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "route", "points": [{"at": [0, 0], "floor": 1001}]}}]}"#,
+         "beacons[0].path.points[0].floor", "expected an integer in -1000...1000"),
+        (#"{"duration": 60, "site": \#(site), "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "route", "points": [{"at": [0, 0], "floor": 0.5}]}}]}"#,
+         "beacons[0].path.points[0].floor", "expected an integer in -1000...1000"),
         (#"{"duration": 60, "radio": {"dips": {"share": 2}}, "beacons": []}"#, "radio.dips.share", "must be a number in 0...1"),
         (#"{"duration": 60, "radio": {"dips": {"depth": -6}}, "beacons": []}"#, "radio.dips.depth", "must be a number in 0...100"),
     ])
