@@ -214,7 +214,13 @@ def fleet(data_dir, out_dir, name):
     floor.set_aspect("equal")
     floor.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.08), ncol=3, frameon=False)
     floor.set_title("floor plan (m): gateways, walls, tracks", fontsize=9)
-    lanes = rooms + ["none"]
+    # The plan holds floor 0; rooms of other floors (the truth's or a rule's) get lanes after its rooms.
+    others = []
+    for row in rows:
+        for room in (row["truth_room"], row["room"]):
+            if room and room not in rooms and room not in others:
+                others.append(room)
+    lanes = rooms + others + ["none"]
     lane_of = {room: i for i, room in enumerate(lanes)}
     step = max(1, len(truth) // 1500)
     times = [float(r["elapsed_s"]) for r in truth][::step]

@@ -117,17 +117,30 @@ public enum FleetScenes {
         },
         purpose: "a beacon on a floor of fewer gateways than the one above")
 
+    /// `twoFloors`' house, the beacon walked between the rooms downstairs, up the stairs (3 m, 3 s) to the
+    /// rooms upstairs, and down again, 30 s at each place: floors that change, under a slab that loses
+    /// nothing and a gateway upstairs over each room.
+    public static let stairs = twoStoreys(
+        "stairs", "the room moves on the ground floor, up the stairs to the rooms upstairs and down again, a gateway upstairs above each room",
+        downstairs: twoFloors.scene.site?.gateways.filter { $0.floor == 0 } ?? [],
+        upstairs: twoFloors.scene.site?.gateways.filter { $0.floor == 1 } ?? [],
+        path: .route(Route([(1.5, 2.0, 0), (5, 2, 0), (2, 1, 0), (5.5, 3.5, 0), (5.5, 0.5, 1), (2, 2, 1), (5, 3, 1), (1.5, 3, 1),
+                            (1.5, 0.5, 0), (5, 1.5, 0), (2, 2, 0)].map { Route.Stop(at: Point2(x: $0.0, y: $0.1), pause: .seconds(30), floor: $0.2) },
+                           speed: 1)),
+        purpose: "a beacon carried up the stairs and down again")
+
     /// `sparseFloor` through a 12 dB slab the site file does not give.
     public static let sparseFloorSlab = throughSlab(
         sparseFloor, "sparse-floor-slab",
         "the room moves on a floor of two gateways, one mid-room, the four corner gateways upstairs, through a 12 dB slab the site file does not give",
         purpose: "a beacon on a floor of fewer gateways, through a slab of unknown loss")
 
-    /// The room moves on the companion's rooms (floor 0, `downstairs` gateways), the same rooms 2.5 m up
-    /// (floor 1, `upstairs` gateways), the slab between not in the site file and losing nothing.
+    /// A beacon on `path` (the room moves unless given another) on the companion's rooms (floor 0,
+    /// `downstairs` gateways) and the same rooms 2.5 m up (floor 1, `upstairs` gateways), the slab between
+    /// not in the site file and losing nothing.
     static func twoStoreys(_ name: String, _ summary: String, downstairs: [SiteGateway], upstairs: [SiteGateway],
-                           purpose: String) -> FleetScene {
-        var scene = companion(name, summary, duration: .seconds(360), path: movesRoute)
+                           path: BeaconPath = movesRoute, duration: Micros = .seconds(360), purpose: String) -> FleetScene {
+        var scene = companion(name, summary, duration: duration, path: path)
         let rooms = companionSite.rooms.map { Room(name: "upstairs-" + $0.name, polygon: $0.polygon, floor: 1) }
         scene.site = Site(rooms: companionSite.rooms + rooms, gateways: downstairs + upstairs,
                           floors: [Floor(level: 0, height: 2.5), Floor(level: 1, height: 2.5)])
@@ -148,7 +161,7 @@ public enum FleetScenes {
     public static let house = FleetScene(Scene.named("house")!, seeds: FleetScene.seeds(3),
                                          purpose: "rooms and walls, beacons walking, standing and leaving")
 
-    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, twoFloors, twoFloorsSlab, sparseFloor, sparseFloorSlab, house]
+    public static let all = [diagonal, crossing, standing, moves, gatewayOffline, twoFloors, twoFloorsSlab, sparseFloor, sparseFloorSlab, stairs, house]
 
     static var movesRoute: BeaconPath {
         let places: [(Double, Double)] = [(1.5, 2), (5, 2), (2, 1), (5, 3), (1, 3), (4.8, 1), (2.5, 3.2), (5.2, 2.5), (1.2, 0.8), (5, 1.5), (2, 2)]
