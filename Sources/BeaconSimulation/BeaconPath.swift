@@ -15,8 +15,8 @@ public enum BeaconPath: Hashable, Sendable {
     /// At `distance` until `leaveAt`, then walking out to `away` at `speed`, staying there for
     /// `awayFor`, and walking back at `speed` to stay at `distance`.
     case leavingAndReturning(distance: Double, away: Double, speed: Double, leaveAt: Micros, awayFor: Micros)
-    /// Standing at a point of a site's floor plan.
-    case at(Point2)
+    /// Standing at a point of a site's floor plan, on `floor` (a level of the site).
+    case at(Point2, floor: Int = 0)
     /// Walking a route on a site's floor plan.
     case route(Route)
 
@@ -36,7 +36,7 @@ public enum BeaconPath: Hashable, Sendable {
     /// the kinds that are distances, the point that far along the x axis from a receiver at the origin.
     public func place(at time: Micros) -> Point2 {
         switch self {
-        case .at(let point): point
+        case .at(let point, _): point
         case .route(let route): route.point(at: time.seconds)
         case .standing, .walkingAwayAndBack, .passingBy, .leavingAndReturning: Point2(x: distance(at: time), y: 0)
         }

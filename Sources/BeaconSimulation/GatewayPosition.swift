@@ -10,13 +10,16 @@ struct BeaconPlace {
     /// Where `beacon` is `elapsed` after the start of the scene, on `site`'s floors (its height above its
     /// floor added to the floor's elevation; on stairs, to the elevation climbed so far).
     init(_ beacon: SceneBeacon, at elapsed: Micros, site: Site?) {
-        guard case .route(let route) = beacon.path, let site else {
+        switch (beacon.path, site) {
+        case let (.at(point, floor), site?):
+            self.init(point: point, floor: floor, height: site.elevation(ofFloor: floor) + beacon.height)
+        case let (.route(route), site?):
+            let position = route.position(at: elapsed.seconds)
+            let from = site.elevation(ofFloor: position.between.from), to = site.elevation(ofFloor: position.between.to)
+            self.init(point: position.point, floor: position.floor, height: from + (to - from) * position.between.share + beacon.height)
+        default:
             self.init(point: beacon.path.place(at: elapsed), height: beacon.height)
-            return
         }
-        let position = route.position(at: elapsed.seconds)
-        let from = site.elevation(ofFloor: position.between.from), to = site.elevation(ofFloor: position.between.to)
-        self.init(point: position.point, floor: position.floor, height: from + (to - from) * position.between.share + beacon.height)
     }
 
     init(point: Point2, floor: Int = 0, height: Double) {

@@ -361,7 +361,7 @@ extension BeaconPath: Codable {
         ("walkingAwayAndBack", ["near", "far", "speed", "pause"]),
         ("passingBy", ["closest", "speed", "closestAt"]),
         ("leavingAndReturning", ["distance", "away", "speed", "leaveAt", "awayFor"]),
-        ("at", ["point"]),
+        ("at", ["point", "floor"]),
         ("route", ["speed", "points"]),
     ]
     public init(from decoder: any Decoder) throws {
@@ -384,7 +384,7 @@ extension BeaconPath: Codable {
             self = .passingBy(closest: try fields.decode("closest"), speed: speed,
                               closestAt: try fields.requiredDuration("closestAt"))
         case "at":
-            self = .at(try fields.point("point"))
+            self = .at(try fields.point("point"), floor: try fields.integer("floor", in: -Site.maximumLevel...Site.maximumLevel) ?? 0)
         case "route":
             self = .route(Route(try fields.decode("points"), speed: speed))
         default:
@@ -415,8 +415,9 @@ extension BeaconPath: Codable {
             try fields.encode(speed, "speed")
             try fields.encode(leaveAt, "leaveAt")
             try fields.encode(awayFor, "awayFor")
-        case .at(let point):
+        case let .at(point, floor):
             try fields.encode(point, "point")
+            if floor != 0 { try fields.encode(floor, "floor") }
         case .route(let route):
             try fields.encode(route.speed, "speed")
             try fields.encode(route.stops, "points")

@@ -119,7 +119,7 @@ extension BeaconPath {
             try check(speed, in: speeds, "\(field).speed")
             try check(leaveAt.value >= 0, "\(field).leaveAt", "must not be negative")
             try check(awayFor.value >= 0, "\(field).awayFor", "must not be negative")
-        case .at(let point):
+        case .at(let point, _):
             try check(point: point, "\(field).point")
         case .route(let route):
             try check(!route.stops.isEmpty, "\(field).points", "must hold at least one point")

@@ -245,19 +245,33 @@ struct SiteSceneFileTests {
         #expect(rows[6].jsonLine(gatewayNames: ["a", "b"]).contains(#""floor":1,"room":"up-east""#))
     }
 
+    @Test("a beacon standing upstairs: its room there, its height above floor 0, the slab to the gateway below")
+    func standingUpstairs() throws {
+        let base = twoRoomSite()
+        let site = Site(rooms: base.rooms + base.rooms.map { Room(name: "up-" + $0.name, polygon: $0.polygon, floor: 1) },
+                        gateways: base.gateways, floors: [Floor(level: 0, height: 2.5), Floor(level: 1, attenuation: 9)])
+        let row = try #require(try simulate(siteScene(.at(Point2(x: 3, y: 2), floor: 1), site: site, duration: .seconds(1))).siteTruth.first)
+        #expect(row.floor == 1 && row.room == "up-west")
+        let distance = (4.0 + 2.5 * 2.5).squareRoot()
+        #expect(abs(row.gateways[0].distance - distance) < 1e-9)
+        #expect(abs(row.gateways[0].meanRSSI - (quietRadio.meanRSSI(measuredPower: -59, distance: distance) - 9)) < 1e-9)
+    }
+
     @Test("a site scene file: the site read as a site file is, gateways, dips, at, route and height")
     func decodes() throws {
         let scene = try decode("""
         {"duration": 60, "site": \(Self.site), "gateways": [{"name": "gw1", "rssiOffset": -3, "noise": 1.5}],
          "radio": {"dips": {"share": 0.1, "depth": 6}},
          "beacons": [\(Self.beacon), {"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "height": 0.5,
-                      "path": {"kind": "route", "speed": 0.5, "points": [{"at": [1, 1], "pause": "5s"}, {"at": [3, 1], "time": 20, "floor": 1}]}}]}
+                      "path": {"kind": "route", "speed": 0.5, "points": [{"at": [1, 1], "pause": "5s"}, {"at": [3, 1], "time": 20, "floor": 1}]}},
+                     {"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "at", "point": [2, 2], "floor": -1}}]}
         """)
         #expect(scene.site == (try Site.decode(Array(Self.site.utf8))))
         #expect(scene.gateways == [SceneGateway(name: "gw1", rssiOffset: -3, noise: 1.5)])
         #expect(scene.radio.dips == RadioModel.Dips(share: 0.1, depth: 6))
         #expect(scene.beacons[0].path == .at(Point2(x: 1, y: 1)) && scene.beacons[0].height == 1)
         #expect(scene.beacons[1].height == 0.5)
+        #expect(scene.beacons[2].path == .at(Point2(x: 2, y: 2), floor: -1))
         #expect(scene.beacons[1].path == .route(Route([Route.Stop(at: Point2(x: 1, y: 1), pause: .seconds(5)),
                                                         Route.Stop(at: Point2(x: 3, y: 1), time: .seconds(20), floor: 1)], speed: 0.5)))
     }
@@ -318,6 +332,8 @@ struct SiteSceneFileTests {
          "beacons[0].path.points[0].floor", "expected an integer in -1000...1000"),
         (#"{"duration": 60, "site": \#(site), "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "route", "points": [{"at": [0, 0], "floor": 0.5}]}}]}"#,
          "beacons[0].path.points[0].floor", "expected an integer in -1000...1000"),
+        (#"{"duration": 60, "site": \#(site), "beacons": [{"uuid": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "path": {"kind": "at", "point": [1, 1], "floor": "up"}}]}"#,
+         "beacons[0].path.floor", "expected a number"),
         (#"{"duration": 60, "radio": {"dips": {"share": 2}}, "beacons": []}"#, "radio.dips.share", "must be a number in 0...1"),
         (#"{"duration": 60, "radio": {"dips": {"depth": -6}}, "beacons": []}"#, "radio.dips.depth", "must be a number in 0...100"),
     ])
