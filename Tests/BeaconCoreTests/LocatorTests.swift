@@ -142,6 +142,35 @@ struct LocatorTests {
         #expect(rooms[32...].allSatisfy { $0 == "upA" }, "\(rooms)")
     }
 
+    @Test("what a slab the site file does not give loses is learned from the beacons' readings, and the beacon placed about as well as with it given",
+          arguments: [0.0, 12])
+    func learnsSlabLoss(lost: Double) {
+        // Walked around both rooms downstairs at 0.5 m/s for ten minutes; the mean error of the last 200 s.
+        let corners = [Point2(x: 1, y: 1), Point2(x: 5, y: 1), Point2(x: 5, y: 3), Point2(x: 1, y: 3)]
+        func place(_ second: Int) -> Point2 {
+            let along = Double(second).truncatingRemainder(dividingBy: 24) / 6, leg = Int(along), share = along - Double(leg)
+            let from = corners[leg], to = corners[(leg + 1) % 4]
+            return Point2(x: from.x + (to.x - from.x) * share, y: from.y + (to.y - from.y) * share)
+        }
+        func run(slab: Double?) -> (locator: Locator, error: Double) {
+            let upstairs = Self.upstairsSite(slab: slab)
+            let site = Site(rooms: upstairs.rooms, gateways: upstairs.gateways + [SiteGateway(name: "up2", x: 4.5, y: 2, room: "upB", floor: 1)],
+                            floors: upstairs.floors)
+            var locator = Locator(site: site)
+            var errors: [Double] = []
+            Self.feedFromDownstairs(&locator, site: site, beacon: place, seconds: 600, lost: lost, noise: 3, seed: 5) { second, _, lines in
+                for fix in lines.compactMap({ $0.located?.fix }) where second > 400 { errors.append(fix.point.distance(to: place(second))) }
+            }
+            #expect(errors.count == 200)
+            return (locator, errors.reduce(0, +) / Double(max(1, errors.count)))
+        }
+        let (locator, learnedError) = run(slab: nil), (_, givenError) = run(slab: lost)
+        let learned = locator.slabLosses.loss(SlabLosses.Floors(0, 1), doubt: SignalModel().slabDoubt)
+        #expect(learned.map { abs($0.mean - lost) <= 2 && $0.spread <= SlabLosses.usableSpread } == true, "\(String(describing: learned))")
+        #expect(locator.signal.learnedSlabs[SlabLosses.Floors(1, 0)].map { abs($0.loss - lost) <= 2 } == true)
+        #expect(learnedError <= givenError + 0.1, "\(learnedError) m learned, \(givenError) m given")
+    }
+
     @Test("a beacon on a floor of two gateways, under a floor of four through a slab that loses nothing, is placed on its own floor",
           arguments: [UInt64(7), 8, 9, 10, 11, 12, 13, 14, 15, 16])
     func sparseFloorUnderBusyOne(seed: UInt64) {
@@ -453,4 +482,5 @@ struct LocatorWatermarkTests {
         #expect(warnings.isEmpty, "\(warnings)")
     }
 }
+
 

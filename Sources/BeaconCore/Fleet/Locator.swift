@@ -84,6 +84,8 @@ public struct Locator: Sendable {
     private var fitted: [SignalModel.Receiver?]
     /// The offsets learned from the beacons' readings, for the gateways without a fit or a survey.
     public private(set) var offsets: ReceiverOffsets
+    /// What the slabs the site file does not describe lose, learned from the beacons' readings.
+    public private(set) var slabLosses: SlabLosses
     private var gateways: [GatewayState]
     /// Per gateway, how its readings fit the survey (empty without one).
     private var surveyFits: [SurveyFit]
@@ -113,6 +115,7 @@ public struct Locator: Sendable {
         surveyFits = radio == nil ? [] : site.gateways.map { _ in SurveyFit() }
         fitted = site.gateways.map { _ in nil }
         offsets = ReceiverOffsets(gateways: site.gateways.count, scatter: settings.signal.scatter)
+        slabLosses = SlabLosses(scatter: settings.signal.scatter)
         // A surveyed gateway's offset is in the radio map's corrections already.
         for index in site.gateways.indices where isSurveyed(index) { offsets.setLearning(index, false) }
     }
@@ -154,6 +157,13 @@ public struct Locator: Sendable {
         } else {
             signal.receivers = receivers
         }
+        var learnedSlabs: [SlabLosses.Floors: SignalModel.LearnedSlab] = [:]
+        for floors in slabLosses.pairs {
+            let unknown = site.slabs(between: floors.lower, and: floors.upper).unknown
+            guard let loss = slabLosses.loss(floors, doubt: Double(unknown).squareRoot() * signal.slabDoubt) else { continue }
+            learnedSlabs[floors] = SignalModel.LearnedSlab(loss: loss.mean, spread: loss.spread)
+        }
+        signal.learnedSlabs = learnedSlabs
     }
 
     /// Takes one gateway's readings message, arrived at `arrival` (the fuser's clock, used only to tell
@@ -359,7 +369,10 @@ public struct Locator: Sendable {
             let observations = heard[id] ?? []
             if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
                 track.filter.step(to: tick, observations, map: &map, model: signal)
-                if observations.count >= ReceiverOffsets.minimumGateways { learnOffsets(observations, of: track.filter) }
+                if observations.count >= ReceiverOffsets.minimumGateways {
+                    learnOffsets(observations, of: track.filter)
+                    learnSlabs(observations, of: track.filter)
+                }
                 if !surveyFits.isEmpty, let estimate = track.filter.estimate(at: tick, map: map) {
                     judgeSurvey(observations, at: estimate)
                 }
@@ -372,6 +385,7 @@ public struct Locator: Sendable {
             tracks[id] = track
         }
         offsets.close(at: tick)
+        slabLosses.close(at: tick)
         updateReceivers()
     }
 
@@ -398,6 +412,47 @@ public struct Locator: Sendable {
             let placement = 10 * exponent / log(10.0) / max(1, distance) * centre.error
             offsets.add(gateway: observation.gateway, residual: observation.rssi + loss - centre.power,
                         variance: observation.sigma * observation.sigma + placement * placement)
+        }
+    }
+
+    /// Adds a confidently placed beacon's slab losses: for each other floor whose gateways hear it through
+    /// slabs the site file does not describe, how much less their readings say of the beacon's power at
+    /// 1 m than its own floor's gateways' do (each reading plus the model's path loss from the estimate,
+    /// walls and known slabs, less the gateway's offset; precision-weighted means), so the power learned
+    /// under the exponent hedge drops out. The variance: the two means' and what the estimate's radius
+    /// does to the path loss.
+    private mutating func learnSlabs(_ observations: [SignalObservation], of filter: PositionFilter) {
+        guard let centre = filter.centre, centre.error <= ReceiverOffsets.maximumError else { return }
+        let floor = centre.floor
+        let beaconElevation = map.elevation(ofFloor: floor) + signal.beaconHeight
+        // Per floor of gateways: the sums of the readings' power estimates and of their precisions, and
+        // the placement's doubt.
+        var sums: [Int: (power: Double, precision: Double, count: Int, placement: Double)] = [:]
+        for observation in observations {
+            guard observation.gateway >= 0, observation.gateway < site.gateways.count, observation.rssi.isFinite,
+                  observation.sigma.isFinite, observation.sigma > 0, !isSurveyed(observation.gateway) else { continue }
+            let gateway = site.gateways[observation.gateway]
+            let slabs = site.slabs(between: gateway.floor, and: floor)
+            guard gateway.floor == floor || slabs.unknown > 0 else { continue }
+            let receiver = signal.receiver(observation.gateway)
+            let dx = centre.point.x - gateway.x, dy = centre.point.y - gateway.y
+            let dz = map.elevation(ofGateway: observation.gateway) - beaconElevation
+            let distance = max(PositionFilter.minimumDistance, (dx * dx + dy * dy + dz * dz).squareRoot())
+            let walls = gateway.floor == floor ? map.wallLoss(gateway: observation.gateway, from: centre.point, floor: floor) : slabs.loss
+            let power = observation.rssi - receiver.offset + 10 * receiver.exponent * log10(distance) + walls
+            let placement = 10 * receiver.exponent / log(10.0) / max(1, distance) * centre.error
+            let precision = 1 / (observation.sigma * observation.sigma)
+            var sum = sums[gateway.floor] ?? (0, 0, 0, 0)
+            sum.power += precision * power
+            sum.precision += precision
+            sum.count += 1
+            sum.placement = max(sum.placement, placement)
+            sums[gateway.floor] = sum
+        }
+        guard let own = sums[floor], own.count >= ReceiverOffsets.minimumGateways else { return }
+        for (other, sum) in sums where other != floor {
+            slabLosses.add(SlabLosses.Floors(other, floor), loss: own.power / own.precision - sum.power / sum.precision,
+                           variance: 1 / own.precision + 1 / sum.precision + 2 * sum.placement * sum.placement)
         }
     }
 

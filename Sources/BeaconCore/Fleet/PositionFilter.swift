@@ -56,6 +56,20 @@ public struct SignalModel: Equatable, Sendable {
     /// slab, one loss): their common level is doubted and their differences still place the beacon, so
     /// gateways on another floor help decide the floor without dragging the place by what the slab loses.
     public var slabDoubt = 10.0
+    /// What the slabs the site file does not describe lose between pairs of floors, as `beacon locate`
+    /// learned it (`SlabLosses`): used in place of the doubt.
+    public var learnedSlabs: [SlabLosses.Floors: LearnedSlab] = [:]
+
+    /// A slab loss learned: dB, and its 1-σ.
+    public struct LearnedSlab: Equatable, Sendable {
+        public var loss: Double
+        public var spread: Double
+
+        public init(loss: Double, spread: Double) {
+            self.loss = loss
+            self.spread = spread
+        }
+    }
     /// How each gateway hears, by gateway index, as `beacon locate --calibrate` fitted it; a gateway
     /// beyond the array hears as the model says (offset 0, `exponent`).
     public var receivers: [Receiver] = []
@@ -403,21 +417,31 @@ public struct PositionFilter: Sendable {
         // A surveyed gateway's reading is judged against the radio map there: its correction to the distance
         // model, and its variance in place of the model's scatter (so its precision varies with the place).
         let surveyed = floors.flatMap { floor in observations.map { map.radio?.covers(gateway: $0.gateway, floor: floor) ?? false } }
-        // The slabs between a gateway on another floor and a beacon on this one: what the known ones lose,
-        // and how many are unknown.
-        let slabs = floors.flatMap { floor in gateways.map { map.site.slabs(between: $0.floor, and: floor) } }
+        // The slabs between a gateway on another floor and a beacon on this one: what they lose (the known
+        // ones, and the unknown ones as learned), the variance of what is not known (0: all known), and
+        // the learned part (a radio map holds what its gateway's slabs lose already).
         let slabVariance = model.slabDoubt * model.slabDoubt
+        let slabs = floors.flatMap { floor in
+            gateways.map { gateway -> (loss: Double, doubt: Double, learned: Double) in
+                let slabs = map.site.slabs(between: gateway.floor, and: floor)
+                guard slabs.unknown > 0 else { return (slabs.loss, 0, 0) }
+                guard let learned = model.learnedSlabs[SlabLosses.Floors(gateway.floor, floor)] else {
+                    return (slabs.loss, Double(slabs.unknown) * slabVariance, 0)
+                }
+                return (slabs.loss + learned.loss, learned.spread * learned.spread, learned.loss)
+            }
+        }
         // The readings across unknown slabs from the gateways of one floor share what those slabs lose: one
         // unknown shift, integrated out per group (the gateways' floor), so the differences between the
         // group's readings still place the beacon at their full precision and only their common level is
         // doubted. Per group: the sums of precision, of precision times the power estimate and of precision
         // times the hedged loss, and which group each reading is in (-1: none).
-        let unknownSlabs = slabs.contains { $0.unknown > 0 }
+        let unknownSlabs = slabs.contains { $0.doubt > 0 }
         let groupFloors = unknownSlabs ? Array(Set(gateways.map(\.floor))).sorted() : []
         let groupOf = gateways.map { gateway in groupFloors.firstIndex(of: gateway.floor) ?? 0 }
         var groupPrecision = [Double](repeating: 0, count: groupFloors.count)
         var groupEstimate = groupPrecision, groupHedged = groupPrecision, groupRoot = groupPrecision
-        var groupUnknown = [Int](repeating: 0, count: groupFloors.count)
+        var groupDoubt = groupPrecision
         var grouped = [Int](repeating: -1, count: observations.count)
         let ownVariances = observations.map { $0.sigma * $0.sigma - model.scatter * model.scatter }
         var particlePrecisions = precisions, particleRoots = roots
@@ -451,14 +475,14 @@ public struct PositionFilter: Sendable {
                 // The reading's precision here, when it is not the model's.
                 var replaced: Double?
                 if surveyed[row + j], let survey = map.surveyed(gateway: observations[j].gateway, at: Point2(x: px, y: py), floor: floor) {
-                    estimate -= survey.correction
+                    estimate -= survey.correction + slabs[row + j].learned
                     // Under another exponent the map would move too, where its points reach as much as the model.
                     hedgedLoss[j] = loss - slopes[j] * survey.exponentLeverage
                     replaced = 1 / max(0.25, ownVariances[j] + survey.variance)
-                } else if slabs[row + j].unknown > 0 {
+                } else if slabs[row + j].doubt > 0 {
                     let group = groupOf[j]
                     grouped[j] = group
-                    groupUnknown[group] = slabs[row + j].unknown
+                    groupDoubt[group] = slabs[row + j].doubt
                     groupPrecision[group] += precisions[j]
                     groupEstimate[group] += precisions[j] * estimate
                     groupHedged[group] += precisions[j] * hedgedLoss[j]
@@ -477,7 +501,7 @@ public struct PositionFilter: Sendable {
             // Each group's mean reading, with the shared shift's variance added, weighs into the power once.
             for group in groupFloors.indices where groupPrecision[group] > 0 {
                 let sum = groupPrecision[group]
-                let shrink = 1 / (1 + Double(groupUnknown[group]) * slabVariance * sum)
+                let shrink = 1 / (1 + groupDoubt[group] * sum)
                 weighted += shrink * groupEstimate[group]
                 weightedHedgedLoss += shrink * groupHedged[group]
                 total += sum * shrink - sum

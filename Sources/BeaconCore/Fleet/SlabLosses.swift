@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the slabs the site file does not describe lose, learned online from the beacons' own readings,
+/// as `ReceiverOffsets` learns the gateways' offsets: a beacon placed confidently on its floor by three
+/// gateways there or more says, for each other floor whose gateways hear it, how far their readings lie
+/// below the model's prediction at the estimate (their mean: one slab, one loss). Those losses, forgotten
+/// with a half-life and bounded per window, pull a prior N(0, doubt²) (`SignalModel.slabDoubt` per
+/// unknown slab) towards the slabs' loss; once sure enough, the filter takes the loss as known up to its
+/// posterior 1-σ, and the gateways beyond help place the beacon by their level too.
+public struct SlabLosses: Equatable, Sendable {
+    /// A loss is used once its posterior 1-σ is this small, dB.
+    public static let usableSpread = 2.0
+    /// Evidence halves in this many seconds.
+    public static let halfLife = ReceiverOffsets.halfLife
+    /// A window's loss counts at most this far from zero, dB: slabs lose up to about 25.
+    public static let largestLoss = 40.0
+
+    /// The floors between which a loss is learned, lower first.
+    public struct Floors: Hashable, Sendable {
+        public var lower: Int
+        public var upper: Int
+
+        public init(_ a: Int, _ b: Int) {
+            lower = min(a, b)
+            upper = max(a, b)
+        }
+    }
+
+    /// Per pair of floors, the forgotten sums of precision-weighted losses and of precisions, and this
+    /// window's.
+    private var weighted: [Floors: Double] = [:]
+    private var precision: [Floors: Double] = [:]
+    private var windowWeighted: [Floors: Double] = [:]
+    private var windowPrecision: [Floors: Double] = [:]
+    private var time: Timestamp?
+    /// The most one window adds to a pair's precision: one reading's at the model's scatter.
+    private let windowCap: Double
+
+    public init(scatter: Double) {
+        windowCap = 1 / max(0.25, scatter * scatter)
+    }
+
+    /// One confidently placed beacon's loss through the unknown slabs between `floors` (dB: the model's
+    /// prediction less the mean of that floor's gateways' readings), with that mean's variance (dB²).
+    public mutating func add(_ floors: Floors, loss: Double, variance: Double) {
+        guard floors.lower != floors.upper, loss.isFinite, variance.isFinite, variance > 0 else { return }
+        let clipped = min(Self.largestLoss, max(-Self.largestLoss, loss))
+        windowWeighted[floors, default: 0] += clipped / variance
+        windowPrecision[floors, default: 0] += 1 / variance
+    }
+
+    /// Closes the window ending at `time`: the evidence so far is forgotten by the time since the last
+    /// window, and this window's added, each pair's at most `windowCap`.
+    public mutating func close(at time: Timestamp) {
+        if let last = self.time, time > last {
+            let seconds = (Double(time.microseconds) - Double(last.microseconds)) / 1e6
+            let keep = exp(-log(2.0) * seconds / Self.halfLife)
+            for key in weighted.keys {
+                weighted[key]! *= keep
+                precision[key]! *= keep
+            }
+        }
+        if self.time.map({ time > $0 }) ?? true { self.time = time }
+        for (key, added) in windowPrecision where added > 0 {
+            let scale = min(1, windowCap / added)
+            weighted[key, default: 0] += scale * windowWeighted[key, default: 0]
+            precision[key, default: 0] += scale * added
+        }
+        windowWeighted = [:]
+        windowPrecision = [:]
+    }
+
+    /// The pairs of floors with evidence.
+    public var pairs: [Floors] { Array(precision.keys) }
+
+    /// The loss between `floors` and its 1-σ (dB), under a prior of 1-σ `doubt` about 0; nil until the
+    /// 1-σ is `usableSpread` or less.
+    public func loss(_ floors: Floors, doubt: Double) -> (mean: Double, spread: Double)? {
+        guard let sum = precision[floors], sum > 0, doubt > 0 else { return nil }
+        let total = sum + 1 / (doubt * doubt)
+        let spread = (1 / total).squareRoot()
+        guard spread <= Self.usableSpread else { return nil }
+        return ((weighted[floors] ?? 0) / total, spread)
+    }
+}
