@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Each gateway's RSSI offset (dB it reads above the signal model), learned online from the beacons'
 /// own readings: no survey and no gateway beacons needed. A walking beacon placed confidently (heard by
 /// three gateways or more, a small error radius) says, for each gateway, how far its reading lies from
@@ -35,26 +27,14 @@ public struct ReceiverOffsets: Equatable, Sendable {
     /// by a bounded amount.
     public static let largestResidual = 12.0
 
-    /// Per gateway, the forgotten sums of precision-weighted residuals and of precisions.
-    private var weighted: [Double]
-    private var precision: [Double]
-    /// This window's sums, bounded when it closes.
-    private var windowWeighted: [Double]
-    private var windowPrecision: [Double]
+    /// Per gateway, the residuals so far; a window adds at most one reading's worth at the model's scatter.
+    private var evidence: ForgottenEvidence<Int>
     /// Gateways that learn (the others have an offset of their own: a calibration or a survey).
     private var learns: [Bool]
-    private var time: Timestamp?
-    /// The most one window adds to a gateway's precision: one reading's at the model's scatter, so a
-    /// window of many beacons counts as one and a crowd near one gateway cannot swamp the prior.
-    private let windowCap: Double
 
     public init(gateways: Int, scatter: Double) {
-        weighted = [Double](repeating: 0, count: gateways)
-        precision = weighted
-        windowWeighted = weighted
-        windowPrecision = weighted
+        evidence = ForgottenEvidence(halfLife: Self.halfLife, windowCap: 1 / max(0.25, scatter * scatter))
         learns = [Bool](repeating: true, count: gateways)
-        windowCap = 1 / max(0.25, scatter * scatter)
     }
 
     /// Whether gateway `index` learns an offset.
@@ -64,45 +44,24 @@ public struct ReceiverOffsets: Equatable, Sendable {
     public mutating func setLearning(_ index: Int, _ value: Bool) {
         guard learns.indices.contains(index), learns[index] != value else { return }
         learns[index] = value
-        weighted[index] = 0
-        precision[index] = 0
-        windowWeighted[index] = 0
-        windowPrecision[index] = 0
+        evidence.drop(index)
     }
 
     /// One confidently placed beacon's residual at gateway `index`: its reading less the model's
     /// prediction without any offset (dB), with that residual's variance (dB²).
     public mutating func add(gateway index: Int, residual: Double, variance: Double) {
         guard learns.indices.contains(index), learns[index], residual.isFinite, variance.isFinite, variance > 0 else { return }
-        let clipped = min(Self.largestResidual, max(-Self.largestResidual, residual))
-        windowWeighted[index] += clipped / variance
-        windowPrecision[index] += 1 / variance
+        evidence.add(index, value: min(Self.largestResidual, max(-Self.largestResidual, residual)), variance: variance)
     }
 
-    /// Closes the window ending at `time`: the evidence so far is forgotten by the time since the last
-    /// window, and this window's added, each gateway's at most `windowCap`.
+    /// Closes the window ending at `time` (`ForgottenEvidence.close`).
     public mutating func close(at time: Timestamp) {
-        if let last = self.time, time > last {
-            let seconds = (Double(time.microseconds) - Double(last.microseconds)) / 1e6
-            let keep = exp(-log(2.0) * seconds / Self.halfLife)
-            for index in weighted.indices {
-                weighted[index] *= keep
-                precision[index] *= keep
-            }
-        }
-        if self.time.map({ time > $0 }) ?? true { self.time = time }
-        for index in weighted.indices where windowPrecision[index] > 0 {
-            let scale = min(1, windowCap / windowPrecision[index])
-            weighted[index] += scale * windowWeighted[index]
-            precision[index] += scale * windowPrecision[index]
-            windowWeighted[index] = 0
-            windowPrecision[index] = 0
-        }
+        evidence.close(at: time)
     }
 
     /// Gateway `index`'s posterior 1-σ, dB.
     public func spread(_ index: Int) -> Double {
-        (1 / (precision[index] + 1 / (Self.priorSpread * Self.priorSpread))).squareRoot()
+        (1 / ((evidence.precision[index] ?? 0) + 1 / (Self.priorSpread * Self.priorSpread))).squareRoot()
     }
 
     /// The offsets in use, by gateway: for each learning gateway sure enough (`usableSpread`), its
@@ -110,7 +69,7 @@ public struct ReceiverOffsets: Equatable, Sendable {
     /// unsure moves no other), shrunk by its 1-σ towards zero; nil for the others.
     public var offsets: [Double?] {
         let prior = 1 / (Self.priorSpread * Self.priorSpread)
-        let means = weighted.indices.map { weighted[$0] / (precision[$0] + prior) }
+        let means = learns.indices.map { (evidence.weighted[$0] ?? 0) / ((evidence.precision[$0] ?? 0) + prior) }
         let learning = means.indices.filter { learns[$0] }
         guard !learning.isEmpty else { return means.map { _ in nil } }
         let centre = learning.reduce(0) { $0 + means[$1] } / Double(learning.count)

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the slabs the site file does not describe lose, learned online from the beacons' own readings,
 /// as `ReceiverOffsets` learns the gateways' offsets: a beacon placed confidently on its floor by three
 /// gateways there or more says, for each other floor whose gateways hear it, how far their readings lie
@@ -32,60 +24,35 @@ public struct SlabLosses: Equatable, Sendable {
         }
     }
 
-    /// Per pair of floors, the forgotten sums of precision-weighted losses and of precisions, and this
-    /// window's.
-    private var weighted: [Floors: Double] = [:]
-    private var precision: [Floors: Double] = [:]
-    private var windowWeighted: [Floors: Double] = [:]
-    private var windowPrecision: [Floors: Double] = [:]
-    private var time: Timestamp?
-    /// The most one window adds to a pair's precision: one reading's at the model's scatter.
-    private let windowCap: Double
+    /// Per pair of floors, the losses so far; a window adds at most one reading's worth at the model's scatter.
+    private var evidence: ForgottenEvidence<Floors>
 
     public init(scatter: Double) {
-        windowCap = 1 / max(0.25, scatter * scatter)
+        evidence = ForgottenEvidence(halfLife: Self.halfLife, windowCap: 1 / max(0.25, scatter * scatter))
     }
 
     /// One confidently placed beacon's loss through the unknown slabs between `floors` (dB: the model's
     /// prediction less the mean of that floor's gateways' readings), with that mean's variance (dB²).
     public mutating func add(_ floors: Floors, loss: Double, variance: Double) {
         guard floors.lower != floors.upper, loss.isFinite, variance.isFinite, variance > 0 else { return }
-        let clipped = min(Self.largestLoss, max(-Self.largestLoss, loss))
-        windowWeighted[floors, default: 0] += clipped / variance
-        windowPrecision[floors, default: 0] += 1 / variance
+        evidence.add(floors, value: min(Self.largestLoss, max(-Self.largestLoss, loss)), variance: variance)
     }
 
-    /// Closes the window ending at `time`: the evidence so far is forgotten by the time since the last
-    /// window, and this window's added, each pair's at most `windowCap`.
+    /// Closes the window ending at `time` (`ForgottenEvidence.close`).
     public mutating func close(at time: Timestamp) {
-        if let last = self.time, time > last {
-            let seconds = (Double(time.microseconds) - Double(last.microseconds)) / 1e6
-            let keep = exp(-log(2.0) * seconds / Self.halfLife)
-            for key in weighted.keys {
-                weighted[key]! *= keep
-                precision[key]! *= keep
-            }
-        }
-        if self.time.map({ time > $0 }) ?? true { self.time = time }
-        for (key, added) in windowPrecision where added > 0 {
-            let scale = min(1, windowCap / added)
-            weighted[key, default: 0] += scale * windowWeighted[key, default: 0]
-            precision[key, default: 0] += scale * added
-        }
-        windowWeighted = [:]
-        windowPrecision = [:]
+        evidence.close(at: time)
     }
 
     /// The pairs of floors with evidence.
-    public var pairs: [Floors] { Array(precision.keys) }
+    public var pairs: [Floors] { Array(evidence.precision.keys) }
 
     /// The loss between `floors` and its 1-σ (dB), under a prior of 1-σ `doubt` about 0; nil until the
     /// 1-σ is `usableSpread` or less.
     public func loss(_ floors: Floors, doubt: Double) -> (mean: Double, spread: Double)? {
-        guard let sum = precision[floors], sum > 0, doubt > 0 else { return nil }
+        guard let sum = evidence.precision[floors], sum > 0, doubt > 0 else { return nil }
         let total = sum + 1 / (doubt * doubt)
         let spread = (1 / total).squareRoot()
         guard spread <= Self.usableSpread else { return nil }
-        return ((weighted[floors] ?? 0) / total, spread)
+        return ((evidence.weighted[floors] ?? 0) / total, spread)
     }
 }
