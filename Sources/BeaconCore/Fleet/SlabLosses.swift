@@ -1,7 +1,8 @@
 /// What the slabs the site file does not describe lose, learned online from the beacons' own readings,
 /// as `ReceiverOffsets` learns the gateways' offsets: a beacon placed confidently on its floor by three
-/// gateways there or more says, for each other floor whose gateways hear it, how far their readings lie
-/// below the model's prediction at the estimate (their mean: one slab, one loss). Those losses, forgotten
+/// gateways there or more says, for each other floor whose gateways hear it, how much less their readings
+/// say of its power at 1 m than its own floor's gateways' do (means over each floor's gateways: one slab,
+/// one loss; the power itself drops out). Those losses, forgotten
 /// with a half-life and bounded per window, pull a prior N(0, doubt²) (`SignalModel.slabDoubt` per
 /// unknown slab) towards the slabs' loss; once sure enough, the filter takes the loss as known up to its
 /// posterior 1-σ, and the gateways beyond help place the beacon by their level too.
@@ -31,8 +32,9 @@ public struct SlabLosses: Equatable, Sendable {
         evidence = ForgottenEvidence(halfLife: Self.halfLife, windowCap: 1 / max(0.25, scatter * scatter))
     }
 
-    /// One confidently placed beacon's loss through the unknown slabs between `floors` (dB: the model's
-    /// prediction less the mean of that floor's gateways' readings), with that mean's variance (dB²).
+    /// One confidently placed beacon's loss through the unknown slabs between `floors` (dB: its own floor's
+    /// gateways' mean estimate of its power at 1 m less the other floor's), with that difference's variance
+    /// (dB²).
     public mutating func add(_ floors: Floors, loss: Double, variance: Double) {
         guard floors.lower != floors.upper, loss.isFinite, variance.isFinite, variance > 0 else { return }
         evidence.add(floors, value: min(Self.largestLoss, max(-Self.largestLoss, loss)), variance: variance)
