@@ -86,6 +86,8 @@ public struct Locator: Sendable {
     public private(set) var offsets: ReceiverOffsets
     /// What the slabs the site file does not describe lose, learned from the beacons' readings.
     public private(set) var slabLosses: SlabLosses
+    /// Whether gateways stand on more than one floor: only then is a slab's loss learned.
+    private let gatewaysOnSeveralFloors: Bool
     private var gateways: [GatewayState]
     /// Per gateway, how its readings fit the survey (empty without one).
     private var surveyFits: [SurveyFit]
@@ -116,6 +118,7 @@ public struct Locator: Sendable {
         fitted = site.gateways.map { _ in nil }
         offsets = ReceiverOffsets(gateways: site.gateways.count, scatter: settings.signal.scatter)
         slabLosses = SlabLosses(scatter: settings.signal.scatter)
+        gatewaysOnSeveralFloors = Set(site.gateways.map(\.floor)).count > 1
         // A surveyed gateway's offset is in the radio map's corrections already.
         for index in site.gateways.indices where isSurveyed(index) { offsets.setLearning(index, false) }
     }
@@ -369,9 +372,10 @@ public struct Locator: Sendable {
             let observations = heard[id] ?? []
             if !observations.isEmpty || track.latest.contains(where: { counts($0.value, from: $0.key, at: tick) }) {
                 track.filter.step(to: tick, observations, map: &map, model: signal)
-                if observations.count >= ReceiverOffsets.minimumGateways {
-                    learnOffsets(observations, of: track.filter)
-                    learnSlabs(observations, of: track.filter)
+                if observations.count >= ReceiverOffsets.minimumGateways, let centre = track.filter.centre,
+                   centre.error <= ReceiverOffsets.maximumError {
+                    learnOffsets(observations, at: centre)
+                    if gatewaysOnSeveralFloors { learnSlabs(observations, at: centre) }
                 }
                 if !surveyFits.isEmpty, let estimate = track.filter.estimate(at: tick, map: map) {
                     judgeSurvey(observations, at: estimate)
@@ -392,27 +396,34 @@ public struct Locator: Sendable {
     /// Adds a confidently placed beacon's residuals to the gateways' offsets: each reading of a gateway on
     /// the beacon's floor less the model's prediction at the estimate with the beacon's learned power (no
     /// offset), its variance the reading's and what the estimate's radius does to the path loss there.
-    private mutating func learnOffsets(_ observations: [SignalObservation], of filter: PositionFilter) {
+    /// A beacon placed by the filter (`PositionFilter.centre`), as the learners take it.
+    private typealias Placed = (point: Point2, error: Double, floor: Int, power: Double, walking: Double)
+
+    private mutating func learnOffsets(_ observations: [SignalObservation], at centre: Placed) {
         // Only a walking beacon: standing, its place absorbs an offset, and its residuals say nothing of it.
-        guard let centre = filter.centre, centre.error <= ReceiverOffsets.maximumError, centre.walking > 0.5 else { return }
+        guard centre.walking > 0.5 else { return }
         let floor = centre.floor
         let sameFloor = observations.filter { $0.gateway >= 0 && $0.gateway < site.gateways.count
             && site.gateways[$0.gateway].floor == floor && $0.rssi.isFinite && $0.sigma.isFinite && $0.sigma > 0 }
         guard sameFloor.count >= ReceiverOffsets.minimumGateways else { return }
-        let beaconElevation = map.elevation(ofFloor: floor) + signal.beaconHeight
         for observation in sameFloor {
-            let gateway = site.gateways[observation.gateway]
-            let exponent = signal.receiver(observation.gateway).exponent
-            let dx = centre.point.x - gateway.x, dy = centre.point.y - gateway.y
-            let dz = map.elevation(ofGateway: observation.gateway) - beaconElevation
-            let distance = max(PositionFilter.minimumDistance, (dx * dx + dy * dy + dz * dz).squareRoot())
-            let loss = 10 * exponent * log10(distance)
-                + map.wallLoss(gateway: observation.gateway, from: centre.point, floor: floor)
-            // dB per metre of the path loss there, times the radius: how much the place's doubt adds.
-            let placement = 10 * exponent / log(10.0) / max(1, distance) * centre.error
+            let (loss, placement) = pathLoss(to: observation.gateway, from: centre, slabs: 0)
             offsets.add(gateway: observation.gateway, residual: observation.rssi + loss - centre.power,
                         variance: observation.sigma * observation.sigma + placement * placement)
         }
+    }
+
+    /// The model's path loss from a placed beacon to gateway `index` (dB, at the gateway's exponent), the
+    /// walls between when they share a floor, else `slabs`; and the dB per metre of that loss there times
+    /// the placement's radius: how much the place's doubt adds.
+    private mutating func pathLoss(to index: Int, from centre: Placed, slabs: Double) -> (loss: Double, placement: Double) {
+        let gateway = site.gateways[index]
+        let exponent = signal.receiver(index).exponent
+        let dx = centre.point.x - gateway.x, dy = centre.point.y - gateway.y
+        let dz = map.elevation(ofGateway: index) - (map.elevation(ofFloor: centre.floor) + signal.beaconHeight)
+        let distance = max(PositionFilter.minimumDistance, (dx * dx + dy * dy + dz * dz).squareRoot())
+        let walls = gateway.floor == centre.floor ? map.wallLoss(gateway: index, from: centre.point, floor: centre.floor) : slabs
+        return (10 * exponent * log10(distance) + walls, 10 * exponent / log(10.0) / max(1, distance) * centre.error)
     }
 
     /// Adds a confidently placed beacon's slab losses: for each other floor whose gateways hear it through
@@ -421,10 +432,8 @@ public struct Locator: Sendable {
     /// walls and known slabs, less the gateway's offset; precision-weighted means), so the power learned
     /// under the exponent hedge drops out. The variance: the two means' and what the estimate's radius
     /// does to the path loss.
-    private mutating func learnSlabs(_ observations: [SignalObservation], of filter: PositionFilter) {
-        guard let centre = filter.centre, centre.error <= ReceiverOffsets.maximumError else { return }
+    private mutating func learnSlabs(_ observations: [SignalObservation], at centre: Placed) {
         let floor = centre.floor
-        let beaconElevation = map.elevation(ofFloor: floor) + signal.beaconHeight
         // Per floor of gateways: the sums of the readings' power estimates and of their precisions, and
         // the placement's doubt.
         var sums: [Int: (power: Double, precision: Double, count: Int, placement: Double)] = [:]
@@ -434,13 +443,8 @@ public struct Locator: Sendable {
             let gateway = site.gateways[observation.gateway]
             let slabs = site.slabs(between: gateway.floor, and: floor)
             guard gateway.floor == floor || slabs.unknown > 0 else { continue }
-            let receiver = signal.receiver(observation.gateway)
-            let dx = centre.point.x - gateway.x, dy = centre.point.y - gateway.y
-            let dz = map.elevation(ofGateway: observation.gateway) - beaconElevation
-            let distance = max(PositionFilter.minimumDistance, (dx * dx + dy * dy + dz * dz).squareRoot())
-            let walls = gateway.floor == floor ? map.wallLoss(gateway: observation.gateway, from: centre.point, floor: floor) : slabs.loss
-            let power = observation.rssi - receiver.offset + 10 * receiver.exponent * log10(distance) + walls
-            let placement = 10 * receiver.exponent / log(10.0) / max(1, distance) * centre.error
+            let (loss, placement) = pathLoss(to: observation.gateway, from: centre, slabs: slabs.loss)
+            let power = observation.rssi - signal.receiver(observation.gateway).offset + loss
             let precision = 1 / (observation.sigma * observation.sigma)
             var sum = sums[gateway.floor] ?? (0, 0, 0, 0)
             sum.power += precision * power
