@@ -62,6 +62,6 @@ struct GatewayPosition {
 
     /// dB lost in the walls (or floors) between a beacon at `place` and the gateway.
     func wallLoss(from place: BeaconPlace) -> Double {
-        place.floor == floor ? site.wallsCrossed(from: place.point, to: point, floor: floor) : site.slabs(between: place.floor, and: floor).loss
+        site.loss(from: place.point, floor: place.floor, toGatewayAt: point, floor: floor)
     }
 }

@@ -224,6 +224,12 @@ public struct Site: Hashable, Sendable {
         return (loss, levels.count - known)
     }
 
+    /// dB lost between `point` on `floor` and a gateway at `gatewayPoint` on `gatewayFloor`: the walls
+    /// crossed when they share a floor, else the slabs between with a known attenuation.
+    public func loss(from point: Point2, floor: Int, toGatewayAt gatewayPoint: Point2, floor gatewayFloor: Int) -> Double {
+        floor == gatewayFloor ? wallsCrossed(from: point, to: gatewayPoint, floor: floor) : slabs(between: gatewayFloor, and: floor).loss
+    }
+
     /// Height in metres of floor `level` above floor 0: the floors between them stacked, each as high as
     /// `floors` says (3.0 m when it does not); negative below floor 0.
     public func elevation(ofFloor level: Int) -> Double {

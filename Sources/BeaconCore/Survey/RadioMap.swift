@@ -181,8 +181,7 @@ public struct RadioMap: Sendable {
     /// reading plus it says of the beacon's power at 1 m. The same terms the position filter weighs.
     public static func pathLoss(site: Site, gateway index: Int, at point: Point2, floor: Int, model: SignalModel) -> Double {
         let gateway = site.gateways[index]
-        let walls = gateway.floor == floor ? site.wallsCrossed(from: point, to: gateway.point, floor: floor)
-            : site.slabs(between: gateway.floor, and: floor).loss
+        let walls = site.loss(from: point, floor: floor, toGatewayAt: gateway.point, floor: gateway.floor)
         return 5 * model.exponent / log(10.0) * logSquare(site: site, gateway: index, at: point, floor: floor, model: model) + walls
     }
 
