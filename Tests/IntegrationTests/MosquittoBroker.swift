@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// A mosquitto broker (Debian's `mosquitto`) on a free loopback port, for one test, with
-/// persistence in the test's scratch directory so a restart keeps sessions and retained messages.
+/// persistence in the test's scratch directory so a restart keeps sessions and retained messages, and
+/// no limit on the QoS 1 messages queued for a client: mosquitto's default (1000) drops messages for a
+/// checking subscriber that falls behind a replay.
 final class MosquittoBroker: @unchecked Sendable {
     // @unchecked: `process` is replaced only by restart(), which the one test that owns the broker calls.
     static let executable = "/usr/sbin/mosquitto"
@@ -36,6 +38,7 @@ final class MosquittoBroker: @unchecked Sendable {
             listener \(port) 127.0.0.1
             \(Self.userLine)
             \(access)
+            max_queued_messages 0
             persistence true
             persistence_location \(directory.path)/
             log_dest stderr
