@@ -17,6 +17,10 @@ struct LocateFusion {
     private var late = RepeatedWarning { "Warning: \($0.counted("readings message")) arrived after their time was fused, in all" }
     private var future = RepeatedWarning { "Warning: \($0.counted("readings message")) too far ahead of the other gateways, in all" }
     private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) dropped to bound the readings waiting, in all" }
+    private var repeats = RepeatedWarning { "Warning: \($0.counted("readings message")) delivered again, in all" }
+    private var gaps = RepeatedWarning { "Warning: \($0.counted("gap")) in the gateways' readings messages, in all" }
+    /// Readings messages that never arrived, over every gap.
+    private var lostMessages = 0
     private var clocks = RepeatedWarning { "Warning: \($0) gateway clock drifts in all" }
     private var misfits = RepeatedWarning { "Warning: \($0.counted("gateway")) no longer fit the survey, in all" }
     private var badCalibrations = RepeatedWarning { "Warning: \($0.counted("retained calibration")) ignored, in all" }
@@ -53,6 +57,9 @@ struct LocateFusion {
             case .fromTheFuture:
                 messages.warn(&future, "Warning: readings of \(gateway) at \(readings.time) are more than \(Locator.maximumSkew) ahead of the other gateways; dropped")
             case .overflow: messages.warn(&overflow, "Warning: readings of \(gateway) dropped: \(Locator.maximumPending) readings wait for the slowest gateway")
+            case .repeated:
+                messages.warn(&repeats, "Warning: readings of \(gateway) at \(readings.time) (message \(readings.sequence)) delivered again; "
+                              + "fused once")
             }
         case .status(let gateway, let online):
             if locator.status(gateway: gateway, online: online) {
@@ -86,6 +93,12 @@ struct LocateFusion {
         var outputs: [LocateOutput] = []
         locator.advance(arrival: arrival) { outputs.append($0) }
         emit(outputs)
+        for (gateway, missing, before) in locator.lossWarnings() {
+            lostMessages = lostMessages.addingReportingOverflow(missing).overflow ? Int.max : lostMessages + missing
+            messages.warn(&gaps, "Warning: \(missing.counted("readings message")) of \(gateway) before its message \(before) never arrived: "
+                          + "the broker dropped them (a limit on the messages it queues for locate, such as mosquitto's "
+                          + "max_queued_messages) or the gateway did; the windows are fused without them")
+        }
         for (gateway, deviation, readings) in locator.surveyWarnings() {
             messages.warn(&misfits, "Warning: the readings of \(DiagnosticEscaping.escaped(gateway)) no longer fit the survey "
                       + "(their median deviation from the radio map is \((deviation * 10).rounded() / 10) sigma over its last \(readings)): "
@@ -107,9 +120,10 @@ struct LocateFusion {
         var outputs: [LocateOutput] = []
         if everythingReceived { locator.finish { outputs.append($0) } }
         emit(outputs)
-        for summary in messages.summaries + [late, future, overflow, clocks, misfits, badCalibrations].compactMap(\.summary) {
+        for summary in messages.summaries + [late, future, overflow, repeats, clocks, misfits, badCalibrations].compactMap(\.summary) {
             output.console.diagnose(summary)
         }
+        if let summary = gaps.summary { output.console.diagnose("\(summary): \(lostMessages.counted("message")) never arrived") }
     }
 
     private mutating func emit(_ outputs: [LocateOutput]) {

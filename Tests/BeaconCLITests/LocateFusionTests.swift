@@ -53,6 +53,35 @@ struct LocateFusionTests {
         return (fusion, published, console)
     }
 
+    @Test("messages of gw2 delivered again and messages of gw3 lost: each repeat and each gap warned about (five of a kind), then counted, with the messages lost")
+    func repeatsAndGapsWarned() throws {
+        let console = CapturedConsole()
+        var fusion = LocateFusion(site: try Site.decode(Array(Self.site.utf8)), settings: Locator.Settings(), shard: nil,
+                                  topics: LocateTopics(prefix: "site"), publish: { _ in }, output: LineOutput(console: console.console))
+        for second in 1...40 {
+            let time = Double(second) + 0.5
+            for gateway in ["gw1", "gw2", "gw3"] {
+                // gw3 sends only every third message that it numbers.
+                if gateway == "gw3", second % 3 != 0 { continue }
+                let payload = Self.readings(gateway, at: time, distance: 3, sequence: second)
+                fusion.receive(topic: "site/gateways/\(gateway)/readings", payload: payload, arrival: Self.at(time + 0.1))
+                if gateway == "gw2", second % 4 == 0 {
+                    fusion.receive(topic: "site/gateways/gw2/readings", payload: payload, arrival: Self.at(time + 0.2))
+                }
+            }
+            fusion.advance(arrival: Self.at(time + 0.3))
+        }
+        fusion.finish(everythingReceived: true)
+        let repeats = console.stderr.filter { $0.contains("delivered again") }
+        #expect(repeats.first == "Warning: readings of gw2 at \(Self.at(4.5)) (message 4) delivered again; fused once", "\(console.stderr)")
+        #expect(repeats.count == 6 && repeats.last == "Warning: 10 readings messages delivered again, in all", "\(console.stderr)")
+        let gaps = console.stderr.filter { $0.contains("never arrived") }
+        #expect(gaps.first?.hasPrefix("Warning: 2 readings messages of gw3 before its message 6 never arrived: the broker dropped them") == true,
+                "\(console.stderr)")
+        #expect(gaps.count == 6 && gaps.last == "Warning: 12 gaps in the gateways' readings messages, in all: 24 messages never arrived",
+                "\(console.stderr)")
+    }
+
     /// What the fusion handed to the publisher.
     private final class Published {
         var messages: [MQTTMessage] = []

@@ -210,6 +210,58 @@ struct LocatorTests {
         #expect(known < unknown && unknown < wrong, "\(known) m with the slab, \(unknown) m unknown, \(wrong) m held to 0 dB")
     }
 
+    @Test("messages delivered again (QoS 1 redelivers after a reconnection) are fused once: the same lines as without them")
+    func repeatsFusedOnce() {
+        var rng = SplitMix64(seed: 7)
+        var messages: [GatewayReadings] = []
+        for second in 1...40 {
+            messages += F.messages(at: F.at(seconds: Double(second)), beaconAt: Point2(x: 0.5 + 0.125 * Double(second), y: 2), sequence: second,
+                                   noise: { rng in 2 * rng.normal() }, rng: &rng)
+        }
+        func lines(repeating: Bool) -> [String] {
+            var locator = Locator(site: F.site)
+            var lines: [String] = []
+            var delivered: [GatewayReadings] = []
+            for message in messages {
+                #expect(locator.receive(message, arrival: message.time) == .accepted)
+                delivered.append(message)
+                // Every seventh message, the gateway's last few again: some in windows still open, some fused.
+                if repeating, delivered.count % 7 == 0 {
+                    for again in delivered.suffix(12) where again.gateway == message.gateway {
+                        #expect(locator.receive(again, arrival: message.time) == .repeated)
+                    }
+                }
+                locator.advance(arrival: message.time) { lines.append($0.json) }
+            }
+            locator.finish { lines.append($0.json) }
+            #expect(locator.lossWarnings().isEmpty)
+            return lines
+        }
+        let once = lines(repeating: false)
+        #expect(once.count > 40)
+        #expect(lines(repeating: true) == once)
+    }
+
+    @Test("sequence numbers skipped are reported once as messages lost, with the gateway; a gateway started again loses none")
+    func lostMessagesReported() {
+        var rng = SplitMix64(seed: 7)
+        var locator = Locator(site: F.site)
+        let lost = F.site.gateways[1].name
+        var reports: [[String]] = []
+        for second in 1...30 {
+            // gw 1's messages 10 to 12 never arrive; from 20 s gateway 2 runs again, its numbers from 1.
+            for var message in F.messages(at: F.at(seconds: Double(second)), beaconAt: Point2(x: 1.5, y: 2), sequence: second, rng: &rng) {
+                if message.gateway == lost, (10...12).contains(second) { continue }
+                if message.gateway == F.site.gateways[2].name, second >= 20 { message.sequence = second - 19 }
+                #expect(locator.receive(message, arrival: message.time) == .accepted)
+            }
+            locator.advance(arrival: F.at(seconds: Double(second))) { _ in }
+            reports.append(locator.lossWarnings().map { "\($0.gateway) \($0.missing) before \($0.before)" })
+        }
+        #expect(reports.flatMap { $0 } == ["\(lost) 3 before 13"])
+        #expect(reports[12] == ["\(lost) 3 before 13"])
+    }
+
     @Test("the same readings in any interleaving give the same lines (no lateness bound)")
     func interleavingsAgree() {
         var settings = Locator.Settings()

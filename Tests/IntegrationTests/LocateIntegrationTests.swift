@@ -116,6 +116,39 @@ struct LocateIntegrationTests {
         }
     }
 
+    @Test("a broker that queues 10 messages for locate while locate is stopped: the readings it dropped are warned about, with the gateway and how many")
+    func brokerDropsWarned() async throws {
+        try await MosquittoBroker.with(queuedMessages: 10) { broker, scratch in
+            let sitePath = scratch.appendingPathComponent("site.json").path
+            try TestSite.officeAndHall.write(toFile: sitePath, atomically: true, encoding: .utf8)
+            let locate = try await startLocate(broker, site: sitePath)
+            func publish(_ arguments: [String], input: String = "") async throws {
+                let publish = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
+                                               arguments: ["-p", "\(broker.port)", "-q", "1"] + arguments, input: .bytes(Data(input.utf8)))
+                #expect(try await publish.waitForExit(within: HangGuard.step) == .exited(0), "\(publish.failure("exit status"))")
+            }
+            func readings(_ seconds: ClosedRange<Int>) -> String {
+                seconds.map { second in
+                    let time = String(format: "2026-01-01T00:%02d:%02d.000Z", second / 60, second % 60)
+                    return #"{"gateway":"gw1","time":"\#(time)","seq":\#(second),"beacons":[{"id":"b1","rssi":-60,"filteredRssi":-60,"spread":1,"samples":10,"measuredPower":-59,"accuracy":1}]}"#
+                }.joined(separator: "\n") + "\n"
+            }
+            // Stopped, locate acknowledges nothing: the broker sends what it may keep in flight, queues 10 and drops the rest.
+            locate.send(SIGSTOP)
+            try await publish(["-t", "site/gateways/gw1/readings", "-l"], input: readings(1...200))
+            locate.send(SIGCONT)
+            try await publish(["-t", "site/gateways/gw1/readings", "-l"], input: readings(201...210))
+            for gateway in ["gw1", "gw2", "gw3"] { try await publish(["-r", "-t", "site/gateways/\(gateway)/status", "-m", "offline"]) }
+            #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
+            let gaps = locate.stderrLines.filter { $0.contains("never arrived") }
+            #expect(gaps.count == 1, "\(locate.stderrLines)")
+            let missing = gaps.first.flatMap { Int($0.dropFirst("Warning: ".count).prefix { $0.isNumber }) } ?? 0
+            #expect(missing >= 100 && missing < 190, "\(gaps)")
+            #expect(gaps.first?.contains(" readings messages of gw1 before its message 201 never arrived: the broker dropped them") == true, "\(gaps)")
+            #expect(locate.stdoutLines.contains { $0.contains(#""room":"office""#) })
+        }
+    }
+
     @Test("--survey: a survey that shows gw1 hearing 40 dB louder than the others everywhere moves the beacon gw1 hears loudest into the hall")
     func surveyedSite() async throws {
         try await withCapture("desk", "30s") { broker, capture, sitePath in

@@ -6,8 +6,8 @@ import Glibc
 
 /// A mosquitto broker (Debian's `mosquitto`) on a free loopback port, for one test, with
 /// persistence in the test's scratch directory so a restart keeps sessions and retained messages, and
-/// no limit on the QoS 1 messages queued for a client: mosquitto's default (1000) drops messages for a
-/// checking subscriber that falls behind a replay.
+/// by default no limit on the QoS 1 messages queued for a client: mosquitto's own (1000) drops messages
+/// for a checking subscriber that falls behind a replay.
 final class MosquittoBroker: @unchecked Sendable {
     // @unchecked: `process` is replaced only by restart(), which the one test that owns the broker calls.
     static let executable = "/usr/sbin/mosquitto"
@@ -18,7 +18,8 @@ final class MosquittoBroker: @unchecked Sendable {
     private var process: ChildProcess
 
     /// With `users` (name: password), only they may connect: mosquitto_passwd writes its password file.
-    init(directory: URL, users: [String: String] = [:]) async throws {
+    /// `queuedMessages`: the QoS 1 messages held for a client beyond those in flight (0: no limit).
+    init(directory: URL, users: [String: String] = [:], queuedMessages: Int = 0) async throws {
         self.directory = directory
         port = try Self.freeLoopbackPort()
         var access = "allow_anonymous true"
@@ -38,7 +39,7 @@ final class MosquittoBroker: @unchecked Sendable {
             listener \(port) 127.0.0.1
             \(Self.userLine)
             \(access)
-            max_queued_messages 0
+            max_queued_messages \(queuedMessages)
             persistence true
             persistence_location \(directory.path)/
             log_dest stderr
@@ -52,10 +53,11 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Runs `body` with a broker and a scratch directory, stopping and removing both afterwards.
-    static func with(users: [String: String] = [:], _ body: (MosquittoBroker, URL) async throws -> Void) async throws {
+    static func with(users: [String: String] = [:], queuedMessages: Int = 0,
+                     _ body: (MosquittoBroker, URL) async throws -> Void) async throws {
         let scratch = try ProjectPaths.makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let broker = try await MosquittoBroker(directory: scratch, users: users)
+        let broker = try await MosquittoBroker(directory: scratch, users: users, queuedMessages: queuedMessages)
         do {
             try await body(broker, scratch)
             await broker.stop()

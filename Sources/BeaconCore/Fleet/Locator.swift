@@ -62,6 +62,8 @@ public struct Locator: Sendable {
         case fromTheFuture
         /// Dropped to keep the waiting readings within `maximumPending`.
         case overflow
+        /// A message received already, delivered again (its sequence number and time): fused once.
+        case repeated
     }
 
     /// Readings waiting to be fused, counted per beacon reading.
@@ -176,6 +178,11 @@ public struct Locator: Sendable {
         var readings = readings
         readings.time = readings.time.clampedToSupportedRange
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
+        switch gateways[index].sequence.judge(sequence: readings.sequence, time: readings.time) {
+        case .repeated: return .repeated
+        case .afterGap(let missing): gateways[index].lost(missing, before: readings.sequence)
+        case .next, .restarted: break
+        }
         if let lateness = settings.maximumLateness, let last = lastArrival, arrival - last > lateness { resumedAt = arrival }
         firstArrival = firstArrival ?? arrival
         lastArrival = max(lastArrival ?? arrival, arrival)
@@ -227,6 +234,15 @@ public struct Locator: Sendable {
             guard var track = tracks[id] else { continue }
             publish(&track, id: id, through: nil, emit: emit)
             tracks[id] = track
+        }
+    }
+
+    /// Gateways whose readings messages skipped sequence numbers since the last call: how many never
+    /// arrived (the broker or the gateway dropped them), and the number of the latest message after a gap.
+    public mutating func lossWarnings() -> [(gateway: String, missing: Int, before: Int)] {
+        site.gateways.indices.compactMap { index in
+            guard let loss = gateways[index].takeLoss() else { return nil }
+            return (site.gateways[index].name, loss.missing, loss.before)
         }
     }
 
@@ -573,6 +589,21 @@ private struct GatewayState: Sendable {
     /// the first ones are often held up while the gateway connects.
     private var messages = 0
     static let settledAfter = 10
+
+    /// Its readings messages' sequence numbers, and the messages found missing since the last report.
+    var sequence = ReadingsSequence()
+    private var loss: (missing: Int, before: Int)?
+
+    mutating func lost(_ missing: Int, before: Int) {
+        // Saturating: hostile numbers may skip up to 2^53 a message.
+        let (sum, overflow) = (loss?.missing ?? 0).addingReportingOverflow(missing)
+        loss = (overflow ? Int.max : sum, before)
+    }
+
+    mutating func takeLoss() -> (missing: Int, before: Int)? {
+        defer { loss = nil }
+        return loss
+    }
 
     mutating func heard(_ time: Timestamp, arrival: Timestamp) {
         latest = max(latest ?? time, time)
