@@ -7,8 +7,10 @@ captures of a recorded drive: the Kolakowski flat's, each of the Daniş office's
      per gateway and the site (captures/site.json);
   2. a subscriber (mosquitto_sub, QoS 1) records every readings message that crosses the broker,
      `topic payload` a line, in readings.txt;
-  3. `beacon locate --site captures/site.json --until-offline --max-lateness none` starts (with
-     --calibrate when the run's directory holds a file `calibrate`), and beside it the same with `--smoothing` (the run's smoothing file) and `--shard 1/1` (every beacon, under a
+  3. `beacon locate --site captures/site.json --until-offline` starts at its live lateness bound (the
+     replays' readings say they are, so it waits for every gateway as `--max-lateness none` does; with
+     --calibrate when the run's directory holds a file `calibrate`), and beside it the same with
+     `--max-lateness none`, `--smoothing` (the run's smoothing file) and `--shard 1/1` (every beacon, under a
      status topic and client id of its own); once both are online every gateway replays its capture at
      full speed, all at once:
      `beacon range --hci btsnoop:captures/NAME.btsnoop --uuid UUID --mqtt URL --gateway NAME`;
@@ -66,8 +68,7 @@ def run(beacon, port, directory):
     readings_path = os.path.join(directory, 'readings.txt')
     with open(os.path.join(directory, 'smoothing')) as file:
         smoothing = file.read().strip()
-    locate_command = [beacon, 'locate', '--mqtt', url, '--site', os.path.join(captures, 'site.json'),
-                      '--until-offline', '--max-lateness', 'none']
+    locate_command = [beacon, 'locate', '--mqtt', url, '--site', os.path.join(captures, 'site.json'), '--until-offline']
     # A run whose directory holds `calibrate` is fused with the gateways' self-calibration.
     if os.path.exists(os.path.join(directory, 'calibrate')):
         locate_command.append('--calibrate')
@@ -78,7 +79,7 @@ def run(beacon, port, directory):
         subscriber = subprocess.Popen(['mosquitto_sub', '-p', str(port), '-q', '1', '-v', '-t', f'{name}/gateways/+/readings'],
                                       stdout=readings, stderr=subprocess.DEVNULL)
         locate = subprocess.Popen(locate_command, stdout=lines, stderr=locate_err)
-        smoothed = subprocess.Popen(locate_command + ['--smoothing', smoothing, '--shard', '1/1'],
+        smoothed = subprocess.Popen(locate_command + ['--max-lateness', 'none', '--smoothing', smoothing, '--shard', '1/1'],
                                     stdout=smoothed_lines, stderr=smoothed_err)
         try:
             wait_online(port, f'{name}/locate/status')

@@ -50,6 +50,8 @@ struct LocateCommand {
                 fusion.receive(topic: topic, payload: payload, arrival: arrival, retained: retained)
             }
             fusion.advance(arrival: arrival)
+            // Fusing a replay, locate need not keep up with the air either: it waits for the broker rather than drop.
+            publisher.waitsForRoom = options.settings.maximumLateness == nil || fusion.locator.isReplaying(at: arrival)
             if options.untilOffline, fusion.everyGatewayOffline, inbox.isEmpty {
                 everythingReceived = true
                 break

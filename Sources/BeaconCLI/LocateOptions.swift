@@ -32,7 +32,8 @@ struct LocateOptions {
         default: Locator.Settings().awayAfter.description)
     static let maxLateness = OptionSpec("max-lateness", .value(placeholder: "duration"),
         "How far behind the other gateways one may fall before the fuser stops waiting for it; 'none' "
-        + "waits for every online gateway of the site (replays, which may run at any pace).",
+        + "waits for every online gateway of the site, as the fuser does by itself while replays' readings come "
+        + "(they run at any pace).",
         default: Locator.Settings().maximumLateness?.description ?? "none")
     static let smoothing = OptionSpec("smoothing", .value(placeholder: "duration"),
         "Publish each window's lines this much later, its estimate weighed by the readings of the windows "

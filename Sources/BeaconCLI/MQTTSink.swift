@@ -16,7 +16,7 @@ final class MQTTSink: LineSink {
     /// `rssiOffset` is the gateway's calibration, applied to its readings messages.
     init(_ options: MQTTOptions, rssiOffset: Double, replay: Bool, signals: SignalWatcher?, console: Console) throws {
         gatewayTopics = options.gatewayTopics
-        readings = GatewayReadingsCollector(gateway: gatewayTopics.name, rssiOffset: rssiOffset)
+        readings = GatewayReadingsCollector(gateway: gatewayTopics.name, rssiOffset: rssiOffset, replay: replay)
         publisher = try options.publisher(replay: replay, signals: signals, console: console)
         monitorTopics = MonitorTopics(prefix: options.topicBase, room: options.room)
     }

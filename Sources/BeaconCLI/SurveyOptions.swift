@@ -42,7 +42,8 @@ struct SurveyOptions {
     static let out = OptionSpec("out", .value(placeholder: "file"), "Append the survey lines to this file (created when missing, never emptied).")
     static let maxLateness = OptionSpec("max-lateness", .value(placeholder: "duration"),
         "How long a gateway may stay silent, once another has reported past the survey's end, before it "
-        + "is no longer waited for; 'none' waits for every gateway not offline (replays).",
+        + "is no longer waited for; 'none' waits for every gateway not offline, as the survey does by itself "
+        + "while replays' readings come.",
         default: Locator.Settings().maximumLateness?.description ?? "none")
 
     static let help = CommandHelp(

@@ -17,7 +17,7 @@ public struct GatewayReplay {
     public init(gateway: String, regions: [BeaconRegion]) {
         self.gateway = gateway
         session = RangeSession(monitor: RegionMonitor(regions: regions, hashKey: MultilinearHash(seed: 0)), duration: nil)
-        collector = GatewayReadingsCollector(gateway: gateway)
+        collector = GatewayReadingsCollector(gateway: gateway, replay: true)
     }
 
     /// One packet of the capture, in time order; the messages of the ticks it completed.

@@ -28,7 +28,13 @@ public final class MQTTPublisher: Sendable {
     private let wakeup: Wakeup
     /// Signalled by the publishing thread when the broker acknowledged messages: room for a waiting `publish`.
     private let room: Wakeup
-    fileprivate let waitsForRoom: Bool
+    private let waiting: Atomic<Bool>
+    /// Whether `publish` waits for the broker when the queue is full (see `init`); a fuser turns it on once
+    /// it finds it is fed a replay.
+    public var waitsForRoom: Bool {
+        get { waiting.load(ordering: .relaxed) }
+        set { waiting.store(newValue, ordering: .relaxed) }
+    }
     /// Readable when the process is asked to stop: a waiting `publish` stops waiting then.
     private let stopDescriptor: Int32?
     private let thread: Mutex<BackgroundThread?>
@@ -68,7 +74,7 @@ public final class MQTTPublisher: Sendable {
         self.address = address
         self.caFile = caFile
         self.warn = warn
-        self.waitsForRoom = waitsForRoom
+        waiting = Atomic(waitsForRoom)
         self.statusTopic = statusTopic ?? "\(address.prefix)/status"
         self.clientID = clientID
         self.subscriptions = subscriptions

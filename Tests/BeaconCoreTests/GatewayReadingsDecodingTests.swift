@@ -20,6 +20,17 @@ struct GatewayReadingsDecodingTests {
         #expect(try decode(message.json).get() == message)
     }
 
+    @Test("a replay's message says so after its number; read back, true or false, absent meaning live")
+    func replayFlag() throws {
+        let message = try decode(Self.documented).get()
+        #expect(!message.replay && !message.json.contains("replay"))
+        var replayed = message
+        replayed.replay = true
+        #expect(replayed.json.hasPrefix(#"{"gateway":"gw1","time":"2026-12-03T07:38:29.000Z","seq":12,"replay":true,"beacons":["#))
+        #expect(try decode(replayed.json).get() == replayed)
+        #expect(try decode(Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":12,"replay":false"#)).get() == message)
+    }
+
     static let refused: [String] = [
         "", "{", "[]", "null", #"{"gateway":"gw1""#, "{\"gateway\":\"gw1\"}\u{0}",
         // Wrong types.
@@ -27,6 +38,8 @@ struct GatewayReadingsDecodingTests {
         Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":"12""#),
         Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":1.5"#),
         Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":0"#),
+        Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":12,"replay":"yes""#),
+        Self.documented.replacingOccurrences(of: #""seq":12"#, with: #""seq":12,"replay":1"#),
         Self.documented.replacingOccurrences(of: #""time":"2026-12-03T07:38:29.000Z""#, with: #""time":1"#),
         Self.documented.replacingOccurrences(of: #""time":"2026-12-03T07:38:29.000Z""#, with: #""time":"yesterday""#),
         Self.documented.replacingOccurrences(of: #""beacons":["#, with: #""beacons":{"a":"#).replacingOccurrences(of: "}]}", with: "}}}"),

@@ -47,6 +47,16 @@ enum LocatorFixture {
         }
     }
 
+    /// Every gateway's message once a second from 1 s to `seconds` (numbered by the second), the beacon
+    /// walked along y = 2 from x = 0.5 at `speed` m/s, with 2 dB of Gaussian noise.
+    static func walkMessages(seconds: Int, speed: Double, seed: UInt64) -> [GatewayReadings] {
+        var rng = SplitMix64(seed: seed)
+        return (1...seconds).flatMap { second in
+            messages(at: at(seconds: Double(second)), beaconAt: Point2(x: 0.5 + speed * Double(second), y: 2), sequence: second,
+                     noise: { rng in 2 * rng.normal() }, rng: &rng)
+        }
+    }
+
     /// Runs a walk: once a second from 1 s to `seconds`, every gateway's message, then `advance`; then `finish`.
     static func run(_ locator: inout Locator, seconds: Int, site: Site = site, seed: UInt64 = 1,
                     noise: ((inout SplitMix64) -> Double)? = nil, position: (Int) -> Point2?) -> [LocateOutput] {

@@ -212,12 +212,7 @@ struct LocatorTests {
 
     @Test("messages delivered again (QoS 1 redelivers after a reconnection) are fused once: the same lines as without them")
     func repeatsFusedOnce() {
-        var rng = SplitMix64(seed: 7)
-        var messages: [GatewayReadings] = []
-        for second in 1...40 {
-            messages += F.messages(at: F.at(seconds: Double(second)), beaconAt: Point2(x: 0.5 + 0.125 * Double(second), y: 2), sequence: second,
-                                   noise: { rng in 2 * rng.normal() }, rng: &rng)
-        }
+        let messages = F.walkMessages(seconds: 40, speed: 0.125, seed: 7)
         func lines(repeating: Bool) -> [String] {
             var locator = Locator(site: F.site)
             var lines: [String] = []
@@ -240,6 +235,45 @@ struct LocatorTests {
         let once = lines(repeating: false)
         #expect(once.count > 40)
         #expect(lines(repeating: true) == once)
+    }
+
+    @Test("replays fed to a live fuser (a lateness bound), all at once or one gateway after another with pauses: the lines of a fuser without a bound")
+    func replaysFusedAsWithoutBound() {
+        let messages = F.walkMessages(seconds: 60, speed: 0.08, seed: 11)
+        var unbounded = Locator.Settings()
+        unbounded.maximumLateness = nil
+        /// Each message arrives at `arrival(gateway index, message)`; each gateway offline after its last.
+        func lines(_ order: [GatewayReadings], settings: Locator.Settings = Locator.Settings(), replay: Bool = true,
+                   arrival: (GatewayReadings) -> Timestamp) -> (lines: [String], late: Int) {
+            var locator = Locator(site: F.site, settings: settings)
+            var lines: [String] = []
+            var late = 0
+            for var message in order {
+                message.replay = replay
+                if locator.receive(message, arrival: arrival(message)) == .late { late += 1 }
+                if message.sequence == 60 { _ = locator.status(gateway: message.gateway, online: false) }
+                locator.advance(arrival: arrival(message)) { lines.append($0.json) }
+            }
+            locator.finish { lines.append($0.json) }
+            return (lines, late)
+        }
+        let reference = lines(messages, settings: unbounded) { $0.time }.lines
+        #expect(reference.count > 60)
+        let byGateway = F.site.gateways.flatMap { g in messages.filter { $0.gateway == g.name } }
+        let index = { (message: GatewayReadings) in Double(F.site.gateways.firstIndex { $0.name == message.gateway } ?? 0) }
+        // Each gateway's replay reading for 12 s, the next one starting 8 s after it ends.
+        let oneAfterAnother = { (message: GatewayReadings) in F.at(seconds: 20 * index(message) + Double(message.sequence) / 5) }
+        let sequential = lines(byGateway, arrival: oneAfterAnother)
+        #expect(sequential.lines == reference && sequential.late == 0)
+        // All at once, gw4's replay 40 s of readings behind the others'.
+        let behind = { (message: GatewayReadings) in message.sequence + (message.gateway == "gw4" ? 40 : 0) }
+        let together = messages.sorted { behind($0) < behind($1) }
+        let atOnce = lines(together, arrival: { F.at(seconds: Double(behind($0)) / 50) })
+        #expect(atOnce.lines == reference && atOnce.late == 0)
+        // Taken for live gateways, the same arrivals lose readings.
+        let live = (lines(byGateway, replay: false, arrival: oneAfterAnother).late,
+                    lines(together, replay: false, arrival: { F.at(seconds: Double(behind($0)) / 50) }).late)
+        #expect(live.0 > 100 && live.1 > 30, "\(live) late")
     }
 
     @Test("sequence numbers skipped are reported once as messages lost, with the gateway; a gateway started again loses none")
@@ -266,13 +300,7 @@ struct LocatorTests {
     func interleavingsAgree() {
         var settings = Locator.Settings()
         settings.maximumLateness = nil
-        var rng = SplitMix64(seed: 7)
-        var messages: [GatewayReadings] = []
-        for second in 1...40 {
-            let point = Point2(x: 0.5 + 0.125 * Double(second), y: 2)
-            messages += F.messages(at: F.at(seconds: Double(second)), beaconAt: point, sequence: second,
-                                   noise: { rng in 2 * rng.normal() }, rng: &rng)
-        }
+        let messages = F.walkMessages(seconds: 40, speed: 0.125, seed: 7)
         func lines(_ order: [GatewayReadings]) -> [String] {
             var locator = Locator(site: F.site, settings: settings)
             var lines: [String] = []

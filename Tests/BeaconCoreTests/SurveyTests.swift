@@ -119,6 +119,28 @@ struct SurveyTests {
         #expect(live.isComplete(at: Self.at(seconds: 14.5)), "gw2 silent for more than 5 s")
     }
 
+    @Test("replays fed one after another, live bound or not: a gateway whose replay has not started yet is waited for until 60 s after the last replayed message")
+    func replaysWaitedFor() {
+        var recorder = SurveyRecorder(site: Self.site, beacon: Self.beacon, plan: .still(at: Point2(x: 4, y: 5), duration: .seconds(10)),
+                                      floor: 0, maximumLateness: .seconds(5))
+        // gw1's replay, 12 s of readings at once; then gw2's, 30 s later.
+        for second in 0...11 {
+            var tick = Self.tick("gw1", Double(second), rssi: -60)
+            tick.replay = true
+            #expect(recorder.receive(tick, arrival: Self.at(seconds: 0)) == .accepted)
+        }
+        let known = recorder.status(gateway: "gw1", online: false)
+        #expect(known)
+        #expect(!recorder.isComplete(at: Self.at(seconds: 30)), "gw2 and gw3 waited for as without a bound")
+        for second in 0...11 {
+            var tick = Self.tick("gw2", Double(second), rssi: nil)
+            tick.replay = true
+            #expect(recorder.receive(tick, arrival: Self.at(seconds: 30)) == .accepted)
+        }
+        #expect(!recorder.isComplete(at: Self.at(seconds: 90)), "gw3 waited for 60 s after the last replayed message")
+        #expect(recorder.isComplete(at: Self.at(seconds: 95.5)), "then the live bound again")
+    }
+
     @Test("the survey starts at the first message's time; earlier ticks, repeats and strangers do not count")
     func start() throws {
         var recorder = still { _ in -60 }

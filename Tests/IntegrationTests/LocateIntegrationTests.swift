@@ -116,6 +116,37 @@ struct LocateIntegrationTests {
         }
     }
 
+    @Test("the house's five gateways replayed at once into a locate left at its live lateness bound: the replays say so, and its lines are those of --max-lateness none")
+    func replaysIntoLiveLocate() async throws {
+        try await MosquittoBroker.with { broker, scratch in
+            let house = scratch.appendingPathComponent("house").path
+            #expect(try await BeaconProcess.run(["simulate", "--scene", "house", "--duration", "3m", "--out", house]).termination == .exited(0))
+            let site = house + "/site.json"
+            let gateways = try FileManager.default.contentsOfDirectory(atPath: house).filter { $0.hasSuffix(".btsnoop") }
+                .map { String($0.dropLast(".btsnoop".count)) }.sorted()
+            #expect(gateways.count == 5)
+            let unbounded = try await startLocate(broker, site: site)
+            // The same fuser at the live default (a shard of one has a client id and status of its own).
+            let live = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", site, "--until-offline", "--shard", "1/1"],
+                                               limit: HangGuard.processLimit)
+            try await MQTTSubscriber.waitFor(port: broker.port, topic: "site/locate/1-1/status", payload: "online")
+            let ranges = try gateways.map { gateway in
+                try BeaconProcess.start(["range", "--hci", "btsnoop:\(house)/\(gateway).btsnoop", "--uuid", Self.uuid,
+                                         "--mqtt", broker.url(prefix: "site"), "--gateway", gateway], limit: HangGuard.processLimit)
+            }
+            for range in ranges {
+                #expect(try await range.waitForExit(within: HangGuard.step) == .exited(0), "\(range.failure("exit status"))")
+            }
+            for locate in [unbounded, live] {
+                #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
+            }
+            let locations = { (locate: ChildProcess) in locate.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "location" } }
+            #expect(locations(unbounded).count > 300)
+            #expect(locations(live) == locations(unbounded))
+            #expect(!live.stderrLines.contains { $0.hasPrefix("Warning") }, "\(live.stderrLines)")
+        }
+    }
+
     @Test("a broker that queues 10 messages for locate while locate is stopped: the readings it dropped are warned about, with the gateway and how many")
     func brokerDropsWarned() async throws {
         try await MosquittoBroker.with(queuedMessages: 10) { broker, scratch in

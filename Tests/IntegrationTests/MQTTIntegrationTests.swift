@@ -179,7 +179,7 @@ struct MQTTIntegrationTests {
                 }
                 #expect(readings.count == lines.count)
                 #expect(readings.map { $0["seq"] as? Int } == Array(1...readings.count))
-                #expect(readings.allSatisfy { $0["gateway"] as? String == gateway })
+                #expect(readings.allSatisfy { $0["gateway"] as? String == gateway && $0["replay"] as? Bool == true })
                 let lineTimes = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["time"] as? String }
                 #expect(readings.map { $0["time"] as? String } == lineTimes)
                 let heard = readings.compactMap { ($0["beacons"] as? [[String: Any]])?.first }

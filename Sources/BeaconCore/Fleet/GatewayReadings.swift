@@ -1,17 +1,22 @@
 /// One gateway's ranging tick for a fuser of several receivers, published on `PREFIX/gateways/NAME/readings`:
 /// the gateway's name, the tick's time on the gateway's own clock (as its range lines print it), a
 /// sequence number that counts the gateway's readings messages from 1 (a gap is a lost message, a
-/// restart starts again), and one reading per beacon heard in the tick (docs/recipes.md, Gateways).
+/// restart starts again), whether it comes from a replay of a capture, and one reading per beacon heard
+/// in the tick (docs/recipes.md, Gateways).
 public struct GatewayReadings: Equatable, Sendable {
     public var gateway: String
     public var time: Timestamp
     public var sequence: Int
+    /// Replayed from a capture, at any pace: when it arrives says nothing of the gateway's clock or of a
+    /// gateway that fell behind.
+    public var replay: Bool
     public var readings: [BeaconReading]
 
-    public init(gateway: String, time: Timestamp, sequence: Int, readings: [BeaconReading]) {
+    public init(gateway: String, time: Timestamp, sequence: Int, replay: Bool = false, readings: [BeaconReading]) {
         self.gateway = gateway
         self.time = time
         self.sequence = sequence
+        self.replay = replay
         self.readings = readings
     }
 
@@ -22,6 +27,7 @@ public struct GatewayReadings: Equatable, Sendable {
             o.field("gateway", gateway)
             o.field("time", time)
             o.field("seq", sequence)
+            if replay { o.field("replay", true) }
             o.field("beacons", array: { list in
                 for reading in readings {
                     list.object { o in
@@ -85,6 +91,8 @@ public struct GatewayReadingsCollector: Sendable {
     /// The gateway's calibration (`--rssi-offset`), added to each reading's RSSI: a fuser compares
     /// gateways' readings, so they go out corrected.
     public let rssiOffset: Double
+    /// The gateway replays a capture (`--hci btsnoop:`).
+    public let replay: Bool
     private var sequence = 0
     private var time: Timestamp?
     private var readings: [BeaconReading] = []
@@ -93,9 +101,10 @@ public struct GatewayReadingsCollector: Sendable {
     private var ids: Set<String> = []
     private var done: [GatewayReadings] = []
 
-    public init(gateway: String, rssiOffset: Double = 0) {
+    public init(gateway: String, rssiOffset: Double = 0, replay: Bool = false) {
         self.gateway = gateway
         self.rssiOffset = rssiOffset
+        self.replay = replay
     }
 
     /// Takes one output of the monitor (times as printed); only range outputs carry readings.
@@ -133,7 +142,7 @@ public struct GatewayReadingsCollector: Sendable {
     private mutating func closeTick() {
         guard let time else { return }
         sequence += 1
-        done.append(GatewayReadings(gateway: gateway, time: time, sequence: sequence, readings: readings))
+        done.append(GatewayReadings(gateway: gateway, time: time, sequence: sequence, replay: replay, readings: readings))
         lastTime = max(lastTime ?? time, time)
         self.time = nil
         readings.removeAll(keepingCapacity: true)

@@ -31,6 +31,8 @@ extension GatewayReadings {
         guard let sequence = json["seq"]?.number, sequence >= 1, sequence <= 9_007_199_254_740_991, sequence.rounded() == sequence else {
             throw ReadingsError("seq: expected a whole number from 1")
         }
+        let replay = json["replay"]
+        guard replay == nil || replay?.bool != nil else { throw ReadingsError("replay: expected true or false") }
         guard let beacons = json["beacons"]?.array else { throw ReadingsError("beacons: expected an array") }
         guard beacons.count <= maximumBeacons else { throw ReadingsError("beacons: more than \(maximumBeacons)") }
         var readings: [BeaconReading] = []
@@ -38,7 +40,7 @@ extension GatewayReadings {
         for (index, beacon) in beacons.enumerated() {
             readings.append(try reading(beacon, at: "beacons[\(index)]"))
         }
-        return GatewayReadings(gateway: name, time: time, sequence: Int(sequence), readings: readings)
+        return GatewayReadings(gateway: name, time: time, sequence: Int(sequence), replay: replay?.bool ?? false, readings: readings)
     }
 
     private static func reading(_ json: JSONValue, at path: String) throws(ReadingsError) -> BeaconReading {

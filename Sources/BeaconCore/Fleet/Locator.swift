@@ -15,7 +15,8 @@ import Darwin
 /// watermark), so late messages are fused where they belong. A gateway counts as live while it is not
 /// offline (its status) and, with a lateness bound, while it keeps up: the watermark never trails the
 /// most advanced gateway by more than `maximumLateness`, and a gateway silent for that long in arrival
-/// time holds nothing back.
+/// time holds nothing back. While replays' readings come (`ReplayWatch`), every gateway is waited for, as
+/// without a bound.
 public struct Locator: Sendable {
     public struct Settings: Sendable {
         /// How often each beacon is located.
@@ -106,6 +107,8 @@ public struct Locator: Sendable {
     /// When messages came again after every gateway had been silent for longer than the lateness bound
     /// (the broker, or the fuser's own link, was down): each gateway's silence counts from then.
     private var resumedAt: Timestamp?
+    /// Whether replays are fed: then every gateway is waited for, as without a lateness bound.
+    private var replays = ReplayWatch()
 
     /// With `radio`, the survey's radio map places the beacons where it reaches (`RadioMap`), and each
     /// surveyed gateway's readings are checked against it (`surveyWarnings`).
@@ -183,6 +186,7 @@ public struct Locator: Sendable {
         case .afterGap(let missing): gateways[index].lost(missing, before: readings.sequence)
         case .next, .restarted: break
         }
+        replays.received(readings, arrival: arrival)
         if let lateness = settings.maximumLateness, let last = lastArrival, arrival - last > lateness { resumedAt = arrival }
         firstArrival = firstArrival ?? arrival
         lastArrival = max(lastArrival ?? arrival, arrival)
@@ -193,7 +197,7 @@ public struct Locator: Sendable {
             return .late
         }
         // A live gateway far ahead of the others has a wrong clock; replays (no lateness bound) run at any pace.
-        if settings.maximumLateness != nil, let reference = clockReference(excluding: index), readings.time - reference > Self.maximumSkew {
+        if lateness(at: arrival) != nil, let reference = clockReference(excluding: index), readings.time - reference > Self.maximumSkew {
             return .fromTheFuture
         }
         guard pendingCount + readings.readings.count <= Self.maximumPending else { return .overflow }
@@ -284,6 +288,11 @@ public struct Locator: Sendable {
         return Timestamp(microseconds: ceiling.multipliedReportingOverflow(by: step).partialValue)
     }
 
+    /// Whether replays' messages are being fed (`ReplayWatch`): arrival then says nothing of the gateways' clocks.
+    public func isReplaying(at arrival: Timestamp) -> Bool { replays.isReplaying(at: arrival) }
+
+    private func lateness(at arrival: Timestamp) -> Micros? { replays.lateness(settings.maximumLateness, at: arrival) }
+
     /// The median of the latest times of the gateways other than `index` (what one gateway's clock is
     /// judged against), else the fused time.
     private func clockReference(excluding index: Int) -> Timestamp? {
@@ -296,13 +305,14 @@ public struct Locator: Sendable {
     /// With one, the watermark trails the gateways' median by at most the bound, so one gateway far ahead
     /// cannot move it.
     private func watermark(at arrival: Timestamp) -> Timestamp? {
+        let lateness = lateness(at: arrival)
         var slowest: Timestamp?
         var latests: [Timestamp] = []
         // A gateway's silence counts from its last message, from the fuser's first (one not heard yet
         // is waited for as long as a late one) and from the end of a silence every gateway shared.
         let graceStart = max(firstArrival ?? arrival, resumedAt ?? firstArrival ?? arrival)
         for state in gateways where state.online != false {
-            let silent = settings.maximumLateness.map { arrival - max(state.lastArrival ?? graceStart, graceStart) > $0 } ?? false
+            let silent = lateness.map { arrival - max(state.lastArrival ?? graceStart, graceStart) > $0 } ?? false
             guard let latest = state.latest else {
                 if !silent { return nil }
                 continue
@@ -315,7 +325,7 @@ public struct Locator: Sendable {
         latests.sort()
         let median = latests[latests.count / 2]
         var mark = slowest ?? median
-        if let lateness = settings.maximumLateness { mark = max(mark, median + Micros(-lateness.value)) }
+        if let lateness { mark = max(mark, median + Micros(-lateness.value)) }
         return mark
     }
 

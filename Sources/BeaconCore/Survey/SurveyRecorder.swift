@@ -66,8 +66,9 @@ public struct SurveyRecorder: Sendable {
     public let beacon: String
     public let plan: Plan
     public let floor: Int
-    /// nil: wait for every gateway not offline however long (replays).
+    /// nil: wait for every gateway not offline however long (replays; so does a bound while replays are fed).
     public let maximumLateness: Micros?
+    private var replays = ReplayWatch()
 
     /// The time of the first readings message: the survey's start.
     public private(set) var start: Timestamp?
@@ -96,6 +97,7 @@ public struct SurveyRecorder: Sendable {
     public mutating func receive(_ readings: GatewayReadings, arrival: Timestamp) -> Receipt {
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
         let time = readings.time.clampedToSupportedRange
+        replays.received(readings, arrival: arrival)
         if let latest = gateways[index].latest, time <= latest { return .repeated }
         guard ticks < Self.maximumTicks else { return .overflow }
         firstArrival = firstArrival ?? arrival
@@ -141,7 +143,7 @@ public struct SurveyRecorder: Sendable {
         guard reachedEnd || reported.allSatisfy(\.offline) else { return false }
         return gateways.allSatisfy { gateway in
             if let latest = gateway.latest, latest >= end || gateway.offline { return true }
-            guard let lateness = maximumLateness else { return false }
+            guard let lateness = replays.lateness(maximumLateness, at: arrival) else { return false }
             return arrival - max(gateway.lastArrival ?? firstArrival, firstArrival) > lateness
         }
     }
