@@ -15,7 +15,7 @@ extension BeaconTool {
             _ = StandardStreams.writeLine("Error: \(error)", to: STDERR_FILENO)
             exit(ExitCode.software.rawValue)
         }
-        // Output waits for a slow reader only until a signal arrives, so a stopping signal always ends the run.
+        // Output waits for a slow reader until a signal arrives, then 2 s more at most, so a stopping signal always ends the run.
         // A file or /dev/null always has room: each line (or batch) goes out in one write(2), never cut
         // into PIPE_BUF pieces, and a signal never cuts one short.
         let deadline = OutputDeadline()

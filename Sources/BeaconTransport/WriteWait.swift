@@ -5,22 +5,18 @@ import Glibc
 import Musl
 #endif
 
-/// What ends a wait for room to write into a pipe whose reader does not read: a signal (the signal
-/// descriptor readable, or a signal taken already) and a deadline. Standard output and the `--record`
+/// What ends a wait for room to write into a pipe whose reader does not read: a pending signal (the
+/// signal descriptor readable) and a deadline (for a signal taken already, a short one). Standard output and the `--record`
 /// file both wait through it, so a reader that stopped reading never keeps SIGINT, SIGTERM or the end
 /// of a `--duration` run from ending the run.
 public struct WriteWait {
     /// The signal descriptor, readable while a signal is pending; nil: only `deadline` ends a wait.
     public var interrupt: Int32?
-    /// True once a signal was taken: there is then no waiting, only what fits at once is written.
-    public var alreadyInterrupted: () -> Bool
     /// Monotonic time after which there is no waiting (the end of a live `--duration` run); nil: none.
     public var deadline: () -> Micros?
 
-    public init(interrupt: Int32?, alreadyInterrupted: @escaping () -> Bool = { false },
-                deadline: @escaping () -> Micros? = { nil }) {
+    public init(interrupt: Int32?, deadline: @escaping () -> Micros? = { nil }) {
         self.interrupt = interrupt
-        self.alreadyInterrupted = alreadyInterrupted
         self.deadline = deadline
     }
 
@@ -57,16 +53,14 @@ public struct WriteWait {
     }
 
     /// Waits until `descriptor` can be written (or has failed, which the write then reports). False when
-    /// there is no room and the signal descriptor became readable or the deadline passed first, or, once
-    /// a signal was taken, when there is no room now.
+    /// there is no room and the signal descriptor became readable or the deadline passed first.
     func room(in descriptor: Int32) -> Bool {
-        let wait = !alreadyInterrupted()
         let deadline = deadline()
         var entries = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
                        pollfd(fd: interrupt ?? -1, events: Int16(POLLIN), revents: 0)]
         while true {
-            var timeout: Int32 = wait ? -1 : 0
-            if wait, let deadline {
+            var timeout: Int32 = -1
+            if let deadline {
                 let left = deadline.value - Clock.monotonic().value
                 timeout = left <= 0 ? 0 : Int32(min((left + 999) / 1000, Int64(Int32.max)))
             }

@@ -361,14 +361,15 @@ struct StandardStreamsTests {
         #expect(StandardStreams.writeLine("{\"event\":\"state\"}", to: stdout.write, waiting: WriteWait(interrupt: signal[0])) == .stopped)
     }
 
-    @Test func afterASignalWasTakenAStalledReaderIsNotWaitedFor() throws {
+    @Test func aPassedDeadlineEndsTheWaitForAStalledReader() throws {
         let stdout = try fullPipe()
         var signal: [Int32] = [0, 0]
         try syscall("pipe") { pipe(&signal) }
         defer { for fd in [stdout.read, stdout.write, signal[0], signal[1]] { _ = Glibc.close(fd) } }
-        // The signal descriptor is not readable any more: the loop has read the signal already.
+        // The signal descriptor is not readable: the loop has read the signal already, and its grace is over.
+        let passed = Micros(Clock.monotonic().value - 1)
         #expect(StandardStreams.writeLine("{\"event\":\"range\"}", to: stdout.write,
-                                          waiting: WriteWait(interrupt: signal[0], alreadyInterrupted: { true })) == .stopped)
+                                          waiting: WriteWait(interrupt: signal[0], deadline: { passed })) == .stopped)
     }
 
     @Test func writesWholeLinesWhileNoSignalIsPending() throws {
