@@ -52,12 +52,12 @@ struct LocateCommand {
             fusion.advance(arrival: arrival)
             // Fusing a replay, locate need not keep up with the air either: it waits for the broker rather than drop.
             publisher.waitsForRoom = options.settings.maximumLateness == nil || fusion.locator.isReplaying(at: arrival)
-            if options.untilOffline, fusion.everyGatewayOffline, inbox.isEmpty {
+            if options.untilOffline, fusion.locator.isEveryGatewayDone(at: arrival), inbox.isEmpty {
                 everythingReceived = true
                 break
             }
         }
-        fusion.finish(everythingReceived: everythingReceived)
+        fusion.finish(everythingReceived: everythingReceived, arrival: Clock.now())
         let dropped = inbox.dropped
         if dropped > 0 { console.diagnose("Warning: \(dropped.counted("message")) dropped while \(LocateInbox.defaultBoundsText) waited to be fused") }
         publisher.finish()

@@ -13,7 +13,6 @@ struct LocateFusion {
     let output: LineOutput
     /// Beacons whose Home Assistant discovery has been published (at most `Locator.maximumBeacons`).
     private var announced: Set<String> = []
-    private var statuses: [String: Bool] = [:]
     private var late = RepeatedWarning { "Warning: \($0.counted("readings message")) arrived after their time was fused, in all" }
     private var future = RepeatedWarning { "Warning: \($0.counted("readings message")) too far ahead of the other gateways, in all" }
     private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) dropped to bound the readings waiting, in all" }
@@ -35,10 +34,6 @@ struct LocateFusion {
         self.output = output
     }
 
-    /// Every gateway of the site has said it is offline.
-    var everyGatewayOffline: Bool {
-        locator.site.gateways.allSatisfy { statuses[$0.name] == false }
-    }
 
     /// `retained`: the broker held the message retained when locate subscribed (an earlier run's calibration).
     mutating func receive(topic: String, payload: [UInt8], arrival: Timestamp, retained: Bool = false) {
@@ -62,11 +57,7 @@ struct LocateFusion {
                               + "fused once")
             }
         case .status(let gateway, let online):
-            if locator.status(gateway: gateway, online: online) {
-                statuses[gateway] = online
-            } else {
-                messages.unknownGateway(gateway)
-            }
+            if !locator.status(gateway: gateway, online: online) { messages.unknownGateway(gateway) }
         case nil:
             break
         }
@@ -113,12 +104,17 @@ struct LocateFusion {
         }
     }
 
-    /// The end of the run. With `everythingReceived` (every gateway went offline), the windows left are
-    /// fused; otherwise (a signal, --duration) they wait for a gateway that has not reported past them, and
-    /// fused without its readings they could put a beacon in the wrong room and publish that room, retained.
-    mutating func finish(everythingReceived: Bool) {
+    /// The end of the run at `arrival`. With `everythingReceived` (every gateway done), the windows left are
+    /// fused; otherwise (a signal, --duration) those every gateway that sent readings has reported past
+    /// (`Locator.stop`): the others wait for a gateway behind, and fused without its readings they could put
+    /// a beacon in the wrong room and publish that room, retained.
+    mutating func finish(everythingReceived: Bool, arrival: Timestamp) {
         var outputs: [LocateOutput] = []
-        if everythingReceived { locator.finish { outputs.append($0) } }
+        if everythingReceived {
+            locator.finish { outputs.append($0) }
+        } else {
+            locator.stop(arrival: arrival) { outputs.append($0) }
+        }
         emit(outputs)
         for summary in messages.summaries + [late, future, overflow, repeats, clocks, misfits, badCalibrations].compactMap(\.summary) {
             output.console.diagnose(summary)

@@ -41,7 +41,8 @@ struct LocateOptions {
         + "where its readings so far suggest; a line's time stays the window it describes. 0 publishes at once; "
         + "at most \(LocateOptions.maximumSmoothing.value / 1_000_000)s.", default: "0")
     static let untilOffline = OptionSpec("until-offline", .flag,
-        "Stop once every gateway of the site has gone offline, after fusing everything they sent (replays).")
+        "Stop once every gateway of the site has gone offline (one never heard: once no longer waited for), "
+        + "after fusing everything they sent (replays).")
     static let shard = OptionSpec("shard", .value(placeholder: "K/N"),
         "Locate only the beacons whose id hashes to share K of N (1 ≤ K ≤ N), so N fusers against one broker "
         + "split the beacons, each located by exactly one; every fuser reads every gateway's readings and learns "

@@ -126,7 +126,7 @@ struct CommandOutputSchemaTests {
             }
             fusion.advance(arrival: time)
         }
-        fusion.finish(everythingReceived: true)
+        fusion.finish(everythingReceived: true, arrival: start + .seconds(61))
         fusion.output.flush()
         #expect(events(console.stdout) == ["room", "location", "away"], "\(console.stdout)")
         try expectValid(console.stdout)

@@ -71,7 +71,7 @@ struct LocateFusionTests {
             }
             fusion.advance(arrival: Self.at(time + 0.3))
         }
-        fusion.finish(everythingReceived: true)
+        fusion.finish(everythingReceived: true, arrival: Self.at(41))
         let repeats = console.stderr.filter { $0.contains("delivered again") }
         #expect(repeats.first == "Warning: readings of gw2 at \(Self.at(4.5)) (message 4) delivered again; fused once", "\(console.stderr)")
         #expect(repeats.count == 6 && repeats.last == "Warning: 10 readings messages delivered again, in all", "\(console.stderr)")
@@ -95,7 +95,7 @@ struct LocateFusionTests {
     @Test("stopped while a gateway lags: the windows that wait for it are neither printed nor published, so the far gateways alone cannot move the beacon to their room")
     func stopLeavesWaitingWindows() throws {
         var (fusion, published, console) = try lateGatewayFusion()
-        fusion.finish(everythingReceived: false)
+        fusion.finish(everythingReceived: false, arrival: Self.at(10.7))
         fusion.output.flush()
         let lines = try locations(console)
         #expect(!lines.isEmpty)
@@ -110,7 +110,7 @@ struct LocateFusionTests {
     @Test("every gateway offline: everything was received, and the windows left are fused")
     func everythingReceivedFusesTheRest() throws {
         var (fusion, _, console) = try lateGatewayFusion()
-        fusion.finish(everythingReceived: true)
+        fusion.finish(everythingReceived: true, arrival: Self.at(10.7))
         fusion.output.flush()
         #expect(try locations(console).last?["time"] as? String == Self.at(10).iso8601, "\(console.stdout)")
     }
@@ -168,7 +168,7 @@ struct LocateFusionTests {
     func calibration() throws {
         var (fusion, published, console) = try calibratingFusion()
         hearEachOther(&fusion, 1...800, louder: { $0 >= 100 ? 8 : 0 })
-        fusion.finish(everythingReceived: false)
+        fusion.finish(everythingReceived: false, arrival: Self.at(801))
         fusion.output.flush()
         let fits = console.stdout.filter { $0.hasPrefix(#"{"event":"gatewayCalibration""#) }
         #expect(fits.count >= 12, "\(fits.count)")
@@ -193,7 +193,7 @@ struct LocateFusionTests {
             fusion.receive(topic: "site/calibration", payload: Array(payload.utf8), arrival: Self.at(0.5), retained: retained)
         }
         hearEachOther(&fusion, 1...60, louder: { _ in 8 })
-        fusion.finish(everythingReceived: false)
+        fusion.finish(everythingReceived: false, arrival: Self.at(61))
         fusion.output.flush()
         let notes = console.stderr.filter { $0.hasPrefix("Continuing from the calibration of ") }
         #expect(notes.count == 1 && notes[0].contains("(4 gateways) retained on site/calibration"), "\(console.stderr)")

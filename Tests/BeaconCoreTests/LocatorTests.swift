@@ -276,6 +276,27 @@ struct LocatorTests {
         #expect(live.0 > 100 && live.1 > 30, "\(live) late")
     }
 
+    @Test("replays of three of the site's four gateways: nothing fused while the fourth may still come; a stop fuses every window, and --until-offline ends once it is no longer waited for")
+    func gatewayNeverHeard() {
+        var locator = Locator(site: F.site)
+        var lines: [LocateOutput] = []
+        let heard = F.walkMessages(seconds: 20, speed: 0.1, seed: 3).filter { $0.gateway != "gw4" }
+        for var message in heard {
+            message.replay = true
+            #expect(locator.receive(message, arrival: F.at(seconds: 0)) == .accepted)
+            locator.advance(arrival: F.at(seconds: 0)) { lines.append($0) }
+        }
+        for gateway in ["gw1", "gw2", "gw3"] { _ = locator.status(gateway: gateway, online: false) }
+        locator.advance(arrival: F.at(seconds: 1)) { lines.append($0) }
+        #expect(lines.isEmpty, "gw4's replay may start next")
+        #expect(!locator.isEveryGatewayDone(at: F.at(seconds: 60)))
+        #expect(locator.isEveryGatewayDone(at: F.at(seconds: 65.1)), "60 s after the replay, then the 5 s bound")
+        var stopped = locator
+        stopped.stop(arrival: F.at(seconds: 1)) { lines.append($0) }
+        #expect(lines.compactMap(\.located).count == 20)
+        #expect(lines.last?.time == F.at(seconds: 20))
+    }
+
     @Test("sequence numbers skipped are reported once as messages lost, with the gateway; a gateway started again loses none")
     func lostMessagesReported() {
         var rng = SplitMix64(seed: 7)

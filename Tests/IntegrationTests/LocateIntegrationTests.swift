@@ -116,19 +116,24 @@ struct LocateIntegrationTests {
         }
     }
 
-    @Test("the house's five gateways replayed at once into a locate left at its live lateness bound: the replays say so, and its lines are those of --max-lateness none")
-    func replaysIntoLiveLocate() async throws {
+    /// The house's gateways (but `leftOut`) replayed at once, 3 minutes of captures, into a locate with
+    /// --max-lateness none and one at its live bound (a shard of one: a client id and status of its own),
+    /// both started with `options`; `stop` ends them once the replays have ended. Their location lines, and warnings.
+    private func replayHouse(leaving leftOut: String? = nil, options: [String],
+                             stop: (MosquittoBroker, [ChildProcess]) async throws -> Void = { _, _ in }) async throws
+        -> (unbounded: [String], live: [String], warnings: [String]) {
+        var result: ([String], [String], [String]) = ([], [], [])
         try await MosquittoBroker.with { broker, scratch in
             let house = scratch.appendingPathComponent("house").path
             #expect(try await BeaconProcess.run(["simulate", "--scene", "house", "--duration", "3m", "--out", house]).termination == .exited(0))
             let site = house + "/site.json"
             let gateways = try FileManager.default.contentsOfDirectory(atPath: house).filter { $0.hasSuffix(".btsnoop") }
-                .map { String($0.dropLast(".btsnoop".count)) }.sorted()
-            #expect(gateways.count == 5)
-            let unbounded = try await startLocate(broker, site: site)
-            // The same fuser at the live default (a shard of one has a client id and status of its own).
-            let live = try BeaconProcess.start(["locate", "--mqtt", broker.url(prefix: "site"), "--site", site, "--until-offline", "--shard", "1/1"],
-                                               limit: HangGuard.processLimit)
+                .map { String($0.dropLast(".btsnoop".count)) }.filter { $0 != leftOut }.sorted()
+            #expect(gateways.count == (leftOut == nil ? 5 : 4))
+            let locate = ["locate", "--mqtt", broker.url(prefix: "site"), "--site", site] + options
+            let unbounded = try BeaconProcess.start(locate + ["--max-lateness", "none"], limit: HangGuard.processLimit)
+            try await MQTTSubscriber.waitFor(port: broker.port, topic: "site/locate/status", payload: "online")
+            let live = try BeaconProcess.start(locate + ["--shard", "1/1"], limit: HangGuard.processLimit)
             try await MQTTSubscriber.waitFor(port: broker.port, topic: "site/locate/1-1/status", payload: "online")
             let ranges = try gateways.map { gateway in
                 try BeaconProcess.start(["range", "--hci", "btsnoop:\(house)/\(gateway).btsnoop", "--uuid", Self.uuid,
@@ -137,14 +142,40 @@ struct LocateIntegrationTests {
             for range in ranges {
                 #expect(try await range.waitForExit(within: HangGuard.step) == .exited(0), "\(range.failure("exit status"))")
             }
+            try await stop(broker, [unbounded, live])
             for locate in [unbounded, live] {
                 #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
             }
             let locations = { (locate: ChildProcess) in locate.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "location" } }
-            #expect(locations(unbounded).count > 300)
-            #expect(locations(live) == locations(unbounded))
-            #expect(!live.stderrLines.contains { $0.hasPrefix("Warning") }, "\(live.stderrLines)")
+            result = (locations(unbounded), locations(live), (unbounded.stderrLines + live.stderrLines).filter { $0.hasPrefix("Warning") })
         }
+        return result
+    }
+
+    @Test("the house's five gateways replayed at once into a locate left at its live lateness bound: the replays say so, and its lines are those of --max-lateness none")
+    func replaysIntoLiveLocate() async throws {
+        let (unbounded, live, warnings) = try await replayHouse(options: ["--until-offline"])
+        #expect(unbounded.count > 300)
+        #expect(live == unbounded)
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
+    @Test("a gateway of the site without a capture: stopped by SIGINT once the others' replays end, locate prints every window they reported, with or without a lateness bound")
+    func stopWithGatewayNeverHeard() async throws {
+        let (unbounded, live, warnings) = try await replayHouse(leaving: "gw-kitchen", options: []) { broker, locates in
+            // A message after the replays' last ones: warned about once each locate has taken everything before it.
+            let sentinel = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
+                                            arguments: ["-p", "\(broker.port)", "-q", "1", "-t", "site/gateways/sentinel/status", "-m", "online"])
+            #expect(try await sentinel.waitForExit(within: HangGuard.step) == .exited(0))
+            for locate in locates {
+                try await locate.waitUntil("the sentinel") { locate.stderrLines.contains { $0.contains("'sentinel'") } }
+                locate.send(SIGINT)
+            }
+        }
+        #expect(unbounded.count > 300)
+        #expect(unbounded.last?.contains(#""time":"2026-01-01T00:03:00.000Z""#) == true, "\(unbounded.last ?? "")")
+        #expect(live == unbounded)
+        #expect(warnings.allSatisfy { $0.contains("'sentinel'") }, "\(warnings)")
     }
 
     @Test("a broker that queues 10 messages for locate while locate is stopped: the readings it dropped are warned about, with the gateway and how many")

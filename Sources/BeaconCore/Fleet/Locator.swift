@@ -230,6 +230,15 @@ public struct Locator: Sendable {
         fuse(upTo: watermark, emit: emit)
     }
 
+    /// Stopped (a signal, a duration) at `arrival`: fuses the windows every gateway that sent readings has
+    /// reported past, or stopped waiting for, as `advance` would, and also those that waited only for a
+    /// gateway never heard. The windows that wait for a gateway behind the others are left: fused without
+    /// its readings, they could put a beacon in the wrong room.
+    public mutating func stop(arrival: Timestamp, emit: (LocateOutput) -> Void) {
+        guard let watermark = watermark(at: arrival, awaitingUnheard: false) else { return }
+        fuse(upTo: watermark, emit: emit)
+    }
+
     /// Fuses everything received, up to the latest complete window, and publishes every window's lines
     /// the smoothing still holds back (at the end of a run).
     public mutating func finish(emit: (LocateOutput) -> Void) {
@@ -300,21 +309,33 @@ public struct Locator: Sendable {
         return others.isEmpty ? fusedUpTo : others[others.count / 2]
     }
 
+    /// Whether a gateway is no longer waited for at `arrival`: silent for longer than the lateness bound
+    /// in force. Its silence counts from its last message, from the fuser's first (one not heard yet is
+    /// waited for as long as a late one) and from the end of a silence every gateway shared.
+    private func isSilent(_ state: GatewayState, at arrival: Timestamp, lateness: Micros?) -> Bool {
+        let graceStart = max(firstArrival ?? arrival, resumedAt ?? firstArrival ?? arrival)
+        return lateness.map { arrival - max(state.lastArrival ?? graceStart, graceStart) > $0 } ?? false
+    }
+
+    /// Whether every gateway of the site is done at `arrival`: offline, or never heard and no longer
+    /// waited for (`--until-offline` then ends: a gateway of the site that never came has nothing on its way).
+    public func isEveryGatewayDone(at arrival: Timestamp) -> Bool {
+        let lateness = lateness(at: arrival)
+        return gateways.allSatisfy { $0.online == false || ($0.latest == nil && isSilent($0, at: arrival, lateness: lateness)) }
+    }
+
     /// The time up to which every live gateway has reported. Without a lateness bound, a gateway of the
-    /// site not heard from yet holds everything back (a replay's gateways may start one after another).
-    /// With one, the watermark trails the gateways' median by at most the bound, so one gateway far ahead
-    /// cannot move it.
-    private func watermark(at arrival: Timestamp) -> Timestamp? {
+    /// site not heard from yet holds everything back (a replay's gateways may start one after another),
+    /// unless `awaitingUnheard` is false (a stop: it has nothing on its way). With one, the watermark
+    /// trails the gateways' median by at most the bound, so one gateway far ahead cannot move it.
+    private func watermark(at arrival: Timestamp, awaitingUnheard: Bool = true) -> Timestamp? {
         let lateness = lateness(at: arrival)
         var slowest: Timestamp?
         var latests: [Timestamp] = []
-        // A gateway's silence counts from its last message, from the fuser's first (one not heard yet
-        // is waited for as long as a late one) and from the end of a silence every gateway shared.
-        let graceStart = max(firstArrival ?? arrival, resumedAt ?? firstArrival ?? arrival)
         for state in gateways where state.online != false {
-            let silent = lateness.map { arrival - max(state.lastArrival ?? graceStart, graceStart) > $0 } ?? false
+            let silent = isSilent(state, at: arrival, lateness: lateness)
             guard let latest = state.latest else {
-                if !silent { return nil }
+                if !silent && awaitingUnheard { return nil }
                 continue
             }
             latests.append(latest)
