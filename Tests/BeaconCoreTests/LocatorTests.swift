@@ -297,6 +297,36 @@ struct LocatorTests {
         #expect(lines.last?.time == F.at(seconds: 20))
     }
 
+    @Test("offline statuses retained from an earlier run: a gateway not heard yet is still waited for, --until-offline does not end before the replays, the lines are the same")
+    func earlierRunsOfflineStatuses() {
+        let messages = F.walkMessages(seconds: 30, speed: 0.15, seed: 5)
+        let byGateway = F.site.gateways.flatMap { g in messages.filter { $0.gateway == g.name } }
+        func run(retained: Bool) -> (lines: [String], doneEarly: Bool) {
+            var locator = Locator(site: F.site)
+            if retained { for gateway in F.site.gateways { _ = locator.status(gateway: gateway.name, online: false) } }
+            let doneEarly = locator.isEveryGatewayDone(at: F.at(seconds: 100))
+            var lines: [String] = []
+            // One replay after another, each gateway online first and offline after its last message.
+            for (index, gateway) in F.site.gateways.enumerated() {
+                _ = locator.status(gateway: gateway.name, online: true)
+                for var message in byGateway where message.gateway == gateway.name {
+                    message.replay = true
+                    let arrival = F.at(seconds: 10 * Double(index) + Double(message.sequence) / 10)
+                    #expect(locator.receive(message, arrival: arrival) == .accepted)
+                    locator.advance(arrival: arrival) { lines.append($0.json) }
+                }
+                _ = locator.status(gateway: gateway.name, online: false)
+            }
+            #expect(locator.isEveryGatewayDone(at: F.at(seconds: 40)))
+            locator.finish { lines.append($0.json) }
+            return (lines, doneEarly)
+        }
+        let fresh = run(retained: false), again = run(retained: true)
+        #expect(fresh.lines.count > 30)
+        #expect(again.lines == fresh.lines)
+        #expect(!again.doneEarly && !fresh.doneEarly)
+    }
+
     @Test("sequence numbers skipped are reported once as messages lost, with the gateway; a gateway started again loses none")
     func lostMessagesReported() {
         var rng = SplitMix64(seed: 7)

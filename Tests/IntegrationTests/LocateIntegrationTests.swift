@@ -116,66 +116,76 @@ struct LocateIntegrationTests {
         }
     }
 
-    /// The house's gateways (but `leftOut`) replayed at once, 3 minutes of captures, into a locate with
-    /// --max-lateness none and one at its live bound (a shard of one: a client id and status of its own),
-    /// both started with `options`; `stop` ends them once the replays have ended. Their location lines, and warnings.
-    private func replayHouse(leaving leftOut: String? = nil, options: [String],
-                             stop: (MosquittoBroker, [ChildProcess]) async throws -> Void = { _, _ in }) async throws
-        -> (unbounded: [String], live: [String], warnings: [String]) {
-        var result: ([String], [String], [String]) = ([], [], [])
-        try await MosquittoBroker.with { broker, scratch in
-            let house = scratch.appendingPathComponent("house").path
-            #expect(try await BeaconProcess.run(["simulate", "--scene", "house", "--duration", "3m", "--out", house]).termination == .exited(0))
-            let site = house + "/site.json"
-            let gateways = try FileManager.default.contentsOfDirectory(atPath: house).filter { $0.hasSuffix(".btsnoop") }
-                .map { String($0.dropLast(".btsnoop".count)) }.filter { $0 != leftOut }.sorted()
-            #expect(gateways.count == (leftOut == nil ? 5 : 4))
-            let locate = ["locate", "--mqtt", broker.url(prefix: "site"), "--site", site] + options
-            let unbounded = try BeaconProcess.start(locate + ["--max-lateness", "none"], limit: HangGuard.processLimit)
-            try await MQTTSubscriber.waitFor(port: broker.port, topic: "site/locate/status", payload: "online")
-            let live = try BeaconProcess.start(locate + ["--shard", "1/1"], limit: HangGuard.processLimit)
-            try await MQTTSubscriber.waitFor(port: broker.port, topic: "site/locate/1-1/status", payload: "online")
-            let ranges = try gateways.map { gateway in
-                try BeaconProcess.start(["range", "--hci", "btsnoop:\(house)/\(gateway).btsnoop", "--uuid", Self.uuid,
-                                         "--mqtt", broker.url(prefix: "site"), "--gateway", gateway], limit: HangGuard.processLimit)
-            }
-            for range in ranges {
-                #expect(try await range.waitForExit(within: HangGuard.step) == .exited(0), "\(range.failure("exit status"))")
-            }
-            try await stop(broker, [unbounded, live])
-            for locate in [unbounded, live] {
-                #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
-            }
-            let locations = { (locate: ChildProcess) in locate.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "location" } }
-            result = (locations(unbounded), locations(live), (unbounded.stderrLines + live.stderrLines).filter { $0.hasPrefix("Warning") })
-        }
-        return result
+    /// The house scene simulated for 3 minutes: the directory of its captures and site file.
+    private func simulateHouse(in scratch: URL) async throws -> String {
+        let house = scratch.appendingPathComponent("house").path
+        #expect(try await BeaconProcess.run(["simulate", "--scene", "house", "--duration", "3m", "--out", house]).termination == .exited(0))
+        return house
     }
 
-    @Test("the house's five gateways replayed at once into a locate left at its live lateness bound: the replays say so, and its lines are those of --max-lateness none")
+    /// The house's gateways (but `leftOut`) replayed at once into a locate with --max-lateness none and
+    /// one at its live bound (a shard of one: a client id and status of its own), both started with
+    /// `options`; `stop` ends them once the replays have ended. Their location lines, and warnings.
+    private func replayHouse(_ house: String, on broker: MosquittoBroker, leaving leftOut: String? = nil, options: [String],
+                             stop: (MosquittoBroker, [ChildProcess]) async throws -> Void = { _, _ in }) async throws
+        -> (unbounded: [String], live: [String], warnings: [String]) {
+        let site = house + "/site.json"
+        let gateways = try FileManager.default.contentsOfDirectory(atPath: house).filter { $0.hasSuffix(".btsnoop") }
+            .map { String($0.dropLast(".btsnoop".count)) }.filter { $0 != leftOut }.sorted()
+        #expect(gateways.count == (leftOut == nil ? 5 : 4))
+        let locate = ["locate", "--mqtt", broker.url(prefix: "site"), "--site", site] + options
+        let unbounded = try BeaconProcess.start(locate + ["--max-lateness", "none"], limit: HangGuard.processLimit)
+        try await MQTTSubscriber.waitFor(port: broker.port, topic: "site/locate/status", payload: "online")
+        let live = try BeaconProcess.start(locate + ["--shard", "1/1"], limit: HangGuard.processLimit)
+        try await MQTTSubscriber.waitFor(port: broker.port, topic: "site/locate/1-1/status", payload: "online")
+        let ranges = try gateways.map { gateway in
+            try BeaconProcess.start(["range", "--hci", "btsnoop:\(house)/\(gateway).btsnoop", "--uuid", Self.uuid,
+                                     "--mqtt", broker.url(prefix: "site"), "--gateway", gateway], limit: HangGuard.processLimit)
+        }
+        for range in ranges {
+            #expect(try await range.waitForExit(within: HangGuard.step) == .exited(0), "\(range.failure("exit status"))")
+        }
+        try await stop(broker, [unbounded, live])
+        for locate in [unbounded, live] {
+            #expect(try await locate.waitForExit(within: HangGuard.step) == .exited(0), "\(locate.failure("exit status"))")
+        }
+        let locations = { (locate: ChildProcess) in locate.stdoutLines.filter { BeaconOutputLine.event(of: $0) == "location" } }
+        return (locations(unbounded), locations(live), (unbounded.stderrLines + live.stderrLines).filter { $0.hasPrefix("Warning") })
+    }
+
+    @Test("the house's five gateways replayed at once into a locate left at its live lateness bound, twice on one broker: the replays say so, and its lines are those of --max-lateness none, the second time too, after the first run's retained offline statuses")
     func replaysIntoLiveLocate() async throws {
-        let (unbounded, live, warnings) = try await replayHouse(options: ["--until-offline"])
-        #expect(unbounded.count > 300)
-        #expect(live == unbounded)
-        #expect(warnings.isEmpty, "\(warnings)")
+        try await MosquittoBroker.with { broker, scratch in
+            let house = try await simulateHouse(in: scratch)
+            let first = try await replayHouse(house, on: broker, options: ["--until-offline"])
+            #expect(first.unbounded.count > 300)
+            #expect(first.live == first.unbounded)
+            #expect(first.warnings.isEmpty, "\(first.warnings)")
+            let second = try await replayHouse(house, on: broker, options: ["--until-offline"])
+            #expect(second.unbounded == first.unbounded && second.live == first.unbounded)
+            #expect(second.warnings.isEmpty, "\(second.warnings)")
+        }
     }
 
     @Test("a gateway of the site without a capture: stopped by SIGINT once the others' replays end, locate prints every window they reported, with or without a lateness bound")
     func stopWithGatewayNeverHeard() async throws {
-        let (unbounded, live, warnings) = try await replayHouse(leaving: "gw-kitchen", options: []) { broker, locates in
-            // A message after the replays' last ones: warned about once each locate has taken everything before it.
-            let sentinel = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
-                                            arguments: ["-p", "\(broker.port)", "-q", "1", "-t", "site/gateways/sentinel/status", "-m", "online"])
-            #expect(try await sentinel.waitForExit(within: HangGuard.step) == .exited(0))
-            for locate in locates {
-                try await locate.waitUntil("the sentinel") { locate.stderrLines.contains { $0.contains("'sentinel'") } }
-                locate.send(SIGINT)
+        try await MosquittoBroker.with { broker, scratch in
+            let house = try await simulateHouse(in: scratch)
+            let (unbounded, live, warnings) = try await replayHouse(house, on: broker, leaving: "gw-kitchen", options: []) { broker, locates in
+                // A message after the replays' last ones: warned about once each locate has taken everything before it.
+                let sentinel = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
+                                                arguments: ["-p", "\(broker.port)", "-q", "1", "-t", "site/gateways/sentinel/status", "-m", "online"])
+                #expect(try await sentinel.waitForExit(within: HangGuard.step) == .exited(0))
+                for locate in locates {
+                    try await locate.waitUntil("the sentinel") { locate.stderrLines.contains { $0.contains("'sentinel'") } }
+                    locate.send(SIGINT)
+                }
             }
+            #expect(unbounded.count > 300)
+            #expect(unbounded.last?.contains(#""time":"2026-01-01T00:03:00.000Z""#) == true, "\(unbounded.last ?? "")")
+            #expect(live == unbounded)
+            #expect(warnings.allSatisfy { $0.contains("'sentinel'") }, "\(warnings)")
         }
-        #expect(unbounded.count > 300)
-        #expect(unbounded.last?.contains(#""time":"2026-01-01T00:03:00.000Z""#) == true, "\(unbounded.last ?? "")")
-        #expect(live == unbounded)
-        #expect(warnings.allSatisfy { $0.contains("'sentinel'") }, "\(warnings)")
     }
 
     @Test("a broker that queues 10 messages for locate while locate is stopped: the readings it dropped are warned about, with the gateway and how many")
@@ -290,15 +300,6 @@ struct LocateIntegrationTests {
         }
     }
 
-    /// Every gateway's retained status set back to online, so a fuser started now waits for their readings.
-    private func gatewaysOnline(_ broker: MosquittoBroker) async throws {
-        for index in Self.calibrationGateways.indices {
-            let publish = try ChildProcess(name: "mosquitto_pub", executable: "/usr/bin/mosquitto_pub",
-                                           arguments: ["-p", "\(broker.port)", "-q", "1", "-r", "-t", "site/gateways/gw\(index + 1)/status", "-m", "online"])
-            #expect(try await publish.waitForExit(within: HangGuard.step) == .exited(0))
-        }
-    }
-
     @Test("--calibrate restarted: it continues from the calibration it left retained (placing the beacon with it at once), and its first fit reports a gateway whose surroundings changed meanwhile")
     func calibrationSurvivesRestart() async throws {
         try await MosquittoBroker.with { broker, scratch in
@@ -334,7 +335,7 @@ struct LocateIntegrationTests {
 
             // Restarted after a cupboard came between gw3 and the others: the retained fit is used from the
             // first window, and the first fresh fit, held to it, says gw3 changed.
-            try await gatewaysOnline(broker)
+            // The first run's gateways' offline statuses are still retained: a fuser started now waits for their readings all the same.
             let second = try await startLocate(broker, site: sitePath, extra: ["--calibrate"])
             try await publishCalibrationReadings(broker, start: 1000, seconds: 70, quieter: 8)
             #expect(try await second.waitForExit(within: HangGuard.step) == .exited(0), "\(second.failure("exit status"))")

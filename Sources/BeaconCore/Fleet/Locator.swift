@@ -317,11 +317,14 @@ public struct Locator: Sendable {
         return lateness.map { arrival - max(state.lastArrival ?? graceStart, graceStart) > $0 } ?? false
     }
 
-    /// Whether every gateway of the site is done at `arrival`: offline, or never heard and no longer
-    /// waited for (`--until-offline` then ends: a gateway of the site that never came has nothing on its way).
+    /// Whether every gateway of the site is done at `arrival`: offline after its readings, or never heard
+    /// and no longer waited for (`--until-offline` then ends: a gateway of the site that never came has
+    /// nothing on its way). An offline status before any readings is an earlier run's, retained.
     public func isEveryGatewayDone(at arrival: Timestamp) -> Bool {
         let lateness = lateness(at: arrival)
-        return gateways.allSatisfy { $0.online == false || ($0.latest == nil && isSilent($0, at: arrival, lateness: lateness)) }
+        return gateways.allSatisfy { state in
+            state.latest == nil ? isSilent(state, at: arrival, lateness: lateness) : state.online == false
+        }
     }
 
     /// The time up to which every live gateway has reported. Without a lateness bound, a gateway of the
@@ -332,7 +335,8 @@ public struct Locator: Sendable {
         let lateness = lateness(at: arrival)
         var slowest: Timestamp?
         var latests: [Timestamp] = []
-        for state in gateways where state.online != false {
+        // A gateway never heard is waited for whatever its status: an offline one is an earlier run's, retained.
+        for state in gateways where state.online != false || state.latest == nil {
             let silent = isSilent(state, at: arrival, lateness: lateness)
             guard let latest = state.latest else {
                 if !silent && awaitingUnheard { return nil }
