@@ -34,7 +34,6 @@ struct LocateFusion {
         self.output = output
     }
 
-
     /// `retained`: the broker held the message retained when locate subscribed (an earlier run's calibration).
     mutating func receive(topic: String, payload: [UInt8], arrival: Timestamp, retained: Bool = false) {
         if topic == topics.calibration {
