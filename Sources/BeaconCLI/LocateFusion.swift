@@ -56,7 +56,7 @@ struct LocateFusion {
                               + "fused once")
             }
         case .status(let gateway, let online):
-            if !locator.status(gateway: gateway, online: online) { messages.unknownGateway(gateway) }
+            if !locator.status(gateway: gateway, online: online, retained: retained) { messages.unknownGateway(gateway) }
         case nil:
             break
         }

@@ -297,13 +297,13 @@ struct LocatorTests {
         #expect(lines.last?.time == F.at(seconds: 20))
     }
 
-    @Test("offline statuses retained from an earlier run: a gateway not heard yet is still waited for, --until-offline does not end before the replays, the lines are the same")
+    @Test("offline statuses retained from an earlier run: a gateway not heard yet is still waited for, --until-offline does not end before the replays, the lines are the same; one passed on live ends the wait")
     func earlierRunsOfflineStatuses() {
         let messages = F.walkMessages(seconds: 30, speed: 0.15, seed: 5)
         let byGateway = F.site.gateways.flatMap { g in messages.filter { $0.gateway == g.name } }
         func run(retained: Bool) -> (lines: [String], doneEarly: Bool) {
             var locator = Locator(site: F.site)
-            if retained { for gateway in F.site.gateways { _ = locator.status(gateway: gateway.name, online: false) } }
+            if retained { for gateway in F.site.gateways { _ = locator.status(gateway: gateway.name, online: false, retained: true) } }
             let doneEarly = locator.isEveryGatewayDone(at: F.at(seconds: 100))
             var lines: [String] = []
             // One replay after another, each gateway online first and offline after its last message.
@@ -325,6 +325,10 @@ struct LocatorTests {
         #expect(fresh.lines.count > 30)
         #expect(again.lines == fresh.lines)
         #expect(!again.doneEarly && !fresh.doneEarly)
+        // Passed on live, an offline status before any readings is this run's: the gateway came and went.
+        var live = Locator(site: F.site)
+        for gateway in F.site.gateways { _ = live.status(gateway: gateway.name, online: false) }
+        #expect(live.isEveryGatewayDone(at: F.at(seconds: 0)))
     }
 
     @Test("sequence numbers skipped are reported once as messages lost, with the gateway; a gateway started again loses none")

@@ -215,9 +215,12 @@ public struct Locator: Sendable {
 
     /// A gateway's retained status (`online`, `offline`). Offline takes effect after the gateway's latest
     /// reading, on its own clock: a gateway sends its status after its readings, so the windows it is
-    /// offline in are the same however the messages interleave with the other gateways'.
-    public mutating func status(gateway name: String, online: Bool) -> Bool {
+    /// offline in are the same however the messages interleave with the other gateways'. `retained`: the
+    /// broker held it when the fuser subscribed; offline, before any readings, it is an earlier run's, and
+    /// the gateway is waited for as one not heard yet (a replay's gateways may start one after another).
+    public mutating func status(gateway name: String, online: Bool, retained: Bool = false) -> Bool {
         guard let index = site.gatewayIndex(named: name) else { return false }
+        if !online, retained, gateways[index].latest == nil { return true }
         gateways[index].online = online
         // Online to the end of the window holding its last reading.
         gateways[index].offlineAfter = online ? nil : gateways[index].latest.map(tickEnding) ?? Timestamp.supportedRange.lowerBound
@@ -317,14 +320,11 @@ public struct Locator: Sendable {
         return lateness.map { arrival - max(state.lastArrival ?? graceStart, graceStart) > $0 } ?? false
     }
 
-    /// Whether every gateway of the site is done at `arrival`: offline after its readings, or never heard
-    /// and no longer waited for (`--until-offline` then ends: a gateway of the site that never came has
-    /// nothing on its way). An offline status before any readings is an earlier run's, retained.
+    /// Whether every gateway of the site is done at `arrival`: offline, or never heard and no longer
+    /// waited for (`--until-offline` then ends: a gateway of the site that never came has nothing on its way).
     public func isEveryGatewayDone(at arrival: Timestamp) -> Bool {
         let lateness = lateness(at: arrival)
-        return gateways.allSatisfy { state in
-            state.latest == nil ? isSilent(state, at: arrival, lateness: lateness) : state.online == false
-        }
+        return gateways.allSatisfy { $0.online == false || ($0.latest == nil && isSilent($0, at: arrival, lateness: lateness)) }
     }
 
     /// The time up to which every live gateway has reported. Without a lateness bound, a gateway of the
@@ -335,8 +335,7 @@ public struct Locator: Sendable {
         let lateness = lateness(at: arrival)
         var slowest: Timestamp?
         var latests: [Timestamp] = []
-        // A gateway never heard is waited for whatever its status: an offline one is an earlier run's, retained.
-        for state in gateways where state.online != false || state.latest == nil {
+        for state in gateways where state.online != false {
             let silent = isSilent(state, at: arrival, lateness: lateness)
             guard let latest = state.latest else {
                 if !silent && awaitingUnheard { return nil }
