@@ -14,14 +14,17 @@ struct ReadingsSequenceTests {
         #expect(sequence.judge(sequence: 46, time: Self.time(46)) == .next)
     }
 
-    @Test("a message delivered again, up to the last 64, is a repeat; the same number at another time is a gateway started again")
+    @Test("a message delivered again, up to the last 256 (more than a gateway keeps in flight), is a repeat; the same number at another time is a gateway started again")
     func repeatsAndRestarts() {
         var sequence = ReadingsSequence()
-        for second in 1...100 { #expect(sequence.judge(sequence: second, time: Self.time(second)) == .next) }
-        #expect(sequence.judge(sequence: 100, time: Self.time(100)) == .repeated)
-        #expect(sequence.judge(sequence: 37, time: Self.time(37)) == .repeated)
+        for second in 1...300 { #expect(sequence.judge(sequence: second, time: Self.time(second)) == .next) }
+        #expect(sequence.judge(sequence: 300, time: Self.time(300)) == .repeated)
+        // A gateway's 100 messages in flight, all sent again after a reconnection: each a repeat, no gap after.
+        for second in 201...300 { #expect(sequence.judge(sequence: second, time: Self.time(second)) == .repeated) }
+        #expect(sequence.judge(sequence: 301, time: Self.time(301)) == .next)
+        #expect(sequence.judge(sequence: 46, time: Self.time(46)) == .repeated)
         // Older than what is remembered: taken for a new run of the gateway.
-        #expect(sequence.judge(sequence: 36, time: Self.time(36)) == .restarted)
+        #expect(sequence.judge(sequence: 45, time: Self.time(45)) == .restarted)
         var restarted = ReadingsSequence()
         for second in 1...10 { _ = restarted.judge(sequence: second, time: Self.time(second)) }
         #expect(restarted.judge(sequence: 1, time: Self.time(20)) == .restarted)

@@ -14,29 +14,38 @@ struct ReadingsSequence: Sendable {
         case restarted
     }
 
-    /// Messages remembered to tell a repeat: more than a publisher keeps in flight unacknowledged.
-    static let remembered = 64
+    /// Messages remembered to tell a repeat: more than a publisher keeps in flight unacknowledged (beacon
+    /// range hands libmosquitto 100 at a time, and all of them are sent again after a reconnection).
+    static let remembered = 256
 
-    /// The latest messages' numbers and times, oldest first.
+    /// The latest messages' numbers and times, a ring: `next` is where the next one goes.
     private var recent: [(sequence: Int, time: Timestamp)] = []
+    private var next = 0
+    private var last: Int?
 
     mutating func judge(sequence: Int, time: Timestamp) -> Judgement {
-        guard let last = recent.last else {
+        guard let last else {
             remember(sequence, time)
             return .next
         }
-        if sequence > last.sequence {
+        if sequence > last {
             remember(sequence, time)
-            return sequence == last.sequence + 1 ? .next : .afterGap(missing: sequence - last.sequence - 1)
+            return sequence == last + 1 ? .next : .afterGap(missing: sequence - last - 1)
         }
         if recent.contains(where: { $0.sequence == sequence && $0.time == time }) { return .repeated }
         recent.removeAll(keepingCapacity: true)
+        next = 0
         remember(sequence, time)
         return .restarted
     }
 
     private mutating func remember(_ sequence: Int, _ time: Timestamp) {
-        if recent.count == Self.remembered { recent.removeFirst() }
-        recent.append((sequence, time))
+        if recent.count < Self.remembered {
+            recent.append((sequence, time))
+        } else {
+            recent[next] = (sequence, time)
+        }
+        next = (next + 1) % Self.remembered
+        last = sequence
     }
 }
