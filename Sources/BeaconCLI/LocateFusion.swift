@@ -49,7 +49,9 @@ struct LocateFusion {
             case .unknownGateway: messages.unknownGateway(gateway)
             case .late: messages.warn(&late, "Warning: readings of \(gateway) at \(readings.time) arrived after that time was fused; dropped")
             case .fromTheFuture:
-                messages.warn(&future, "Warning: readings of \(gateway) at \(readings.time) are more than \(Locator.maximumSkew) ahead of the other gateways; dropped")
+                let ahead = readings.replay ? "this machine's clock (a replay of captures dated ahead of it needs --max-lateness none)"
+                    : "the other gateways"
+                messages.warn(&future, "Warning: readings of \(gateway) at \(readings.time) are more than \(Locator.maximumSkew) ahead of \(ahead); dropped")
             case .overflow: messages.warn(&overflow, "Warning: readings of \(gateway) dropped: \(Locator.maximumPending) readings wait for the slowest gateway")
             case .repeated:
                 messages.warn(&repeats, "Warning: readings of \(gateway) at \(readings.time) (message \(readings.sequence)) delivered again; "

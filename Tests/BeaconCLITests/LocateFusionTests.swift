@@ -82,6 +82,19 @@ struct LocateFusionTests {
                 "\(console.stderr)")
     }
 
+    @Test("a message that says it is a replay's, 20 minutes ahead of this machine's clock: dropped, warned about, and the live bound kept")
+    func replayFromTheFuture() throws {
+        let console = CapturedConsole()
+        var fusion = LocateFusion(site: try Site.decode(Array(Self.site.utf8)), settings: Locator.Settings(), shard: nil,
+                                  topics: LocateTopics(prefix: "site"), publish: { _ in }, output: LineOutput(console: console.console))
+        let payload = String(decoding: Self.readings("gw1", at: 1_200, distance: 1, sequence: 1), as: UTF8.self)
+            .replacingOccurrences(of: #""seq":1,"#, with: #""seq":1,"replay":true,"#)
+        fusion.receive(topic: "site/gateways/gw1/readings", payload: Array(payload.utf8), arrival: Self.at(0))
+        #expect(console.stderr == ["Warning: readings of gw1 at \(Self.at(1_200)) are more than \(Locator.maximumSkew) ahead of this machine's clock "
+                                   + "(a replay of captures dated ahead of it needs --max-lateness none); dropped"])
+        #expect(!fusion.locator.isReplaying(at: Self.at(0)))
+    }
+
     /// What the fusion handed to the publisher.
     private final class Published {
         var messages: [MQTTMessage] = []

@@ -383,7 +383,7 @@ struct LocatorTests {
         #expect(gatewayByGatewayReversed == byTime)
     }
 
-    @Test("a message for a fused window is late, one from a gateway not in the site unknown, one 20 minutes ahead from the future")
+    @Test("a message for a fused window is late, one from a gateway not in the site unknown, one 20 minutes ahead of the others or, a replay's, of the fuser's clock from the future")
     func refusals() {
         var locator = Locator(site: F.site)
         _ = F.run(&locator, seconds: 10) { _ in Point2(x: 1.5, y: 2) }
@@ -394,6 +394,12 @@ struct LocatorTests {
         #expect(locator.receive(stranger, arrival: F.at(seconds: 11)) == .unknownGateway)
         let ahead = GatewayReadings(gateway: "gw2", time: F.at(seconds: 11 + 1_200), sequence: 11, readings: [])
         #expect(locator.receive(ahead, arrival: F.at(seconds: 11)) == .fromTheFuture)
+        // Saying it is a replay's does not let it past the fuser's own clock.
+        let replayed = GatewayReadings(gateway: "gw3", time: F.at(seconds: 11 + 1_200), sequence: 11, replay: true, readings: [])
+        #expect(locator.receive(replayed, arrival: F.at(seconds: 11)) == .fromTheFuture)
+        #expect(!locator.isReplaying(at: F.at(seconds: 11)), "a refused message does not lift the lateness bound")
+        let near = GatewayReadings(gateway: "gw3", time: F.at(seconds: 11 + 500), sequence: 12, replay: true, readings: [])
+        #expect(locator.receive(near, arrival: F.at(seconds: 11)) == .accepted)
     }
 
     @Test("a replay (no lateness bound) takes a gateway that runs far ahead of the others: replays go at any pace")

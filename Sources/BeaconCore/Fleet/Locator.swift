@@ -58,8 +58,8 @@ public struct Locator: Sendable {
         case unknownGateway
         /// For a window already fused.
         case late
-        /// Further ahead of the other gateways than `maximumSkew` (with a lateness bound: live): not trusted
-        /// to move the clock.
+        /// Further ahead of the other gateways than `maximumSkew` (with a lateness bound: live), or a replay's
+        /// further ahead of the fuser's own clock: not trusted to move the clock.
         case fromTheFuture
         /// Dropped to keep the waiting readings within `maximumPending`.
         case overflow
@@ -186,6 +186,10 @@ public struct Locator: Sendable {
         case .afterGap(let missing): gateways[index].lost(missing, before: readings.sequence)
         case .next, .restarted: break
         }
+        // No capture is dated far ahead of the machine that replays it: a message that says it is a replay's
+        // neither takes a live fuser's clock there nor turns its lateness bound off (with --max-lateness none,
+        // such captures are fused all the same).
+        if readings.replay, settings.maximumLateness != nil, readings.time - arrival > Self.maximumSkew { return .fromTheFuture }
         replays.received(readings, arrival: arrival)
         if let lateness = settings.maximumLateness, let last = lastArrival, arrival - last > lateness { resumedAt = arrival }
         firstArrival = firstArrival ?? arrival
