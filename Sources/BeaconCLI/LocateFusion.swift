@@ -18,8 +18,6 @@ struct LocateFusion {
     private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) dropped to bound the readings waiting, in all" }
     private var repeats = RepeatedWarning { "Warning: \($0.counted("readings message")) delivered again, in all" }
     private var gaps = RepeatedWarning { "Warning: \($0.counted("gap")) in the gateways' readings messages, in all" }
-    /// Readings messages that never arrived, over every gap.
-    private var lostMessages = 0
     private var clocks = RepeatedWarning { "Warning: \($0) gateway clock drifts in all" }
     private var misfits = RepeatedWarning { "Warning: \($0.counted("gateway")) no longer fit the survey, in all" }
     private var badCalibrations = RepeatedWarning { "Warning: \($0.counted("retained calibration")) ignored, in all" }
@@ -86,7 +84,6 @@ struct LocateFusion {
         locator.advance(arrival: arrival) { outputs.append($0) }
         emit(outputs)
         for (gateway, missing, before) in locator.lossWarnings() {
-            lostMessages = lostMessages.addingReportingOverflow(missing).overflow ? Int.max : lostMessages + missing
             messages.warn(&gaps, "Warning: \(missing.counted("readings message")) of \(gateway) before its message \(before) never arrived: "
                           + "the broker dropped them (a limit on the messages it queues for locate, such as mosquitto's "
                           + "max_queued_messages) or the gateway did; the windows are fused without them")
@@ -120,7 +117,7 @@ struct LocateFusion {
         for summary in messages.summaries + [late, future, overflow, repeats, clocks, misfits, badCalibrations].compactMap(\.summary) {
             output.console.diagnose(summary)
         }
-        if let summary = gaps.summary { output.console.diagnose("\(summary): \(lostMessages.counted("message")) never arrived") }
+        if let summary = gaps.summary { output.console.diagnose("\(summary): \(locator.lostMessages.counted("message")) never arrived") }
     }
 
     private mutating func emit(_ outputs: [LocateOutput]) {

@@ -109,6 +109,8 @@ public struct Locator: Sendable {
     private var resumedAt: Timestamp?
     /// Whether replays are fed: then every gateway is waited for, as without a lateness bound.
     private var replays = ReplayWatch()
+    /// Readings messages that never arrived, over the run: the numbers skipped in every gateway's sequence.
+    public private(set) var lostMessages = 0
 
     /// With `radio`, the survey's radio map places the beacons where it reaches (`RadioMap`), and each
     /// surveyed gateway's readings are checked against it (`surveyWarnings`).
@@ -183,7 +185,9 @@ public struct Locator: Sendable {
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
         switch gateways[index].sequence.judge(sequence: readings.sequence, time: readings.time) {
         case .repeated: return .repeated
-        case .afterGap(let missing): gateways[index].lost(missing, before: readings.sequence)
+        case .afterGap(let missing):
+            gateways[index].lost(missing, before: readings.sequence)
+            lostMessages = lostMessages.addingSaturated(missing)
         case .next, .restarted: break
         }
         // No capture is dated far ahead of the machine that replays it: a message that says it is a replay's
@@ -633,9 +637,7 @@ private struct GatewayState: Sendable {
     private var loss: (missing: Int, before: Int)?
 
     mutating func lost(_ missing: Int, before: Int) {
-        // Saturating: hostile numbers may skip up to 2^53 a message.
-        let (sum, overflow) = (loss?.missing ?? 0).addingReportingOverflow(missing)
-        loss = (overflow ? Int.max : sum, before)
+        loss = ((loss?.missing ?? 0).addingSaturated(missing), before)
     }
 
     mutating func takeLoss() -> (missing: Int, before: Int)? {
@@ -718,5 +720,13 @@ extension [GatewayReadings] {
             if isAfter { high = middle } else { low = middle + 1 }
         }
         return low
+    }
+}
+
+extension Int {
+    /// Counts of messages lost stop at `Int.max`: hostile sequence numbers may skip up to 2^53 a message.
+    fileprivate func addingSaturated(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? Int.max : sum
     }
 }
