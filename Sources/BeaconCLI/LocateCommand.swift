@@ -49,9 +49,10 @@ struct LocateCommand {
             for (topic, payload, retained) in inbox.take() {
                 fusion.receive(topic: topic, payload: payload, arrival: arrival, retained: retained)
             }
-            fusion.advance(arrival: arrival)
-            // Fusing a replay, locate need not keep up with the air either: it waits for the broker rather than drop.
+            // Fusing a replay, locate need not keep up with the air either: what this batch publishes waits for
+            // the broker rather than drop.
             publisher.waitsForRoom = options.settings.maximumLateness == nil || fusion.locator.isReplaying(at: arrival)
+            fusion.advance(arrival: arrival)
             if options.untilOffline, fusion.locator.isEveryGatewayDone(at: arrival), inbox.isEmpty {
                 everythingReceived = true
                 break
