@@ -51,7 +51,7 @@ struct LocateCommand {
             }
             // Fusing a replay, locate need not keep up with the air either: what this batch publishes waits for
             // the broker rather than drop.
-            publisher.waitsForRoom = options.settings.maximumLateness == nil || fusion.locator.isReplaying(at: arrival)
+            publisher.waitsForRoom = fusion.locator.lateness(at: arrival) == nil
             fusion.advance(arrival: arrival)
             if options.untilOffline, fusion.locator.isEveryGatewayDone(at: arrival), inbox.isEmpty {
                 everythingReceived = true

@@ -94,7 +94,7 @@ struct LocateFusion {
                       + "has it moved, or the room around it changed, since the survey?")
         }
         // A replay's readings arrive at any pace: their clocks against arrival tell nothing.
-        guard locator.settings.maximumLateness != nil, !locator.isReplaying(at: arrival) else { return }
+        guard locator.lateness(at: arrival) != nil else { return }
         for (gateway, drift) in locator.clockWarnings() {
             let tenths = (Double(drift.value) / 100_000).rounded() / 10
             messages.warn(&clocks, "Warning: the clock of \(gateway) moved \(tenths > 0 ? "+" : "")\(tenths) s "

@@ -308,10 +308,9 @@ public struct Locator: Sendable {
         return Timestamp(microseconds: ceiling.multipliedReportingOverflow(by: step).partialValue)
     }
 
-    /// Whether replays' messages are being fed (`ReplayWatch`): arrival then says nothing of the gateways' clocks.
-    public func isReplaying(at arrival: Timestamp) -> Bool { replays.isReplaying(at: arrival) }
-
-    private func lateness(at arrival: Timestamp) -> Micros? { replays.lateness(settings.maximumLateness, at: arrival) }
+    /// The lateness bound in force at `arrival`: the settings', none while replays' messages are fed
+    /// (`ReplayWatch`). Without one, every gateway is waited for, and arrival says nothing of their clocks.
+    public func lateness(at arrival: Timestamp) -> Micros? { replays.lateness(settings.maximumLateness, at: arrival) }
 
     /// The median of the latest times of the gateways other than `index` (what one gateway's clock is
     /// judged against), else the fused time.
@@ -451,12 +450,12 @@ public struct Locator: Sendable {
         updateReceivers()
     }
 
-    /// Adds a confidently placed beacon's residuals to the gateways' offsets: each reading of a gateway on
-    /// the beacon's floor less the model's prediction at the estimate with the beacon's learned power (no
-    /// offset), its variance the reading's and what the estimate's radius does to the path loss there.
     /// A beacon placed by the filter (`PositionFilter.centre`), as the learners take it.
     private typealias Placed = (point: Point2, error: Double, floor: Int, power: Double, walking: Double)
 
+    /// Adds a confidently placed beacon's residuals to the gateways' offsets: each reading of a gateway on
+    /// the beacon's floor less the model's prediction at the estimate with the beacon's learned power (no
+    /// offset), its variance the reading's and what the estimate's radius does to the path loss there.
     private mutating func learnOffsets(_ observations: [SignalObservation], at centre: Placed) {
         // Only a walking beacon: standing, its place absorbs an offset, and its residuals say nothing of it.
         guard centre.walking > 0.5 else { return }

@@ -13,7 +13,7 @@ struct ReplayWatch: Sendable {
         if readings.replay { lastArrival = max(lastArrival ?? arrival, arrival) }
     }
 
-    func isReplaying(at arrival: Timestamp) -> Bool {
+    private func isReplaying(at arrival: Timestamp) -> Bool {
         lastArrival.map { arrival - $0 <= Self.hold } ?? false
     }
 
