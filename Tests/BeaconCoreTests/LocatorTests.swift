@@ -623,5 +623,3 @@ struct LocatorWatermarkTests {
         #expect(warnings.isEmpty, "\(warnings)")
     }
 }
-
-
