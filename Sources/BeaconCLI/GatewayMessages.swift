@@ -15,6 +15,7 @@ struct GatewayMessages {
     private var malformed = RepeatedWarning { "Warning: \($0) malformed messages from the gateways in all" }
     private var unknown = RepeatedWarning { "Warning: messages from \($0.counted("gateway")) the site does not have, in all" }
     private var unknownNames: Set<String> = []
+    private var future = RepeatedWarning { "Warning: \($0.counted("readings message")) too far ahead of the other gateways or this machine's clock, in all" }
 
     init(topics: LocateTopics, console: Console) {
         self.topics = topics
@@ -50,11 +51,18 @@ struct GatewayMessages {
         warn(&unknown, "Warning: messages from '\(DiagnosticEscaping.escaped(gateway))', which is not a gateway of the site; ignored")
     }
 
+    /// Readings dropped as from the future (`Locator.Receipt.fromTheFuture`, `SurveyRecorder.Receipt.fromTheFuture`).
+    mutating func fromTheFuture(_ readings: GatewayReadings) {
+        let ahead = readings.replay ? "this machine's clock (a replay of captures dated ahead of it needs --max-lateness none)"
+            : "the other gateways"
+        warn(&future, "Warning: readings of \(readings.gateway) at \(readings.time) are more than \(Locator.maximumSkew) ahead of \(ahead); dropped")
+    }
+
     /// Prints `message` if `warning` has not been warned about too often yet; counts it either way.
     func warn(_ warning: inout RepeatedWarning, _ message: @autoclosure () -> String) {
         if let line = warning.occurred(message()) { console.diagnose(line) }
     }
 
     /// The counts of the warnings beyond their first lines, at the end of a run.
-    var summaries: [String] { [malformed, unknown].compactMap(\.summary) }
+    var summaries: [String] { [malformed, unknown, future].compactMap(\.summary) }
 }

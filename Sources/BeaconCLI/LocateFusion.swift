@@ -14,7 +14,6 @@ struct LocateFusion {
     /// Beacons whose Home Assistant discovery has been published (at most `Locator.maximumBeacons`).
     private var announced: Set<String> = []
     private var late = RepeatedWarning { "Warning: \($0.counted("readings message")) arrived after their time was fused, in all" }
-    private var future = RepeatedWarning { "Warning: \($0.counted("readings message")) too far ahead of the other gateways, in all" }
     private var overflow = RepeatedWarning { "Warning: \($0.counted("readings message")) dropped to bound the readings waiting, in all" }
     private var repeats = RepeatedWarning { "Warning: \($0.counted("readings message")) delivered again, in all" }
     private var gaps = RepeatedWarning { "Warning: \($0.counted("gap")) in the gateways' readings messages, in all" }
@@ -46,10 +45,7 @@ struct LocateFusion {
             case .accepted: break
             case .unknownGateway: messages.unknownGateway(gateway)
             case .late: messages.warn(&late, "Warning: readings of \(gateway) at \(readings.time) arrived after that time was fused; dropped")
-            case .fromTheFuture:
-                let ahead = readings.replay ? "this machine's clock (a replay of captures dated ahead of it needs --max-lateness none)"
-                    : "the other gateways"
-                messages.warn(&future, "Warning: readings of \(gateway) at \(readings.time) are more than \(Locator.maximumSkew) ahead of \(ahead); dropped")
+            case .fromTheFuture: messages.fromTheFuture(readings)
             case .overflow: messages.warn(&overflow, "Warning: readings of \(gateway) dropped: \(Locator.maximumPending) readings wait for the slowest gateway")
             case .repeated:
                 messages.warn(&repeats, "Warning: readings of \(gateway) at \(readings.time) (message \(readings.sequence)) delivered again; "
@@ -114,7 +110,7 @@ struct LocateFusion {
             locator.stop(arrival: arrival) { outputs.append($0) }
         }
         emit(outputs)
-        for summary in messages.summaries + [late, future, overflow, repeats, clocks, misfits, badCalibrations].compactMap(\.summary) {
+        for summary in messages.summaries + [late, overflow, repeats, clocks, misfits, badCalibrations].compactMap(\.summary) {
             output.console.diagnose(summary)
         }
         if let summary = gaps.summary { output.console.diagnose("\(summary): \(locator.lostMessages.counted("message")) never arrived") }

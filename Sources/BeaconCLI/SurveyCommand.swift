@@ -203,6 +203,7 @@ struct Survey {
                 messages.warn(&repeated, "Warning: readings of \(gateway) at \(readings.time) are not later than its previous ones; dropped")
             case .overflow:
                 messages.warn(&overflow, "Warning: readings of \(gateway) dropped: the survey keeps at most \(SurveyRecorder.maximumTicks) ticks")
+            case .fromTheFuture: messages.fromTheFuture(readings)
             }
         case .status(let gateway, let online):
             if !recorder.status(gateway: gateway, online: online) { messages.unknownGateway(gateway) }

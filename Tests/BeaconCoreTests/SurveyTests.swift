@@ -141,6 +141,24 @@ struct SurveyTests {
         #expect(recorder.isComplete(at: Self.at(seconds: 95.5)), "then the live bound again")
     }
 
+    @Test("live, a message 20 minutes ahead of the other gateways, or a replay's ahead of this machine's clock, is from the future: dropped, the gateway's later readings still counted and the bound kept")
+    func fromTheFuture() throws {
+        var recorder = still({ _ in -60 }, lateness: .seconds(5), through: 4)
+        #expect(recorder.receive(Self.tick("gw1", 5 + 1_200, rssi: -20), arrival: Self.at(seconds: 5)) == .fromTheFuture)
+        var forged = Self.tick("gw2", 5 + 1_200, rssi: -20)
+        forged.replay = true
+        #expect(recorder.receive(forged, arrival: Self.at(seconds: 5)) == .fromTheFuture)
+        for second in 5...11 {
+            #expect(recorder.receive(Self.tick("gw1", Double(second), rssi: -60), arrival: Self.at(seconds: Double(second))) == .accepted)
+        }
+        #expect(recorder.isComplete(at: Self.at(seconds: 11)), "gw2 silent for more than 5 s: the forged replay did not lift the bound")
+        let points = try recorder.result().get().points
+        #expect(points.first { $0.gateway == "gw1" }?.rssi == -60 && points.first { $0.gateway == "gw1" }?.samples == 100)
+        // Without a bound (replays of captures dated ahead), every message counts.
+        var unbounded = still({ _ in -60 }, through: 4)
+        #expect(unbounded.receive(forged, arrival: Self.at(seconds: 5)) == .accepted)
+    }
+
     @Test("the survey starts at the first message's time; earlier ticks, repeats and strangers do not count")
     func start() throws {
         var recorder = still { _ in -60 }

@@ -190,11 +190,9 @@ public struct Locator: Sendable {
             lostMessages = lostMessages.addingSaturated(missing)
         case .next, .restarted: break
         }
-        // No capture is dated far ahead of the machine that replays it: a message that says it is a replay's
-        // neither takes a live fuser's clock there nor turns its lateness bound off (with --max-lateness none,
-        // such captures are fused all the same).
-        if readings.replay, settings.maximumLateness != nil, readings.time - arrival > Self.maximumSkew { return .fromTheFuture }
-        replays.received(readings, arrival: arrival)
+        guard replays.accepts(readings, time: readings.time, arrival: arrival, bounded: settings.maximumLateness != nil) else {
+            return .fromTheFuture
+        }
         if let lateness = settings.maximumLateness, let last = lastArrival, arrival - last > lateness { resumedAt = arrival }
         firstArrival = firstArrival ?? arrival
         lastArrival = max(lastArrival ?? arrival, arrival)

@@ -9,8 +9,16 @@ struct ReplayWatch: Sendable {
     /// The arrival of the latest message that came from a replay.
     private var lastArrival: Timestamp?
 
-    mutating func received(_ readings: GatewayReadings, arrival: Timestamp) {
-        if readings.replay { lastArrival = max(lastArrival ?? arrival, arrival) }
+    /// Takes a message dated `time` (clamped to the supported range). No capture is dated far ahead of the
+    /// machine that replays it: false for a replay's message more than `Locator.maximumSkew` ahead of its
+    /// arrival while `bounded` (a lateness bound is set: the fuser is live), which then neither turns the
+    /// bound off nor takes the fuser's clock there. With no bound (--max-lateness none), such captures are
+    /// taken all the same.
+    mutating func accepts(_ readings: GatewayReadings, time: Timestamp, arrival: Timestamp, bounded: Bool) -> Bool {
+        guard readings.replay else { return true }
+        if bounded, time - arrival > Locator.maximumSkew { return false }
+        lastArrival = max(lastArrival ?? arrival, arrival)
+        return true
     }
 
     private func isReplaying(at arrival: Timestamp) -> Bool {

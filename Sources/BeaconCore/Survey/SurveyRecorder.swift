@@ -32,6 +32,10 @@ public struct SurveyRecorder: Sendable {
         case repeated
         /// Ticks beyond `maximumTicks`, dropped.
         case overflow
+        /// Further ahead of the other gateways than `Locator.maximumSkew` (with a lateness bound: live), or a
+        /// replay's further ahead of this machine's clock: dropped, as `beacon locate` drops it, so one wrong
+        /// clock or forged message neither holds a gateway's later readings back as repeats nor lifts the bound.
+        case fromTheFuture
     }
 
     /// A still point whose best gateway heard fewer readings is refused: the beacon was not there, or
@@ -97,7 +101,11 @@ public struct SurveyRecorder: Sendable {
     public mutating func receive(_ readings: GatewayReadings, arrival: Timestamp) -> Receipt {
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
         let time = readings.time.clampedToSupportedRange
-        replays.received(readings, arrival: arrival)
+        guard replays.accepts(readings, time: time, arrival: arrival, bounded: maximumLateness != nil) else { return .fromTheFuture }
+        if replays.lateness(maximumLateness, at: arrival) != nil, let reference = clockReference(excluding: index),
+           time - reference > Locator.maximumSkew {
+            return .fromTheFuture
+        }
         if let latest = gateways[index].latest, time <= latest { return .repeated }
         guard ticks < Self.maximumTicks else { return .overflow }
         firstArrival = firstArrival ?? arrival
@@ -121,6 +129,12 @@ public struct SurveyRecorder: Sendable {
             thirds[index, default: Array(repeating: SurveyLevels(), count: Self.parts)][part].add(rssi: reading.rssi, samples: reading.samples)
         }
         return .accepted
+    }
+
+    /// The median of the other gateways' latest times: what a live gateway's clock is judged against.
+    private func clockReference(excluding index: Int) -> Timestamp? {
+        let others = gateways.indices.compactMap { $0 == index ? nil : gateways[$0].latest }.sorted()
+        return others.isEmpty ? nil : others[others.count / 2]
     }
 
     /// A gateway's status (`online`, `offline`): a gateway offline after its readings is not waited
