@@ -35,9 +35,9 @@ struct EvalFleetTests {
         for run in Self.kept {
             let lines = try String(contentsOf: directory.appendingPathComponent("\(run)/locate.jsonl"), encoding: .utf8)
             #expect(lines.split(separator: "\n").count > 50, "\(run)")
-            // Only the calibrated run fits the gateways: a fit a minute from 50 s into its 1200 s.
+            // Only the calibrated run fits the gateways: a fit a minute from 50 s into its 3600 s.
             let fits = lines.split(separator: "\n").filter { $0.hasPrefix(#"{"event":"gatewayCalibration""#) }
-            #expect(fits.count == (run.hasPrefix("self-calibration") ? 20 : 0), "\(run): \(fits.count) fits")
+            #expect(fits.count == (run.hasPrefix("self-calibration") ? 60 : 0), "\(run): \(fits.count) fits")
         }
         let check = try ChildProcess(name: "beacon-eval --fleet-check", executable: Self.evaluator,
                                      arguments: ["--flat-data", missing, "--office-data", missing, "--fleet-check", directory.path],
