@@ -313,8 +313,14 @@ public struct Locator: Sendable {
     /// The median of the latest times of the gateways other than `index` (what one gateway's clock is
     /// judged against), else the fused time.
     private func clockReference(excluding index: Int) -> Timestamp? {
-        let others = gateways.indices.compactMap { $0 == index ? nil : gateways[$0].latest }.sorted()
-        return others.isEmpty ? fusedUpTo : others[others.count / 2]
+        Self.clockReference(latests: gateways.map(\.latest), excluding: index) ?? fusedUpTo
+    }
+
+    /// The median of `latests` (each gateway's latest time, nil: not heard) but the one at `index`: what a
+    /// live gateway's clock is judged against by the fuser and by the survey; nil when no other has reported.
+    static func clockReference(latests: [Timestamp?], excluding index: Int) -> Timestamp? {
+        let others = latests.indices.compactMap { $0 == index ? nil : latests[$0] }.sorted()
+        return others.isEmpty ? nil : others[others.count / 2]
     }
 
     /// Whether a gateway is no longer waited for at `arrival`: silent for longer than the lateness bound

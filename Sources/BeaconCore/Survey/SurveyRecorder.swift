@@ -102,7 +102,8 @@ public struct SurveyRecorder: Sendable {
         guard let index = site.gatewayIndex(named: readings.gateway) else { return .unknownGateway }
         let time = readings.time.clampedToSupportedRange
         guard replays.accepts(readings, time: time, arrival: arrival, bounded: maximumLateness != nil) else { return .fromTheFuture }
-        if replays.lateness(maximumLateness, at: arrival) != nil, let reference = clockReference(excluding: index),
+        if replays.lateness(maximumLateness, at: arrival) != nil,
+           let reference = Locator.clockReference(latests: gateways.map(\.latest), excluding: index),
            time - reference > Locator.maximumSkew {
             return .fromTheFuture
         }
@@ -129,12 +130,6 @@ public struct SurveyRecorder: Sendable {
             thirds[index, default: Array(repeating: SurveyLevels(), count: Self.parts)][part].add(rssi: reading.rssi, samples: reading.samples)
         }
         return .accepted
-    }
-
-    /// The median of the other gateways' latest times: what a live gateway's clock is judged against.
-    private func clockReference(excluding index: Int) -> Timestamp? {
-        let others = gateways.indices.compactMap { $0 == index ? nil : gateways[$0].latest }.sorted()
-        return others.isEmpty ? nil : others[others.count / 2]
     }
 
     /// A gateway's status (`online`, `offline`): a gateway offline after its readings is not waited
