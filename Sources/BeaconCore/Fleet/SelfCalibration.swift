@@ -133,7 +133,7 @@ public struct SelfCalibration: Sendable {
             }
             guard count % SelfCalibration.ticksPerLevel == 0, values.count >= SelfCalibration.ticksPerLevel else { return }
             // The newest reading is just before `next` (at the end while the ring fills, `next` being 0).
-            let newest = (1...SelfCalibration.ticksPerLevel).map { back in values[(next - back + 2 * values.count) % values.count] }
+            let newest = (1...SelfCalibration.ticksPerLevel).map { back in values[(next - back + values.count) % values.count] }
             let level = Float(Self.trimmedMean(newest))
             if minutes.count < pooledMinutes {
                 minutes.append(level)
