@@ -23,9 +23,9 @@ After a warm-up, over a measurement window, per step:
   make bench's live figures; /proc/PID/stat's utime + stime where there is none) over the window's
   wall time, as a share of one core and per beacon reading offered; its peak RSS (VmHWM);
 - latency: the window ending at second T holds the ticks of second T-1 and is fused once every
-  gateway has reported past T, with its tick of second T. From the publish time of the last of
-  those messages to the arrival of each of the window's location messages at a subscriber of
-  PREFIX/beacons/+/location, p50 and p99; and from the window's end (the location's "time") to the
+  gateway has reported past T, with its tick of second T. From the moment the last of those
+  messages is handed to its client to publish to the arrival of each of the window's location
+  messages at a subscriber of PREFIX/beacons/+/location, p50 and p99; and from the window's end (the location's "time") to the
   same arrival, which the gateways' tick phases add to in a real site;
 - the lines locate wrote to stderr (warnings), and of them those about malformed messages; the CPU
   of the publishers and of mosquitto, and that of everything else on the machine (/proc/stat, less
@@ -375,9 +375,11 @@ def publisher(worker, port, building, gateway_indices, phases, beacons, hearing,
             delay = tick - time.time()
             if delay > 0:
                 time.sleep(delay)
-            clients[g].publish(topic, payload)
+            # Taken before the message is handed over: a location cannot arrive before that, however long
+            # this process waits for the CPU after the send.
             sent = time.time()
-            late = max(late, sent - tick)
+            clients[g].publish(topic, payload)
+            late = max(late, time.time() - tick)
             count += heard
         last_publish[second], readings[second], lag[second] = sent, count, late
         for key, _ in selector.select(0):
